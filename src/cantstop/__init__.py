@@ -1,0 +1,42 @@
+"""cantstop: Sid Sackson's Can't Stop as a library, a game and a research platform."""
+
+from cantstop.core.choices import Choice, format_choice, parse_choice
+from cantstop.core.dice import Dice, SecureDice, SeededDice, roll_off
+from cantstop.core.errors import (
+    CantStopError,
+    IllegalActionError,
+    InvalidDiceError,
+    NotationError,
+    RecordError,
+)
+from cantstop.core.state import ROLL, STOP, Action, Decision, Phase, State, new_game
+from cantstop.core.variant import PRESETS, Pairing, Variant, preset
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PRESETS",
+    "ROLL",
+    "STOP",
+    "Action",
+    "CantStopError",
+    "Choice",
+    "Decision",
+    "Dice",
+    "IllegalActionError",
+    "InvalidDiceError",
+    "NotationError",
+    "Pairing",
+    "Phase",
+    "RecordError",
+    "SecureDice",
+    "SeededDice",
+    "State",
+    "Variant",
+    "__version__",
+    "format_choice",
+    "new_game",
+    "parse_choice",
+    "preset",
+    "roll_off",
+]

@@ -1,0 +1,74 @@
+"""The bot interface and the registry of bots by name."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from cantstop.core.state import Action, State
+
+
+class Level(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    EXPERT = "expert"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a bot may think: a time limit in seconds and/or an iteration limit."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+
+# A bot: given a state in CHOOSE or DECIDE phase, return one of state.legal_actions().
+Bot = Callable[[State, random.Random, Budget], Action]
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    level: Level
+    description: str
+    play: Bot
+
+
+_REGISTRY: dict[str, BotInfo] = {}
+
+
+def register(name: str, level: Level, description: str) -> Callable[[Bot], Bot]:
+    """Decorator: add a bot to the registry under `name`."""
+
+    def add(bot: Bot) -> Bot:
+        _REGISTRY[name] = BotInfo(name, level, description, bot)
+        return bot
+
+    return add
+
+
+def _load_builtins() -> None:
+    # Importing the modules registers their bots.
+    from cantstop.bots import simple  # noqa: F401
+
+
+def bot_names() -> list[str]:
+    _load_builtins()
+    return list(_REGISTRY)
+
+
+def get_bot(name: str) -> BotInfo:
+    """The bot called `name`, or the strongest bot of a level ('easy', ..., 'expert')."""
+    _load_builtins()
+    if name in _REGISTRY:
+        return _REGISTRY[name]
+    by_level = [info for info in _REGISTRY.values() if info.level.value == name]
+    if by_level:
+        return by_level[-1]
+    raise ValueError(
+        f"unknown bot {name!r}; bots: {', '.join(_REGISTRY)}; levels: "
+        f"{', '.join(level.value for level in Level)}"
+    )

@@ -1,0 +1,21 @@
+"""The `cantstop` command line: one group, one module per family of commands."""
+
+from __future__ import annotations
+
+import click
+
+from cantstop import __version__
+from cantstop.cli.engine import odds, options, replay
+from cantstop.cli.watch import play
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cantstop")
+def main() -> None:
+    """Can't Stop: play it, study it, pit computer players against each other."""
+
+
+main.add_command(odds)
+main.add_command(options)
+main.add_command(replay)
+main.add_command(play)

@@ -1,0 +1,142 @@
+"""Commands over the rules engine: odds, the choices of a roll, replays of records."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from cantstop.core.choices import format_choice
+from cantstop.core.errors import CantStopError
+from cantstop.core.notation import format_dice, from_notation, parse_dice, seat_letter, to_notation
+from cantstop.core.odds import chance_to_use, column_sets
+from cantstop.core.record import Record, Roll, read_record
+from cantstop.core.state import STOP, Phase
+from cantstop.core.variant import PRESETS, Variant, preset
+
+
+def variant_option(default: str = "classic") -> Callable[[F], F]:
+    return click.option(
+        "--variant",
+        "variant_name",
+        default=default,
+        show_default=True,
+        help=f"A preset ({', '.join(PRESETS)}) or a preset with changes, e.g. classic+to_win=4.",
+    )
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def load_variant(name: str) -> Variant:
+    try:
+        return preset(name)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--variant") from None
+
+
+def percent(value: float) -> str:
+    return f"{100 * value:6.2f}%"
+
+
+@click.command()
+@click.argument("columns", nargs=-1, type=int)
+@variant_option()
+@click.option("--top", default=10, show_default=True, help="Rows per table of pairs and triples.")
+def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
+    """Chance that a roll can use at least one of COLUMNS (e.g. 6 7 8).
+
+    Without COLUMNS: tables for every single column, and the best and worst pairs
+    and triples.
+    """
+    variant = load_variant(variant_name)
+    if columns:
+        try:
+            chance = chance_to_use(variant, columns)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="COLUMNS") from None
+        click.echo(f"{' '.join(map(str, columns))}: {percent(float(chance)).strip()} of rolls can use one of them ({variant.name})")
+        return
+    click.echo(f"Variant {variant.name}: chance a roll can use ...")
+    click.echo("single columns:")
+    for cols, chance in sorted(column_sets(variant, 1)):
+        click.echo(f"  {cols[0]:>2}  {percent(float(chance))}")
+    for size, label in ((2, "pairs"), (3, "triples")):
+        table = column_sets(variant, size)
+        click.echo(f"{label} (best {min(top, len(table))}, worst {min(top, len(table))} of {len(table)}):")
+        rows: list[tuple[tuple[int, ...], Fraction] | None] = list(table)
+        if len(table) > 2 * top:
+            rows = [*table[:top], None, *table[-top:]]
+        for row in rows:
+            if row is None:
+                click.echo("  ...")
+            else:
+                click.echo(f"  {'-'.join(map(str, row[0])):>8}  {percent(float(row[1]))}")
+
+
+@click.command()
+@click.argument("position")
+@click.argument("dice")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def options(position: str, dice: str, as_json: bool) -> None:
+    """The legal choices of DICE (e.g. 2455) in POSITION (the one-line notation)."""
+    try:
+        state = from_notation(position)
+        rolled = parse_dice(dice, state.variant)
+    except CantStopError as error:
+        raise click.BadParameter(str(error)) from None
+    if state.phase not in (Phase.ROLL, Phase.DECIDE):
+        raise click.BadParameter(
+            f"the position is in the {state.phase.name.lower()} phase; choices are for a position "
+            "about to roll (roll or decide)"
+        )
+    found = state.choices(rolled)
+    if as_json:
+        click.echo(json.dumps({"dice": list(rolled), "bust": not found, "choices": [list(c) for c in found]}))
+    elif found:
+        click.echo("\n".join(format_choice(c) for c in found))
+    else:
+        click.echo("bust")
+
+
+@click.command()
+@click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--turn", type=int, default=None, help="Print only the position after this many turns.")
+def replay(record_file: Path, turn: int | None) -> None:
+    """Print a game record turn by turn, or the position after --turn N."""
+    try:
+        record = read_record(record_file.read_text(encoding="utf-8"))
+    except (CantStopError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"{record_file}: {error}") from None
+    if turn is not None:
+        click.echo(to_notation(record.after_turn(turn)))
+        return
+    print_replay(record)
+
+
+def print_replay(record: Record) -> None:
+    names = record.players
+    click.echo(f"{record.variant.name}: {', '.join(f'{seat_letter(i)} {n}' for i, n in enumerate(names))}")
+    states = record.states()
+    before = next(states)
+    for event, after in zip(record.events, states):
+        who = f"turn {before.turn + 1} {names[before.player]}"
+        if isinstance(event, Roll):
+            verdict = "busts" if after.turn != before.turn else "choices " + ", ".join(
+                format_choice(c) for c in after.options
+            )
+            click.echo(f"  {who}: rolls {format_dice(event)}; {verdict}")
+        elif isinstance(event, tuple):
+            click.echo(f"  {who}: plays {format_choice(event)}")
+        elif event is STOP:
+            won = [c for c in after.variant.columns if after.claimed[c] != before.claimed[c]]
+            click.echo(f"  {who}: stops" + (f" and claims {', '.join(map(str, won))}" if won else ""))
+        if after.turn != before.turn:
+            click.echo(f"    {to_notation(after)}")
+        before = after
+    final = before
+    click.echo(f"winner: {names[final.player]}" if final.is_over else "game in progress")

@@ -1,0 +1,1 @@
+"""The rules engine: pure standard-library Python, no randomness of its own."""

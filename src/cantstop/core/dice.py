@@ -1,0 +1,182 @@
+"""Dice: the precomputed tables of every roll, and the only sources of randomness.
+
+The engine never rolls by itself; a roll is a tuple of faces handed to the state.
+`SeededDice` makes games reproducible; `SecureDice` is for online play.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from math import factorial
+from operator import itemgetter
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from cantstop.core.variant import Variant
+
+Dice = tuple[int, ...]
+Group = tuple[int, ...]  # the sums one pairing (or one captain) makes, as column numbers, sorted
+
+# Which dice form the two pairs in each of the three ways to split four dice.
+_PAIRINGS = (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2)))
+
+
+class DiceSource(Protocol):
+    """Anything that can roll `n` dice of `faces` faces."""
+
+    def roll(self, n: int, faces: int) -> Dice: ...
+
+
+class SeededDice:
+    """Reproducible dice: the same seed gives the same rolls on every machine."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = seed
+        self._random = random.Random(seed).random
+
+    def roll(self, n: int, faces: int) -> Dice:
+        # One uniform draw picks one of the faces**n ordered rolls: fast and portable.
+        rolls = _all_rolls(n, faces)
+        return rolls[int(self._random() * len(rolls))]
+
+
+@cache
+def _all_rolls(n: int, faces: int) -> tuple[Dice, ...]:
+    return tuple(itertools.product(range(1, faces + 1), repeat=n))
+
+
+class SecureDice:
+    """Unpredictable dice from the operating system, for games played for real."""
+
+    def roll(self, n: int, faces: int) -> Dice:
+        return tuple(secrets.randbelow(faces) + 1 for _ in range(n))
+
+
+def _groups_of(values: Sequence[int], captain: bool) -> set[Group]:
+    if captain:
+        return {
+            tuple(sorted(values[c] + values[o] for o in range(4) if o != c)) for c in range(4)
+        }
+    return {
+        tuple(sorted((values[a] + values[b], values[c] + values[d])))
+        for (a, b), (c, d) in _PAIRINGS
+    }
+
+
+def _canonical(variant: Variant, dice: Dice) -> Dice:
+    """Sort plain dice and wild-carrying dice apart: the two kinds are not interchangeable."""
+    w = variant.wild_dice
+    return tuple(sorted(dice[:w])) + tuple(sorted(dice[w:]))
+
+
+def _arrangements(part: Dice) -> int:
+    count = factorial(len(part))
+    for face in set(part):
+        count //= factorial(part.count(face))
+    return count
+
+
+class Tables:
+    """Every distinct roll of a variant with its weight and the sum groups it offers.
+
+    `outcomes[i]` is a canonical roll, `weights[i]` how many of the faces**4 ordered
+    rolls it stands for, `groups[i]` the distinct sum groups (wild faces expanded to
+    every value). `index[dice]` maps any ordered roll to its outcome number.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        faces = variant.faces
+        captain = variant.pairing.value == "captain"
+        index: dict[Dice, int] = {}
+        outcomes: list[Dice] = []
+        weights: list[int] = []
+        groups: list[tuple[Group, ...]] = []
+        for dice in itertools.product(range(1, faces + 1), repeat=4):
+            key = _canonical(variant, dice)
+            if key not in index:
+                index[key] = len(outcomes)
+                outcomes.append(key)
+                w = variant.wild_dice
+                weights.append(_arrangements(key[:w]) * _arrangements(key[w:]))
+                groups.append(self._expand(variant, key, captain))
+            index[dice] = index[key]
+        self.index = index
+        self.outcomes: tuple[Dice, ...] = tuple(outcomes)
+        self.weights: tuple[int, ...] = tuple(weights)
+        self.total = faces**4
+        self.groups: tuple[tuple[Group, ...], ...] = tuple(groups)
+        # The columns each roll can make at all: the only ones its choices depend on.
+        self.relevant: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sorted({c for g in gs for c in g})) for gs in groups
+        )
+        # Picks a state's status slots that a roll's choices depend on (see column_status).
+        self.relevant_status = tuple(_picker((0, 1, *columns)) for columns in self.relevant)
+        # Filled by State.choices: (roll, runners left, room per column) -> choices.
+        # The most steps one roll can take: 2 with pairs, 3 with a relay captain.
+        self.most_steps = 3 if captain else 2
+        # A column's status code with a runner in it, by its room (capped): see column_status.
+        self.runner_code = (0, *(4 | free for free in range(1, 36)))
+        # room_from[c][space]: the capped steps column c can take from `space` upwards.
+        self.room_from: tuple[tuple[int, ...], ...] = ((), ()) + tuple(
+            tuple(min(h - space, self.most_steps) for space in range(h + 1))
+            for h in variant.heights
+        )
+        self.choice_cache: list[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = [
+            {} for _ in outcomes
+        ]
+
+    @staticmethod
+    def _expand(variant: Variant, dice: Dice, captain: bool) -> tuple[Group, ...]:
+        options = [
+            range(1, variant.faces + 1) if i < variant.wild_dice and d == variant.wild_face else (d,)
+            for i, d in enumerate(dice)
+        ]
+        found: set[Group] = set()
+        for values in itertools.product(*options):
+            found |= _groups_of(values, captain)
+        return tuple(sorted(found))
+
+
+def _picker(slots: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A fast function picking `slots` (at least two) out of a sequence, as a tuple."""
+    return itemgetter(*slots)
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """Who starts: every round's two-dice totals, and the seat that won."""
+
+    rounds: tuple[tuple[tuple[int, int], ...], ...]  # each round: (seat, total) pairs
+    first: int
+
+
+def roll_off(variant: Variant, players: int, source: DiceSource) -> RollOff:
+    """Each player rolls two dice; the highest total starts and only tied players re-roll.
+
+    A wild face counts as the highest face, as the Turtles box says.
+    """
+    contenders = list(range(players))
+    rounds = []
+    while True:
+        totals = []
+        for seat in contenders:
+            dice = source.roll(2, variant.faces)
+            totals.append(
+                (
+                    seat,
+                    sum(
+                        variant.faces if i < variant.wild_dice and d == variant.wild_face else d
+                        for i, d in enumerate(dice)
+                    ),
+                )
+            )
+        rounds.append(tuple(totals))
+        best = max(t for _, t in totals)
+        contenders = [s for s, t in totals if t == best]
+        if len(contenders) == 1:
+            return RollOff(tuple(rounds), contenders[0])

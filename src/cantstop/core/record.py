@@ -1,0 +1,293 @@
+"""Game records: header tags, then every turn with every roll's dice and choice.
+
+    [Variant "classic"]
+    [Players "Ann; Bob"]
+    [First "A"]
+    [Result "B"]
+
+    1. A 1546 6+10 2435 6+8 stop
+    2. B 3344 bust
+
+A turn line is its number, the seat, then for each roll the dice and the choice
+made; a roll that follows a choice means the player rolled again. The turn ends
+with `stop`, with `bust` after dice that fit nowhere, or (last line only) not at
+all while the game is in progress. `{...}` is a comment. The dice are kept, not
+just the seed, so a replay never depends on a random generator.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from cantstop.core.choices import Choice, format_choice, parse_choice
+from cantstop.core.dice import Dice
+from cantstop.core.errors import CantStopError, RecordError
+from cantstop.core.notation import SEATS, format_dice, parse_dice, seat_letter
+from cantstop.core.state import ROLL, STOP, Decision, Phase, State, new_game
+from cantstop.core.variant import Variant, preset, variant_spec
+
+# One step of a game's history: dice put on the table, or an action of the player.
+Event = Dice | Choice | Decision
+_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_COMMENT = re.compile(r"\{[^}]*\}")
+
+
+def is_dice(event: Event) -> bool:
+    """Dice and choices are both tuples; dice are marked by the `Roll` wrapper."""
+    return isinstance(event, Roll)
+
+
+class Roll(tuple[int, ...]):
+    """Dice as an event of the history (a tuple, tagged so it is not taken for a choice)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Roll({format_dice(self)})"
+
+
+@dataclass
+class Record:
+    """A whole game: who played what, and every event from the first roll."""
+
+    variant: Variant
+    players: list[str]
+    first: int = 0
+    events: list[Event] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)  # Event, Date, Seed, ... free text
+
+    def start(self) -> State:
+        return new_game(self.variant, len(self.players), self.first)
+
+    def states(self) -> Iterator[State]:
+        """Every state from the start, one per event, checking each event as it goes."""
+        state = self.start()
+        yield state
+        for number, event in enumerate(self.events, 1):
+            try:
+                state = apply_event(state, event)
+            except CantStopError as error:
+                raise RecordError(f"event {number} ({describe_event(event)}): {error}") from None
+            yield state
+
+    def final(self) -> State:
+        *_, last = self.states()
+        return last
+
+    def after_turn(self, turns: int) -> State:
+        """The position once `turns` turns are finished (the last position if fewer)."""
+        last = self.start()
+        for state in self.states():
+            last = state
+            if state.turn >= turns and state.phase in (Phase.ROLL, Phase.OVER):
+                break
+        return last
+
+    @property
+    def result(self) -> str:
+        state = self.final()
+        return seat_letter(state.player) if state.is_over else "*"
+
+
+def apply_event(state: State, event: Event) -> State:
+    if isinstance(event, Roll):
+        if state.phase is Phase.DECIDE:
+            state = state.play(ROLL)
+        return state.roll(tuple(event))
+    return state.play(event)
+
+
+def describe_event(event: Event) -> str:
+    if isinstance(event, Roll):
+        return "dice " + format_dice(event)
+    if isinstance(event, tuple):
+        return "choice " + format_choice(event)
+    return str(event)
+
+
+# ---------------------------------------------------------------- text format
+def _quote(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unquote(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def write_record(record: Record) -> str:
+    """The record as text; `read_record` gives it back equal."""
+    final = record.final()
+    tags = {
+        "Variant": variant_spec(record.variant),
+        "Players": "; ".join(record.players),
+        "First": seat_letter(record.first),
+        **{k: v for k, v in record.tags.items() if k not in ("Variant", "Players", "First")},
+        "Result": seat_letter(final.player) if final.is_over else "*",
+        "Turns": str(final.turn),
+    }
+    lines = [f'[{k} "{_quote(v)}"]' for k, v in tags.items()]
+    lines.append("")
+    lines.extend(_turn_lines(record))
+    return "\n".join(lines) + "\n"
+
+
+def _turn_lines(record: Record) -> Iterator[str]:
+    state = record.start()
+    tokens: list[str] = []
+    for event in record.events:
+        if not tokens:
+            tokens = [f"{state.turn + 1}.", seat_letter(state.player)]
+        before = state
+        state = apply_event(state, event)
+        if isinstance(event, Roll):
+            tokens.append(format_dice(event))
+            if state.turn != before.turn:
+                tokens.append("bust")
+        elif isinstance(event, tuple):
+            tokens.append(format_choice(event))
+        elif event is STOP:
+            tokens.append("stop")
+        if state.turn != before.turn:
+            yield " ".join(tokens)
+            tokens = []
+    if tokens:
+        yield " ".join(tokens)
+
+
+def read_record(text: str) -> Record:
+    """Parse a record; a `RecordError` names the line and what was expected there."""
+    tags: dict[str, str] = {}
+    body: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = _COMMENT.sub(" ", raw).strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if body:
+                raise RecordError("header tags must come before the moves", number)
+            match = _TAG.match(line)
+            if not match:
+                raise RecordError(f'bad tag {line!r}: write [Name "value"]', number)
+            tags[match.group(1)] = _unquote(match.group(2))
+        else:
+            body.append((number, line))
+    try:
+        variant = preset(tags.get("Variant", "classic"))
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    players = [p.strip() for p in tags.get("Players", "").split(";") if p.strip()]
+    if not players:
+        raise RecordError('the Players tag is missing: write [Players "Ann; Bob"]')
+    first_tag = tags.get("First", "A")
+    if first_tag not in SEATS[: len(players)]:
+        raise RecordError(f"First {first_tag!r} is not a seat of {SEATS[: len(players)]}")
+    try:
+        record = Record(variant, players, SEATS.index(first_tag))
+        state = record.start()
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    record.tags = {k: v for k, v in tags.items() if k not in ("Variant", "Players", "First", "Result", "Turns")}
+    for position, (number, line) in enumerate(body):
+        state = _read_turn(record, state, number, line, last=position == len(body) - 1)
+    result = tags.get("Result")
+    actual = seat_letter(state.player) if state.is_over else "*"
+    if result is not None and result != actual:
+        raise RecordError(f"the Result tag says {result!r} but the moves give {actual!r}")
+    return record
+
+
+def _read_turn(record: Record, state: State, number: int, line: str, last: bool) -> State:
+    tokens = line.split()
+    if len(tokens) < 3 or not re.fullmatch(r"\d+\.", tokens[0]):
+        raise RecordError(
+            f"a turn line is its number, seat and moves, e.g. '3. A 1546 6+10 stop', not {line!r}",
+            number,
+        )
+    if state.is_over:
+        raise RecordError("moves after the end of the game", number)
+    if int(tokens[0][:-1]) != state.turn + 1:
+        raise RecordError(f"expected turn {state.turn + 1}, found {tokens[0]}", number)
+    if tokens[1] != seat_letter(state.player):
+        raise RecordError(
+            f"turn {state.turn + 1} is seat {seat_letter(state.player)}'s, not {tokens[1]!r}", number
+        )
+    turn = state.turn
+    busted = False
+    for token in tokens[2:]:
+        if busted:
+            if token != "bust":
+                raise RecordError(f"the dice before {token!r} bust: write 'bust' there", number)
+            busted = False
+            continue
+        if state.turn != turn:
+            raise RecordError(f"{token!r} after the end of the turn", number)
+        event: Event
+        if token.isdigit() and len(token) == record.variant.dice:
+            event = Roll(_dice(token, record.variant, number))
+        elif token == "stop":
+            event = STOP
+        elif token == "bust":
+            raise RecordError("'bust' must follow dice that fit nowhere", number)
+        else:
+            try:
+                event = parse_choice(token)
+            except ValueError as error:
+                raise RecordError(f"{error}; expected dice, a choice, 'stop' or 'bust'", number) from None
+        try:
+            state = apply_event(state, event)
+        except CantStopError as error:
+            raise RecordError(f"{token!r}: {error}", number) from None
+        record.events.append(event)
+        busted = isinstance(event, Roll) and state.turn != turn
+    if busted:
+        raise RecordError(f"dice {tokens[-1]} bust: end the turn with 'bust'", number)
+    if state.turn == turn and not last:
+        raise RecordError("the turn does not end with 'stop' or 'bust' before the next line", number)
+    return state
+
+
+def _dice(token: str, variant: Variant, number: int) -> Dice:
+    try:
+        return parse_dice(token, variant)
+    except CantStopError as error:
+        raise RecordError(str(error), number) from None
+
+
+# ---------------------------------------------------------------- JSON format
+def record_to_json(record: Record) -> dict[str, Any]:
+    return {
+        "variant": variant_spec(record.variant),
+        "players": record.players,
+        "first": record.first,
+        "tags": record.tags,
+        "events": [
+            {"dice": list(e)} if isinstance(e, Roll)
+            else {"choice": list(e)} if isinstance(e, tuple)
+            else {"decision": str(e)}
+            for e in record.events
+        ],
+    }
+
+
+def record_from_json(data: dict[str, Any] | str) -> Record:
+    """Read `record_to_json`'s form, replaying it to check every event."""
+    try:
+        obj = json.loads(data) if isinstance(data, str) else data
+        record = Record(preset(obj["variant"]), [str(p) for p in obj["players"]], int(obj.get("first", 0)), [], dict(obj.get("tags", {})))
+        for item in obj["events"]:
+            if "dice" in item:
+                record.events.append(Roll(tuple(int(d) for d in item["dice"])))
+            elif "choice" in item:
+                record.events.append(tuple(sorted(int(c) for c in item["choice"])))
+            else:
+                record.events.append(Decision(item["decision"]))
+    except (KeyError, TypeError, ValueError, json.JSONDecodeError) as error:
+        raise RecordError(
+            f"bad record JSON ({type(error).__name__}: {error}); expected keys: variant, players, first, tags, events"
+        ) from None
+    record.final()  # raises a RecordError naming the first event that does not replay
+    return record

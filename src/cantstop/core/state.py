@@ -1,0 +1,430 @@
+"""The game position as an immutable value, and the moves between positions.
+
+Phases of a turn: ROLL (waiting for dice; a turn always starts here) → CHOOSE
+(pick one of the roll's choices) → DECIDE (roll again or stop) → back to ROLL, or
+the next player's ROLL, or OVER. A roll with no choice is a bust: the runners
+vanish and the next player is to roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from enum import IntEnum, StrEnum
+from typing import NamedTuple
+
+from cantstop.core.choices import Choice, format_choice, roll_choices
+from cantstop.core.dice import Dice
+from cantstop.core.errors import IllegalActionError, InvalidDiceError
+from cantstop.core.variant import Variant, preset
+
+
+class Phase(IntEnum):
+    ROLL = 0  # the dice must be rolled (a chance node)
+    CHOOSE = 1  # the dice are on the table; pick a choice
+    DECIDE = 2  # roll again or stop
+    OVER = 3
+
+
+class Decision(StrEnum):
+    ROLL = "roll"
+    STOP = "stop"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+Action = Decision | Choice
+ROLL = Decision.ROLL
+STOP = Decision.STOP
+_ROLL, _CHOOSE, _DECIDE = Phase.ROLL, Phase.CHOOSE, Phase.DECIDE
+_MISSING: tuple[Choice, ...] = ((),)
+# Building states through tuple.__new__ skips NamedTuple's argument handling: the hot path.
+_new: Callable[[type[State], tuple[object, ...]], State] = tuple.__new__
+
+
+class State(NamedTuple):
+    """A whole position. Lists are indexed by column *number*: `pieces[p][7]` is p's piece in 7.
+
+    `pieces[p][c]` and `runners[c]` are space numbers, 0 meaning off the board and
+    the column's height its top; `claimed[c]` is the owner or -1. `steps` counts the
+    steps taken this turn; `turn` counts finished turns. In CHOOSE, `dice` is the
+    roll and `options` its choices. `status` is derived (see `column_status`): it is
+    kept because every roll of every search looks its choices up by it.
+    """
+
+    variant: Variant
+    pieces: tuple[tuple[int, ...], ...]
+    runners: tuple[int, ...]
+    claimed: tuple[int, ...]
+    player: int
+    phase: Phase
+    dice: Dice | None
+    steps: int
+    turn: int
+    status: tuple[int, ...]
+    options: tuple[Choice, ...] = ()
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def players(self) -> int:
+        return len(self.pieces)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won, or None while the game goes on."""
+        return self.player if self.phase is Phase.OVER else None
+
+    @property
+    def runners_left(self) -> int:
+        return self.variant.runners - len(self.runners) + self.runners.count(0)
+
+    def columns_won(self, player: int) -> tuple[int, ...]:
+        return tuple(c for c in self.variant.columns if self.claimed[c] == player)
+
+    def runner_columns(self) -> tuple[int, ...]:
+        return tuple(c for c in self.variant.columns if self.runners[c])
+
+    def room(self, column: int) -> int:
+        """Steps `column` can still take this turn for the player to move."""
+        return _room(self.variant, self.pieces, self.runners, self.claimed, self.player, column)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the player to move may do; empty at a chance node (ROLL) and at the end."""
+        phase = self.phase
+        if phase is Phase.CHOOSE:
+            return self.options
+        if phase is Phase.DECIDE:
+            return (ROLL, STOP) if self.may_stop() else (ROLL,)
+        return ()
+
+    def may_stop(self) -> bool:
+        """False only under the no-stop-on-occupied option, with a runner on a rival's piece."""
+        if not self.variant.no_stop_on_occupied:
+            return True
+        me = self.player
+        return not any(
+            r and any(p != me and pieces[c] == r for p, pieces in enumerate(self.pieces))
+            for c, r in enumerate(self.runners)
+        )
+
+    def choices(self, dice: Dice) -> tuple[Choice, ...]:
+        """The legal choices the roll `dice` offers here (empty: the roll busts)."""
+        try:
+            outcome = self.variant.tables.index[dice]
+        except (KeyError, TypeError):
+            raise InvalidDiceError(
+                f"bad dice {dice!r}: a roll is four dice, each 1..{self.variant.faces}"
+            ) from None
+        return self.outcome_choices(outcome)
+
+    def outcome_choices(self, outcome: int) -> tuple[Choice, ...]:
+        """The choices of roll number `outcome` of the variant's tables (see `Tables`)."""
+        tables = self.variant.tables
+        cache = tables.choice_cache[outcome]
+        key = tables.relevant_status[outcome](self.status)
+        found = cache.get(key)
+        if found is None:
+            status = self.status
+            found = roll_choices(
+                tables.groups[outcome],
+                [0, 0, *(code & 3 for code in status[2:])],
+                [code & 4 != 0 for code in status],
+                status[0],
+                status[1],
+            )
+            cache[key] = found
+        return found
+
+    def is_bust(self, dice: Dice) -> bool:
+        return not self.choices(dice)
+
+    # ------------------------------------------------------------------ moves
+    def roll(self, dice: Dice) -> State:
+        """Put a roll on the table; a roll with no choice busts the turn."""
+        if self.phase is not _ROLL:
+            raise IllegalActionError(
+                f"cannot roll now: the game is in the {self.phase.name} phase; "
+                f"legal actions: {describe_actions(self.legal_actions())}"
+            )
+        tables = self.variant.tables
+        outcome = tables.index.get(dice) if type(dice) is tuple else None
+        if outcome is None:
+            options = self.choices(dice)  # raises the error that names what is wrong
+        else:
+            options = tables.choice_cache[outcome].get(
+                tables.relevant_status[outcome](self.status), _MISSING
+            )
+            if options is _MISSING:
+                options = self.outcome_choices(outcome)
+        if options:
+            return _new(
+                State,
+                (
+                    self.variant,
+                    self.pieces,
+                    self.runners,
+                    self.claimed,
+                    self.player,
+                    _CHOOSE,
+                    tuple(dice),
+                    self.steps,
+                    self.turn,
+                    self.status,
+                    options,
+                ),
+            )
+        return self._end_turn(self.pieces, self.claimed)
+
+    def play(self, action: Action) -> State:
+        """Apply a player's action (a choice, ROLL or STOP); illegal ones raise."""
+        phase = self.phase
+        if phase is _CHOOSE:
+            if action in self.options:
+                return self._advance(action)
+        elif phase is _DECIDE:
+            if action is ROLL or action == "roll":
+                return _new(
+                    State,
+                    (
+                        self.variant,
+                        self.pieces,
+                        self.runners,
+                        self.claimed,
+                        self.player,
+                        _ROLL,
+                        None,
+                        self.steps,
+                        self.turn,
+                        self.status,
+                        (),
+                    ),
+                )
+            if (action is STOP or action == "stop") and self.may_stop():
+                return self._stop()
+        raise IllegalActionError(self._why_illegal(action))
+
+    def _why_illegal(self, action: object) -> str:
+        legal = describe_actions(self.legal_actions())
+        if self.phase is Phase.ROLL:
+            return f"{describe_action(action)} is not legal: the dice must be rolled first"
+        if self.phase is Phase.OVER:
+            return f"{describe_action(action)} is not legal: the game is over"
+        if self.phase is Phase.DECIDE and (action is STOP or action == "stop"):
+            return "stop is not legal: a runner stands on another player's piece; legal: roll"
+        return f"{describe_action(action)} is not legal here; legal actions: {legal}"
+
+    def _advance(self, choice: Choice) -> State:
+        variant = self.variant
+        runners = list(self.runners)
+        status = list(self.status)
+        own = self.pieces[self.player]
+        tables = variant.tables
+        # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
+        code = tables.runner_code
+        if variant.skip:
+            for c in choice:
+                taken = {p[c] for i, p in enumerate(self.pieces) if i != self.player}
+                space = (runners[c] or own[c]) + 1
+                while space in taken:
+                    space += 1
+                runners[c] = space
+            for c in set(choice):
+                free = _room(variant, self.pieces, runners, self.claimed, self.player, c)
+                status[c] = code[min(free, tables.most_steps)]
+        else:
+            room = tables.room_from
+            for c in choice:
+                space = (runners[c] or own[c]) + 1
+                runners[c] = space
+                status[c] = code[room[c][space]]
+        steps = self.steps + len(choice)
+        left = variant.runners - len(runners) + runners.count(0)
+        cap = tables.most_steps
+        if left < cap:
+            status[0] = left
+            if not left:  # columns without a runner are closed for the rest of the turn
+                status[2:] = [code if code & 4 else 0 for code in status[2:]]
+        if variant.step_limit is not None:
+            status[1] = min(cap, variant.step_limit - steps)
+        return _new(
+            State,
+            (
+                variant,
+                self.pieces,
+                tuple(runners),
+                self.claimed,
+                self.player,
+                _DECIDE,
+                None,
+                steps,
+                self.turn,
+                tuple(status),
+                (),
+            ),
+        )
+
+    def _stop(self) -> State:
+        me = self.player
+        variant = self.variant
+        heights = variant.heights
+        runners = self.runners
+        pieces = list(self.pieces)
+        mine = list(pieces[me])
+        claimed = self.claimed
+        for c in variant.columns:
+            r = runners[c]
+            if r:
+                mine[c] = r
+                if r == heights[c - 2]:
+                    claimed = claimed[:c] + (me,) + claimed[c + 1 :]
+                    pieces = [p[:c] + (0,) + p[c + 1 :] for p in pieces]
+        pieces[me] = tuple(mine)
+        new_pieces = tuple(pieces)
+        if claimed.count(me) >= variant.to_win:
+            no_runners = (0,) * len(runners)
+            return _new(
+                State,
+                (
+                    variant,
+                    new_pieces,
+                    no_runners,
+                    claimed,
+                    me,
+                    Phase.OVER,
+                    None,
+                    0,
+                    self.turn + 1,
+                    column_status(variant, new_pieces, no_runners, claimed, me),
+                    (),
+                ),
+            )
+        return self._end_turn(new_pieces, claimed)
+
+    def _end_turn(
+        self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...]
+    ) -> State:
+        variant = self.variant
+        player = (self.player + 1) % len(pieces)
+        runners = (0,) * len(self.runners)
+        status = column_status(variant, pieces, runners, claimed, player)
+        return _new(
+            State,
+            (variant, pieces, runners, claimed, player, _ROLL, None, 0, self.turn + 1, status, ()),
+        )
+
+
+def _room(
+    variant: Variant,
+    pieces: tuple[tuple[int, ...], ...],
+    runners: Sequence[int],
+    claimed: tuple[int, ...],
+    player: int,
+    column: int,
+) -> int:
+    if claimed[column] >= 0:
+        return 0
+    height = variant.heights[column - 2]
+    base = runners[column] or pieces[player][column]
+    if variant.skip:
+        taken = {p[column] for i, p in enumerate(pieces) if i != player}
+        return sum(1 for space in range(base + 1, height + 1) if space not in taken)
+    return height - base
+
+
+def column_status(
+    variant: Variant,
+    pieces: tuple[tuple[int, ...], ...],
+    runners: tuple[int, ...],
+    claimed: tuple[int, ...],
+    player: int,
+    steps: int = 0,
+) -> tuple[int, ...]:
+    """What a roll's choices depend on, packed small so that the choice cache stays small.
+
+    Slot 0: runners left; slot 1: steps left; slot c of each column: 4 if a runner is
+    there, plus the steps the column can still take. Numbers are capped at the most
+    one roll can use (`Tables.most_steps`), and a column no step can reach is 0.
+    """
+    tables = variant.tables
+    cap = tables.most_steps
+    left = min(cap, variant.runners - len(runners) + runners.count(0))
+    limit = cap if variant.step_limit is None else min(cap, variant.step_limit - steps)
+    own = pieces[player]
+    if not any(runners) and not variant.skip:  # a turn's start: the common, fast case
+        room = tables.room_from
+        return (left, limit) + tuple(
+            [0 if claimed[c] >= 0 else room[c][own[c]] for c in variant.columns]
+        )
+    status = [left, limit]
+    for c, h in enumerate(variant.heights, 2):
+        r = runners[c]
+        if claimed[c] >= 0 or not (r or left):
+            status.append(0)
+            continue
+        free = _room(variant, pieces, runners, claimed, player, c) if variant.skip else h - (r or own[c])
+        free = free if free < cap else cap
+        status.append(tables.runner_code[free] if r else free)
+    return tuple(status)
+
+
+def make_state(
+    variant: Variant,
+    pieces: tuple[tuple[int, ...], ...],
+    runners: tuple[int, ...],
+    player: int,
+    phase: Phase,
+    dice: Dice | None = None,
+    steps: int = 0,
+    turn: int = 0,
+) -> State:
+    """A state from its essentials, deriving the rest; used by notation and tests.
+
+    Claims follow from pieces (a piece on a top space has claimed that column).
+    """
+    claimed = tuple(
+        next((p for p, row in enumerate(pieces) if c >= 2 and row[c] == variant.heights[c - 2]), -1)
+        for c in range(len(runners))
+    )
+    state = State(
+        variant,
+        pieces,
+        runners,
+        claimed,
+        player,
+        phase,
+        dice,
+        steps,
+        turn,
+        column_status(variant, pieces, runners, claimed, player, steps),
+    )
+    if phase is Phase.CHOOSE:
+        assert dice is not None
+        state = state._replace(options=state.choices(dice))
+    return state
+
+
+def new_game(variant: Variant | str = "classic", players: int = 2, first: int = 0) -> State:
+    """The opening position: nobody on the board, seat `first` to roll."""
+    v = preset(variant) if isinstance(variant, str) else variant
+    if not v.min_players <= players <= v.max_players:
+        raise ValueError(
+            f"{v.name} is for {v.min_players}..{v.max_players} players, not {players}"
+        )
+    if not 0 <= first < players:
+        raise ValueError(f"first seat must be 0..{players - 1}, not {first}")
+    size = 2 + len(v.heights)
+    return make_state(v, tuple((0,) * size for _ in range(players)), (0,) * size, first, Phase.ROLL)
+
+
+def describe_action(action: object) -> str:
+    if isinstance(action, tuple):
+        return format_choice(action)
+    return str(action)
+
+
+def describe_actions(actions: tuple[Action, ...]) -> str:
+    return ", ".join(describe_action(a) for a in actions) or "none"
