@@ -1,0 +1,87 @@
+"""Variants as data: presets, specs, validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from cantstop import PRESETS, Pairing, Variant, preset
+from cantstop.core.variant import CLASSIC_HEIGHTS, variant_spec
+
+
+def test_classic_board_heights() -> None:
+    v = preset("classic")
+    assert [v.height(c) for c in v.columns] == [3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3]
+    assert (v.runners, v.to_win, v.faces, v.dice) == (3, 3, 6, 4)
+
+
+def test_turtles_race_lengths_are_half_the_classic_heights_rounded_up() -> None:
+    v = preset("turtles")
+    assert v.heights == (2, 3, 4, 5, 6, 7, 6, 5, 4, 3, 2)
+    assert (v.wild_face, v.wild_dice, v.step_limit, v.min_players) == (1, 4, 18, 2)
+    assert preset("turtles-relay").pairing is Pairing.CAPTAIN
+    assert preset("turtles-long").to_win == 4
+
+
+def test_presets_named_in_the_brief_exist() -> None:
+    assert set(PRESETS) >= {"classic", "solitaire", "classic-long", "classic-skip",
+                            "classic-no-stop-on-occupied", "turtles", "turtles-relay", "turtles-long"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "changes"),
+    [
+        ("classic+to_win=5+skip", {"to_win": 5, "skip": True}),
+        ("classic+heights=3.5.7.9.11.13.11.9.7.5.4", {"heights": CLASSIC_HEIGHTS[:-1] + (4,)}),
+        ("turtles+wild_face=none+wild_dice=0", {"wild_face": None, "wild_dice": 0}),
+        ("turtles+step_limit=none", {"step_limit": None}),
+        ("classic+pairing=captain", {"pairing": Pairing.CAPTAIN}),
+        ("classic-skip+skip=false", {"skip": False}),
+    ],
+)
+def test_specs_change_a_preset(spec: str, changes: dict[str, object]) -> None:
+    v = preset(spec)
+    for key, value in changes.items():
+        assert getattr(v, key) == value
+    assert preset(variant_spec(v)) == v
+
+
+def test_every_preset_names_itself() -> None:
+    for name, v in PRESETS.items():
+        assert variant_spec(v) == name and preset(name) is v
+
+
+def test_variant_spec_is_the_shortest_description() -> None:
+    assert variant_spec(preset("classic+skip")) == "classic-skip"
+    assert variant_spec(preset("classic+to_win=4+min_players=2+max_players=3")) == "classic-long"
+
+
+def test_equality_ignores_the_name() -> None:
+    assert preset("classic+to_win=3") == preset("classic")
+    assert hash(preset("classic+to_win=3")) == hash(preset("classic"))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("chess", "unknown variant 'chess'; known variants: classic, solitaire"),
+        ("classic+speed=3", "unknown variant option 'speed'"),
+        ("classic+to_win=x", "bad value 'x' for to_win"),
+        ("classic+skip=maybe", "bad value 'maybe' for skip"),
+        ("classic+pairing=triples", "bad value 'triples' for pairing"),
+        ("classic+faces=5", "so heights needs 9 columns, not 11"),
+        ("classic+runners=0", "runners must be 1..11"),
+        ("classic+wild_face=7", "wild_face must be 1..6"),
+        ("classic+wild_face=1", "wild_face and wild_dice go together"),
+        ("classic+step_limit=0", "step_limit must be at least 1"),
+        ("classic+min_players=3+max_players=2", "min_players <= max_players"),
+        ("classic+heights=3.5.7.9.11.40.11.9.7.5.3", "every column height must be 1..35"),
+    ],
+)
+def test_bad_specs_say_what_is_allowed(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace(".", r"\.").replace("+", r"\+")):
+        preset(spec)
+
+
+def test_with_options_makes_a_custom_copy() -> None:
+    v = preset("classic").with_options(runners=2)
+    assert v.runners == 2 and v.name == "custom" and isinstance(v, Variant)
