@@ -86,14 +86,18 @@ def options(position: str, dice: str, as_json: bool) -> None:
     """The legal choices of DICE (e.g. 2455) in POSITION (the one-line notation)."""
     try:
         state = from_notation(position)
-        rolled = parse_dice(dice, state.variant)
     except CantStopError as error:
-        raise click.BadParameter(str(error)) from None
+        raise click.BadParameter(str(error), param_hint="POSITION") from None
     if state.phase not in (Phase.ROLL, Phase.DECIDE):
         raise click.BadParameter(
             f"the position is in the {state.phase.name.lower()} phase; choices are for a position "
-            "about to roll (roll or decide)"
+            "about to roll (roll or decide)",
+            param_hint="POSITION",
         )
+    try:
+        rolled = parse_dice(dice, state.variant)
+    except CantStopError as error:
+        raise click.BadParameter(str(error), param_hint="DICE") from None
     found = state.choices(rolled)
     if as_json:
         click.echo(json.dumps({"dice": list(rolled), "bust": not found, "choices": [list(c) for c in found]}))
@@ -104,14 +108,21 @@ def options(position: str, dice: str, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--turn", type=int, default=None, help="Print only the position after this many turns.")
+@click.argument(
+    "record_file", metavar="RECORD", type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--turn",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Print only the position after this many turns (in the one-line notation).",
+)
 def replay(record_file: Path, turn: int | None) -> None:
     """Print a game record turn by turn, or the position after --turn N."""
     try:
         record = read_record(record_file.read_text(encoding="utf-8"))
     except (CantStopError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"{record_file}: {error}") from None
+        raise click.BadParameter(f"{record_file}: {error}", param_hint="RECORD") from None
     if turn is not None:
         click.echo(to_notation(record.after_turn(turn)))
         return
