@@ -116,19 +116,37 @@ class Tables:
         )
         # Picks a state's status slots that a roll's choices depend on (see column_status).
         self.relevant_status = tuple(_picker((0, 1, *columns)) for columns in self.relevant)
-        # Filled by State.choices: (roll, runners left, room per column) -> choices.
         # The most steps one roll can take: 2 with pairs, 3 with a relay captain.
         self.most_steps = 3 if captain else 2
         # A column's status code with a runner in it, by its room (capped): see column_status.
         self.runner_code = (0, *(4 | free for free in range(1, 36)))
-        # room_from[c][space]: the capped steps column c can take from `space` upwards.
-        self.room_from: tuple[tuple[int, ...], ...] = ((), ()) + tuple(
+        # room_from[c][space]: the capped steps column c can take from `space` upwards
+        # (slots 0 and 1, which are no columns, read 0 so that whole rows can be mapped).
+        self.room_from: tuple[tuple[int, ...], ...] = ((0,), (0,)) + tuple(
             tuple(min(h - space, self.most_steps) for space in range(h + 1))
             for h in variant.heights
         )
+        self.no_runners: tuple[int, ...] = (0,) * (2 + len(variant.heights))
+        # Each column's top space by column number (-1 in slots 0 and 1, which are no columns).
+        self.tops: tuple[int, ...] = (-1, -1, *variant.heights)
+        # turn_start[c][space]: column c's status when a turn starts with the mover's piece on
+        # `space`. Slots 0 and 1 read the runners and steps a turn starts with (a row of
+        # pieces holds 0 there), so one map over the row gives the whole status.
+        start_steps = self.most_steps if variant.step_limit is None else variant.step_limit
+        self.turn_start: tuple[tuple[int, ...], ...] = (
+            (min(self.most_steps, variant.runners),),
+            (min(self.most_steps, start_steps),),
+            *self.room_from[2:],
+        )
+        # Filled by State.outcome_choices: per roll, the picked status slots -> choices.
         self.choice_cache: list[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = [
             {} for _ in outcomes
         ]
+        # Any ordered roll straight to its outcome's choice cache and status picker: the
+        # one dictionary lookup `State.roll` makes before the cache lookup itself.
+        self.by_dice: dict[Dice, tuple[dict[tuple[int, ...], tuple[tuple[int, ...], ...]], Callable[[Sequence[int]], tuple[int, ...]]]] = {
+            dice: (self.choice_cache[i], self.relevant_status[i]) for dice, i in index.items()
+        }
 
     @staticmethod
     def _expand(variant: Variant, dice: Dice, captain: bool) -> tuple[Group, ...]:

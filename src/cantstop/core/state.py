@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import IntEnum, StrEnum
+from functools import lru_cache
+from operator import eq, getitem
 from typing import NamedTuple
 
 from cantstop.core.choices import Choice, format_choice, roll_choices
@@ -150,32 +152,20 @@ class State(NamedTuple):
                 f"cannot roll now: the game is in the {self.phase.name} phase; "
                 f"legal actions: {describe_actions(self.legal_actions())}"
             )
-        tables = self.variant.tables
-        outcome = tables.index.get(dice) if type(dice) is tuple else None
-        if outcome is None:
-            options = self.choices(dice)  # raises the error that names what is wrong
+        entry = self.variant.tables.by_dice.get(dice) if type(dice) is tuple else None
+        if entry is None:  # not a plain tuple of valid faces: normalise, or name the fault
+            options = self.choices(dice)
+            dice = tuple(dice)
         else:
-            options = tables.choice_cache[outcome].get(
-                tables.relevant_status[outcome](self.status), _MISSING
-            )
+            cache, pick = entry
+            options = cache.get(pick(self.status), _MISSING)
             if options is _MISSING:
-                options = self.outcome_choices(outcome)
+                options = self.choices(dice)
         if options:
+            variant, pieces, runners, claimed, player, _, _, steps, turn, status, _ = self
             return _new(
                 State,
-                (
-                    self.variant,
-                    self.pieces,
-                    self.runners,
-                    self.claimed,
-                    self.player,
-                    _CHOOSE,
-                    tuple(dice),
-                    self.steps,
-                    self.turn,
-                    self.status,
-                    options,
-                ),
+                (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options),
             )
         return self._end_turn(self.pieces, self.claimed)
 
@@ -218,99 +208,109 @@ class State(NamedTuple):
         return f"{describe_action(action)} is not legal here; legal actions: {legal}"
 
     def _advance(self, choice: Choice) -> State:
-        variant = self.variant
-        runners = list(self.runners)
-        status = list(self.status)
-        own = self.pieces[self.player]
+        variant, pieces, runners_now, claimed, player, _, _, steps, turn, status_now, _ = self
+        runners = list(runners_now)
+        status = list(status_now)
+        own = pieces[player]
         tables = variant.tables
         # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
         code = tables.runner_code
+        cap = tables.most_steps
+        placed = 0
         if variant.skip:
             for c in choice:
-                taken = {p[c] for i, p in enumerate(self.pieces) if i != self.player}
-                space = (runners[c] or own[c]) + 1
+                taken = {p[c] for i, p in enumerate(pieces) if i != player}
+                space = runners[c]
+                if not space:
+                    placed += 1
+                    space = own[c]
+                space += 1
                 while space in taken:
                     space += 1
                 runners[c] = space
             for c in set(choice):
-                free = _room(variant, self.pieces, runners, self.claimed, self.player, c)
-                status[c] = code[min(free, tables.most_steps)]
+                free = _room(variant, pieces, runners, claimed, player, c)
+                status[c] = code[min(free, cap)]
         else:
             room = tables.room_from
             for c in choice:
-                space = (runners[c] or own[c]) + 1
+                space = runners[c]
+                if not space:
+                    placed += 1
+                    space = own[c]
+                space += 1
                 runners[c] = space
                 status[c] = code[room[c][space]]
-        steps = self.steps + len(choice)
-        left = variant.runners - len(runners) + runners.count(0)
-        cap = tables.most_steps
-        if left < cap:
-            status[0] = left
-            if not left:  # columns without a runner are closed for the rest of the turn
-                status[2:] = [code if code & 4 else 0 for code in status[2:]]
+        if placed:  # only a new runner changes the runners left
+            left = variant.runners - len(runners) + runners.count(0)
+            if left < cap:
+                status[0] = left
+                if not left:  # columns without a runner are closed for the rest of the turn
+                    status[2:] = [code if code & 4 else 0 for code in status[2:]]
+        steps += len(choice)
         if variant.step_limit is not None:
             status[1] = min(cap, variant.step_limit - steps)
         return _new(
             State,
             (
                 variant,
-                self.pieces,
+                pieces,
                 tuple(runners),
-                self.claimed,
-                self.player,
+                claimed,
+                player,
                 _DECIDE,
                 None,
                 steps,
-                self.turn,
+                turn,
                 tuple(status),
                 (),
             ),
         )
 
     def _stop(self) -> State:
-        me = self.player
-        variant = self.variant
-        heights = variant.heights
-        runners = self.runners
-        pieces = list(self.pieces)
-        mine = list(pieces[me])
-        claimed = self.claimed
-        for c in variant.columns:
-            r = runners[c]
-            if r:
-                mine[c] = r
-                if r == heights[c - 2]:
-                    claimed = claimed[:c] + (me,) + claimed[c + 1 :]
-                    pieces = [p[:c] + (0,) + p[c + 1 :] for p in pieces]
-        pieces[me] = tuple(mine)
-        new_pieces = tuple(pieces)
-        if claimed.count(me) >= variant.to_win:
-            no_runners = (0,) * len(runners)
-            return _new(
-                State,
-                (
-                    variant,
-                    new_pieces,
-                    no_runners,
-                    claimed,
-                    me,
-                    Phase.OVER,
-                    None,
-                    0,
-                    self.turn + 1,
-                    column_status(variant, new_pieces, no_runners, claimed, me),
-                    (),
-                ),
+        variant, pieces, runners, claimed, me, _, _, _, turn, _, _ = self
+        tables = variant.tables
+        # Every piece moves up to its runner (0 where there is none) in one pass.
+        mine = tuple([r or p for r, p in zip(runners, pieces[me])])
+        rows = (*pieces[:me], mine, *pieces[me + 1 :])
+        if True in map(eq, runners, tables.tops):
+            won = [c for c, r in enumerate(runners) if r and r == tables.tops[c]]
+            claimed = tuple(me if c in won else owner for c, owner in enumerate(claimed))
+            rows = tuple(  # a claim wipes the others' pieces in the column
+                row if p == me else tuple(0 if c in won else space for c, space in enumerate(row))
+                for p, row in enumerate(rows)
             )
-        return self._end_turn(new_pieces, claimed)
+            if claimed.count(me) >= variant.to_win:
+                no_runners = tables.no_runners
+                return _new(
+                    State,
+                    (
+                        variant,
+                        rows,
+                        no_runners,
+                        claimed,
+                        me,
+                        Phase.OVER,
+                        None,
+                        0,
+                        turn + 1,
+                        column_status(variant, rows, no_runners, claimed, me),
+                        (),
+                    ),
+                )
+        return self._end_turn(rows, claimed)
 
     def _end_turn(
         self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...]
     ) -> State:
         variant = self.variant
         player = (self.player + 1) % len(pieces)
-        runners = (0,) * len(self.runners)
-        status = column_status(variant, pieces, runners, claimed, player)
+        tables = variant.tables
+        runners = tables.no_runners
+        if variant.skip:
+            status = column_status(variant, pieces, runners, claimed, player)
+        else:
+            status = _turn_start_status(tables.turn_start, pieces[player], claimed)
         return _new(
             State,
             (variant, pieces, runners, claimed, player, _ROLL, None, 0, self.turn + 1, status, ()),
@@ -354,11 +354,8 @@ def column_status(
     left = min(cap, variant.runners - len(runners) + runners.count(0))
     limit = cap if variant.step_limit is None else min(cap, variant.step_limit - steps)
     own = pieces[player]
-    if not any(runners) and not variant.skip:  # a turn's start: the common, fast case
-        room = tables.room_from
-        return (left, limit) + tuple(
-            [0 if claimed[c] >= 0 else room[c][own[c]] for c in variant.columns]
-        )
+    if not any(runners) and not variant.skip and not steps:  # a turn's start: the common case
+        return _turn_start_status(tables.turn_start, own, claimed)
     status = [left, limit]
     for c, h in enumerate(variant.heights, 2):
         r = runners[c]
@@ -369,6 +366,24 @@ def column_status(
         free = free if free < cap else cap
         status.append(tables.runner_code[free] if r else free)
     return tuple(status)
+
+
+def _turn_start_status(
+    turn_start: tuple[tuple[int, ...], ...], own: tuple[int, ...], claimed: tuple[int, ...]
+) -> tuple[int, ...]:
+    """`column_status` at the start of a turn without the skip option: one pass over a table."""
+    status = tuple(map(getitem, turn_start, own))
+    if claimed.count(-1) == len(claimed):
+        return status
+    row = list(status)
+    for c in _claimed_columns(claimed):
+        row[c] = 0
+    return tuple(row)
+
+
+@lru_cache(maxsize=4096)
+def _claimed_columns(claimed: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(c for c, owner in enumerate(claimed) if owner >= 0)
 
 
 def make_state(
