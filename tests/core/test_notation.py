@@ -114,3 +114,22 @@ def test_bad_json_names_the_key(data: object, field: str) -> None:
     with pytest.raises(NotationError) as info:
         from_json(data)  # type: ignore[arg-type]
     assert field in str(info.value)
+
+
+def test_the_examples_in_docs_notation_md_are_true() -> None:
+    from pathlib import Path
+
+    from cantstop.core.record import read_record, record_to_json
+
+    doc = (Path(__file__).parents[2] / "docs" / "notation.md").read_text(encoding="utf-8")
+    record_text = doc.split("```\n[Variant")[1].split("```")[0]
+    record = read_record("[Variant" + record_text)
+    final = record.final()
+    position = "classic 00002010100/00000000000 00005000200 A decide 4 2"
+    assert to_notation(final) == position and position in doc
+    assert json.dumps(to_json(final)).replace(" ", "") in doc.replace(" ", "").replace("\n", "")
+    assert '"tags": {"Date": "2026.11.22", "Event": "Example"}' in doc
+    assert record_to_json(record)["events"][:6] == [
+        {"dice": [1, 5, 4, 6]}, {"choice": [6, 10]}, {"dice": [2, 4, 3, 5]},
+        {"choice": [6, 8]}, {"decision": "stop"}, {"dice": [3, 3, 4, 4]},
+    ]
