@@ -52,12 +52,14 @@ def register(name: str, level: Level, description: str) -> Callable[[Bot], Bot]:
 
 def _load_builtins() -> None:
     # Importing the modules registers their bots.
-    from cantstop.bots import simple  # noqa: F401
+    from cantstop.bots import expert, heuristic, simple  # noqa: F401
 
 
 def bot_names() -> list[str]:
+    """Every bot's name, weakest level first (registration order within a level)."""
     _load_builtins()
-    return list(_REGISTRY)
+    order = list(Level)
+    return sorted(_REGISTRY, key=lambda name: order.index(_REGISTRY[name].level))
 
 
 def get_bot(name: str) -> BotInfo:
@@ -66,7 +68,7 @@ def get_bot(name: str) -> BotInfo:
     if name in _REGISTRY:
         return _REGISTRY[name]
     by_level = [info for info in _REGISTRY.values() if info.level.value == name]
-    if by_level:
+    if by_level:  # the strongest of the level: the last registered
         return by_level[-1]
     raise ValueError(
         f"unknown bot {name!r}; bots: {', '.join(_REGISTRY)}; levels: "

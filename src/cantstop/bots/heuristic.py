@@ -1,0 +1,165 @@
+"""Michael Keller's Rule of 28 and Glenn & Aloi's tuned generalisation of it.
+
+Both are one family of scores, written as data (`Weights`):
+
+* **progress** (when to stop): each runner scores (spaces it moved this turn + 1) ×
+  the progress weight of its column; once every runner is out, add `odd` if all
+  runner columns are odd, subtract `even` if all are even, add `high` if all are
+  ≥ 7 and `low` if all are ≤ 7 (a column set the dice rarely fit is worth
+  leaving). Keep rolling while a runner is unused and a column is free for it;
+  otherwise stop as soon as the progress score reaches the threshold.
+* **move** (which choice): a choice scores the move weight of every step it takes,
+  plus the weight once more for each runner it newly places, minus `marker` per
+  runner it places; if all runners are out afterwards the same odd/even/high/low
+  terms count with the opposite sign. The highest score wins; among equal scores the
+  choice with more steps, then the first in the engine's order.
+* **a win is banked**: whenever stopping now would win the game, stop. Every
+  published figure for the rule assumes this (without it the rule keeps rolling
+  with its third column at the top, and needs about 14 solitaire turns, not 10.7).
+
+Weights are indexed by a column's distance from the middle column (7 on 4d6):
+`(w_middle, ..., w_edge)`. Further out than the table reaches uses its last entry.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from cantstop.bots.base import Budget, Level, register
+from cantstop.core.choices import Choice
+from cantstop.core.state import ROLL, STOP, Action, Phase, State
+
+
+@dataclass(frozen=True)
+class Weights:
+    progress: tuple[int, ...]  # by distance from the middle column: middle first
+    move: tuple[int, ...]
+    odd: int
+    even: int
+    high: int
+    low: int
+    marker: int
+    threshold: int
+
+
+# Keller: progress 1..6 from 7 outwards, move 6..1 from 7 outwards, ±2 odd/even, 4 high/low.
+RULE_OF_28 = Weights(
+    progress=(1, 2, 3, 4, 5, 6),
+    move=(6, 5, 4, 3, 2, 1),
+    odd=2,
+    even=2,
+    high=4,
+    low=4,
+    marker=6,
+    threshold=28,
+)
+# Glenn & Aloi (FLAIRS 2009): the same score with weights tuned by a genetic algorithm.
+# Published from column 2 inwards: progress 7,7,3,2,2,1 and move 7,0,2,0,4,3.
+GLENN_ALOI = Weights(
+    progress=(1, 2, 2, 3, 7, 7),
+    move=(3, 4, 0, 2, 0, 7),
+    odd=7,
+    even=1,
+    high=6,
+    low=5,
+    marker=6,
+    threshold=29,
+)
+
+
+def _weight(table: tuple[int, ...], state: State, column: int) -> int:
+    distance = abs(column - (state.variant.faces + 1))
+    return table[min(distance, len(table) - 1)]
+
+
+def _shape(weights: Weights, state: State, columns: list[int]) -> int:
+    """The odd/even/high/low terms of a full set of runner columns."""
+    middle = state.variant.faces + 1
+    score = 0
+    if all(c % 2 for c in columns):
+        score += weights.odd
+    if not any(c % 2 for c in columns):
+        score -= weights.even
+    if all(c >= middle for c in columns):
+        score += weights.high
+    if all(c <= middle for c in columns):
+        score += weights.low
+    return score
+
+
+def progress_score(weights: Weights, state: State) -> int:
+    """The stopping score of the runners on the board this turn."""
+    own = state.pieces[state.player]
+    columns = [c for c in state.variant.columns if state.runners[c]]
+    score = sum(
+        (state.runners[c] - own[c] + 1) * _weight(weights.progress, state, c) for c in columns
+    )
+    if columns and len(columns) >= state.variant.runners:
+        score += _shape(weights, state, columns)
+    return score
+
+
+def move_score(weights: Weights, state: State, choice: Choice) -> int:
+    """The score of playing `choice` in CHOOSE phase (higher is better)."""
+    runners = state.runners
+    score = 0
+    placed: set[int] = set()
+    for c in choice:
+        w = _weight(weights.move, state, c)
+        score += w
+        if not runners[c] and c not in placed:
+            placed.add(c)
+            score += w - weights.marker
+    columns = [c for c in state.variant.columns if runners[c] or c in placed]
+    if len(columns) >= state.variant.runners:
+        score -= _shape(weights, state, columns)
+    return score
+
+
+def _free_column(state: State) -> bool:
+    """Could a new runner still be placed (a column without a runner that has room)?"""
+    return any(
+        not state.runners[c] and state.room(c) > 0 for c in state.variant.columns
+    )
+
+
+def stop_wins(state: State) -> bool:
+    """Would stopping now claim the columns that win the game?"""
+    me = state.player
+    tops = sum(
+        1 for c in state.variant.columns if state.runners[c] == state.variant.heights[c - 2]
+    )
+    return tops > 0 and state.claimed.count(me) + tops >= state.variant.to_win
+
+
+def heuristic_play(weights: Weights, state: State) -> Action:
+    if state.phase is Phase.CHOOSE:
+        return max(
+            state.options, key=lambda choice: (move_score(weights, state, choice), len(choice))
+        )
+    if not state.may_stop():
+        return ROLL
+    if stop_wins(state):
+        return STOP
+    if state.runners_left and _free_column(state):
+        return ROLL
+    return STOP if progress_score(weights, state) >= weights.threshold else ROLL
+
+
+@register(
+    "rule28",
+    Level.MEDIUM,
+    "Michael Keller's Rule of 28: rolls until its progress score reaches 28.",
+)
+def play_rule28(state: State, rng: random.Random, budget: Budget) -> Action:
+    return heuristic_play(RULE_OF_28, state)
+
+
+@register(
+    "ga",
+    Level.HARD,
+    "Glenn & Aloi's tuned Rule of 28 (2009): threshold 29, weights found by evolution.",
+)
+def play_ga(state: State, rng: random.Random, budget: Budget) -> Action:
+    return heuristic_play(GLENN_ALOI, state)

@@ -1,0 +1,138 @@
+"""`cantstop solitaire` (how many turns a bot needs alone) and `cantstop bots` (the registry)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import click
+
+from cantstop.bots.base import Budget, bot_names, get_bot
+from cantstop.core.dice import SeededDice
+from cantstop.core.state import Phase, new_game
+
+
+def solitaire_game(bot: str, seed: int, variant: str = "solitaire") -> int:
+    """Turns `bot` needs to win a solitaire game with dice and bot seeded by `seed`."""
+    play = get_bot(bot).play
+    state = new_game(variant, 1)
+    dice = SeededDice(f"solitaire-dice-{seed}")
+    rng = random.Random(f"solitaire-bot-{seed}")
+    budget = Budget()
+    faces = state.variant.faces
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.ROLL:
+            state = state.roll(dice.roll(4, faces))
+        else:
+            state = state.play(play(state, rng, budget))
+    return state.turn
+
+
+def _batch(job: tuple[str, list[int], str]) -> list[int]:
+    bot, seeds, variant = job
+    return [solitaire_game(bot, s, variant) for s in seeds]
+
+
+@dataclass(frozen=True)
+class SolitaireResult:
+    turns: tuple[int, ...]  # by game, in seed order
+
+    @property
+    def mean(self) -> float:
+        return sum(self.turns) / len(self.turns)
+
+    @property
+    def standard_error(self) -> float:
+        n = len(self.turns)
+        if n < 2:
+            return math.nan
+        mean = self.mean
+        variance = sum((t - mean) ** 2 for t in self.turns) / (n - 1)
+        return math.sqrt(variance / n)
+
+
+def run_solitaire(
+    bot: str, games: int, seed: int = 0, jobs: int = 1, variant: str = "solitaire"
+) -> SolitaireResult:
+    """Play `games` solitaire games; the same seed gives the same games whatever `jobs` is."""
+    seeds = [seed * 1_000_003 + i for i in range(games)]
+    if jobs <= 1 or games < 2 * jobs:
+        return SolitaireResult(tuple(_batch((bot, seeds, variant))))
+    size = math.ceil(games / (jobs * 4))
+    chunks = [(bot, seeds[i : i + size], variant) for i in range(0, games, size)]
+    with ProcessPoolExecutor(jobs) as pool:
+        turns = [t for part in pool.map(_batch, chunks) for t in part]
+    return SolitaireResult(tuple(turns))
+
+
+def histogram(turns: tuple[int, ...], width: int = 50) -> str:
+    """Text bars, one line per number of turns."""
+    counts = Counter(turns)
+    most = max(counts.values())
+    lines = []
+    for t in range(min(counts), max(counts) + 1):
+        n = counts.get(t, 0)
+        bar = "#" * math.ceil(n * width / most) if n else ""
+        lines.append(f"{t:>4} {n:>7} {100 * n / len(turns):5.1f}% {bar}")
+    return "\n".join(lines)
+
+
+def plot(turns: tuple[int, ...], bot: str, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    counts = Counter(turns)
+    xs = list(range(min(counts), max(counts) + 1))
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.bar(xs, [counts.get(x, 0) / len(turns) for x in xs], color="#3a7d44")
+    mean = sum(turns) / len(turns)
+    ax.axvline(mean, color="#b33", linestyle="--", label=f"mean {mean:.2f}")
+    ax.set_xlabel("turns to claim three columns")
+    ax.set_ylabel("share of games")
+    ax.set_title(f"Solitaire: {bot}, {len(turns)} games")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        return get_bot(value).name
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@click.command()
+@click.argument("bot", callback=_bot_name)
+@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the dice and the bot.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Write a PNG histogram.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--variant", default="solitaire", show_default=True, help="A one-player variant.")
+def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int, variant: str) -> None:
+    """How many turns BOT (a name or a level) needs to claim three columns alone."""
+    try:
+        new_game(variant, 1)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--variant") from None
+    result = run_solitaire(bot, games, seed, jobs, variant)
+    click.echo(f"{bot}: {result.mean:.3f} ± {result.standard_error:.3f} turns (mean ± SE), {games} games, seed {seed}")
+    click.echo(histogram(result.turns))
+    if plot_path:
+        plot(result.turns, bot, plot_path)
+        click.echo(f"plot written to {plot_path}")
+
+
+@click.command()
+def bots() -> None:
+    """List the computer players: name, level and what they do."""
+    infos = [get_bot(name) for name in bot_names()]
+    width = max(len(info.name) for info in infos)
+    for info in infos:
+        click.echo(f"{info.name:<{width}}  {info.level.value:<6}  {info.description}")
