@@ -152,6 +152,8 @@ class ProtocolPlayer:
             if line.startswith("info ") or not line:
                 self._note(line[len("info ") :])
                 continue
+            if line.startswith("bestmove"):  # a late answer to an abandoned go: isready syncs past it
+                continue
             self.kill()
             raise Forfeit(Fault.PROTOCOL, f"expected {word} after {after}, got {line[:80]!r}")
 
