@@ -2,8 +2,8 @@
 
 A player that cannot go on raises `Forfeit`. Built-in bots are timed: a decision
 longer than the limit (budget × tolerance + 50 ms of grace for the machine's
-scheduler) forfeits, and where the process may use SIGALRM (the main thread on
-Unix, as in every arena worker) a bot that hangs is interrupted at that limit.
+scheduler) forfeits, and while the arena's watchdog runs (SIGALRM: the main
+thread on Unix, as in every arena worker) a bot that hangs is interrupted there.
 """
 
 from __future__ import annotations
@@ -42,26 +42,46 @@ def limit_ms(budget_ms: int, tolerance: float) -> float:
 
 
 class _Hung(BaseException):
-    """Raised inside a hanging bot by the alarm; a BaseException so `except Exception` misses it."""
+    """Raised inside a hanging bot by the watchdog; a BaseException so `except Exception` misses it."""
 
 
-def _alarm(signum: int, frame: FrameType | None) -> None:
-    raise _Hung
+class _Watchdog:
+    """A timer ticking every `TICK` seconds that interrupts a decision past its deadline.
+
+    Arming it per decision would cost two system calls per move; a steady tick
+    costs a handler call per tick and lets a decision just set a deadline.
+    """
+
+    TICK = 0.025
+
+    def __init__(self) -> None:
+        self.deadline: float | None = None
+        self.running = False
+
+    def _tick(self, signum: int, frame: FrameType | None) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.deadline = None
+            raise _Hung
+
+    @contextmanager
+    def running_here(self) -> Iterator[None]:
+        """Run the watchdog while the block runs, where this process and thread can."""
+        usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        if not usable or self.running:
+            yield
+            return
+        previous = signal.signal(signal.SIGALRM, self._tick)
+        signal.setitimer(signal.ITIMER_REAL, self.TICK, self.TICK)
+        self.running = True
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            self.running = False
 
 
-@contextmanager
-def _hard_limit(seconds: float) -> Iterator[None]:
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable:
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+WATCHDOG = _Watchdog()
 
 
 class BuiltinPlayer:
@@ -78,15 +98,18 @@ class BuiltinPlayer:
     def act(self, state: State, budget_ms: int) -> Action:
         limit = limit_ms(budget_ms, self.tolerance)
         start = time.perf_counter()
+        WATCHDOG.deadline = start + limit / 1000
         try:
-            with _hard_limit(limit / 1000):
-                action = self.info.play(state, self.rng, Budget(seconds=budget_ms / 1000))
+            action = self.info.play(state, self.rng, Budget(seconds=budget_ms / 1000))
+            WATCHDOG.deadline = None
         except _Hung:
             raise Forfeit(
                 Fault.TIMEOUT, f"still thinking after {limit:.0f} ms (budget {budget_ms} ms); interrupted"
             ) from None
         except Exception as error:
             raise Forfeit(Fault.CRASH, f"raised {type(error).__name__}: {error}") from None
+        finally:
+            WATCHDOG.deadline = None
         elapsed = (time.perf_counter() - start) * 1000
         if elapsed > limit:
             raise Forfeit(

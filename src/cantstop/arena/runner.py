@@ -22,7 +22,7 @@ from typing import Any
 
 from cantstop.arena.forfeit import Forfeit
 from cantstop.arena.match import GameResult, MatchSpec, play_game
-from cantstop.arena.player import COMMAND_PREFIX, Player, open_player
+from cantstop.arena.player import COMMAND_PREFIX, WATCHDOG, Player, open_player
 from cantstop.arena.schedule import Task, schedule
 from cantstop.arena.sprt import Sprt, llr, pair_class
 from cantstop.arena.stats import Fit, bradley_terry, connected, wilson
@@ -95,6 +95,7 @@ def _init_worker(spec: MatchSpec, log_dir: Path | None) -> None:
         os._exit(0)
 
     signal.signal(signal.SIGTERM, terminate)
+    WATCHDOG.running_here().__enter__()  # for the worker's whole life
 
 
 def _play(task: Task) -> GameResult:
@@ -111,7 +112,9 @@ def _results(
         players = make_players(spec, log_dir)
         try:
             for task in tasks:
-                yield play_game(spec, task, players)
+                with WATCHDOG.running_here():  # not across the yield: the caller's code is not timed
+                    result = play_game(spec, task, players)
+                yield result
         finally:
             close_players(players)
         return

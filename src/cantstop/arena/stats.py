@@ -23,7 +23,10 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 and at n the exact ends are 0 and 1; rounding must not move them.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def connected(wins: list[list[float]]) -> bool:
