@@ -16,6 +16,8 @@ def print_report(outcome: Outcome, console: Console) -> None:
     title = f"{games} games"
     if games < outcome.scheduled:
         title += f" of {outcome.scheduled} scheduled"
+    if outcome.interrupted:
+        title += ", interrupted"
     wins = Table(title=f"Wins ({title}; an even share is {100 / n:.1f}%)")
     for header in ("bot", "wins", "win %", "95% interval", "draws", "forfeits"):
         wins.add_column(header, justify="left" if header == "bot" else "right")

@@ -95,6 +95,7 @@ def _init_worker(spec: MatchSpec, log_dir: Path | None) -> None:
         os._exit(0)
 
     signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     WATCHDOG.running_here().__enter__()  # for the worker's whole life
 
 
@@ -209,6 +210,7 @@ class Outcome:
     sprt: Sprt | None = None
     llr: float = 0.0
     verdict: str | None = None
+    interrupted: bool = False
 
     def summary(self) -> dict[str, Any]:
         t = self.tally
@@ -218,6 +220,7 @@ class Outcome:
             "spec": asdict(self.spec),
             "games": t.games,
             "scheduled": self.scheduled,
+            "interrupted": self.interrupted,
             "bots": [
                 {
                     "bot": label,
@@ -291,6 +294,8 @@ def run_match(
                     outcome.verdict = sprt.verdict(outcome.llr)
                     if outcome.verdict is not None:
                         break
+    except KeyboardInterrupt:
+        outcome.interrupted = True  # keep what was played: the summary below still counts it
     finally:
         results.close()
     (out / "summary.json").write_text(json.dumps(outcome.summary(), indent=2) + "\n", encoding="utf-8")
