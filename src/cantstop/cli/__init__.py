@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from cantstop import __version__
+from cantstop.cli.arena import arena
 from cantstop.cli.engine import odds, options, replay
+from cantstop.cli.protocol import bot
 from cantstop.cli.solitaire import bots, solitaire
 from cantstop.cli.watch import play
 
@@ -22,3 +24,5 @@ main.add_command(replay)
 main.add_command(play)
 main.add_command(solitaire)
 main.add_command(bots)
+main.add_command(arena)
+main.add_command(bot)

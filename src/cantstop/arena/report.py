@@ -1,0 +1,73 @@
+"""What a match prints: wins with intervals, Elo differences, forfeits, the test's verdict."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from cantstop.arena.runner import Outcome
+from cantstop.arena.stats import elo_from_score, wilson
+
+
+def print_report(outcome: Outcome, console: Console) -> None:
+    tally = outcome.tally
+    n = len(tally.labels)
+    games = tally.games
+    title = f"{games} games"
+    if games < outcome.scheduled:
+        title += f" of {outcome.scheduled} scheduled"
+    if outcome.interrupted:
+        title += ", interrupted"
+    wins = Table(title=f"Wins ({title}; an even share is {100 / n:.1f}%)")
+    for header in ("bot", "wins", "win %", "95% interval", "draws", "forfeits"):
+        wins.add_column(header, justify="left" if header == "bot" else "right")
+    for i, label in enumerate(tally.labels):
+        low, high = wilson(tally.wins[i], games)
+        faults = tally.forfeits[i]
+        wins.add_row(
+            label,
+            str(tally.wins[i]),
+            f"{100 * tally.wins[i] / games:.1f}" if games else "-",
+            f"{100 * low:.1f} – {100 * high:.1f}",
+            str(tally.draws[i]),
+            ", ".join(f"{count} {fault}" for fault, count in sorted(faults.items())) or "0",
+        )
+    console.print(wins)
+
+    fit = tally.fit()
+    elo = Table(title="Elo differences (Bradley–Terry, 95% intervals)")
+    for header in ("bot", "versus", "Elo", "95% interval"):
+        elo.add_column(header, justify="left" if header in ("bot", "versus") else "right")
+    for i in range(n):
+        for j in range(i + 1, n):
+            low, high = fit.elo_interval(i, j)
+            elo.add_row(tally.labels[i], tally.labels[j], f"{fit.elo(i, j):+.0f}", f"{low:+.0f} … {high:+.0f}")
+    console.print(elo)
+    if fit.prior:
+        console.print(
+            f"(a bot won or lost every game: the fit adds {fit.prior:g} virtual wins each way per pair)"
+        )
+    for i, reason in enumerate(tally.first_reason):
+        if reason is not None:
+            console.print(f"{tally.labels[i]} forfeited, first time: {reason}", markup=False)
+
+    test = outcome.sprt
+    if test is not None:
+        pairs = sum(tally.pairs)
+        score = sum(k / 4 * c for k, c in enumerate(tally.pairs)) / pairs if pairs else 0.5
+        first, second = tally.labels
+        console.print(
+            f"SPRT elo0={test.elo0:g} elo1={test.elo1:g} alpha={test.alpha:g} beta={test.beta:g}: "
+            f"LLR {outcome.llr:.2f} (bounds {test.lower:.2f}, {test.upper:.2f}) after {pairs} game pairs, "
+            f"pentanomial {tally.pairs}, {first} scores {100 * score:.1f}% "
+            f"(Elo {elo_from_score(score):+.0f})",
+            markup=False,
+        )
+        verdict = {
+            "H1": f"H1 accepted: {first} is at least {test.elo1:g} Elo stronger than {second}",
+            "H0": f"H0 accepted: {first} is not {test.elo1:g} Elo stronger than {second} "
+            f"(Elo ≤ {test.elo0:g} is the better explanation)",
+            None: "no verdict: the games ran out before the LLR crossed a bound",
+        }[outcome.verdict]
+        console.print(verdict, markup=False)
+    console.print(f"records and games.jsonl in {outcome.out}", markup=False)

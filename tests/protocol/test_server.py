@@ -1,0 +1,135 @@
+"""`cantstop bot NAME`: the engine end, driven line by line and over real pipes."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cantstop.arena.schedule import DealDice
+from cantstop.core.notation import to_notation
+from cantstop.core.record import Record, Roll
+from cantstop.core.state import ROLL, Phase, new_game
+from cantstop.protocol.messages import Go, parse_action
+from cantstop.protocol.server import Engine, serve
+
+
+def session(*lines: str) -> list[str]:
+    out = io.StringIO()
+    serve("random", io.StringIO("".join(line + "\n" for line in lines)), out)
+    return out.getvalue().splitlines()
+
+
+def test_handshake_declares_the_seed_option() -> None:
+    answer = session("cantstop", "isready", "quit", "isready")
+    assert answer[0].startswith("id name cantstop-random")
+    assert "option name Seed type spin default 0 min 0 max 2147483647" in answer
+    assert answer[-2:] == ["cantstopok", "readyok"]  # nothing after quit
+
+
+def test_go_answers_a_legal_action() -> None:
+    state = new_game("classic", 2).roll((2, 4, 5, 5))
+    answer = session("cantstop", "newgame classic 2 0", "position " + to_notation(state), "go movetime 100")
+    assert answer[-1].startswith("bestmove ")
+    assert parse_action(answer[-1].split()[1]) in state.options
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("dance", "unknown command 'dance'"),
+        ("position nonsense", "a position has 7 fields"),
+        ("newgame classic 9 0", "SEAT counts from 0"),
+        ("newgame chess 2 0", "chess"),
+        ("setoption name Depth value 3", "unknown option 'Depth'"),
+        ("setoption name Seed value -1", "0..2147483647"),
+        ("go movetime 100", "no position"),
+        ("go fast", "bad go"),
+    ],
+)
+def test_malformed_input_gets_an_info_string_and_the_session_goes_on(line: str, words: str) -> None:
+    answer = session(line, "isready")
+    assert answer[0].startswith("info string error: ") and words in answer[0], answer
+    if line.startswith("go"):
+        assert answer[1] == "bestmove none"
+    assert answer[-1] == "readyok"
+
+
+def test_go_in_a_position_with_nothing_to_decide() -> None:
+    answer = session("position " + to_notation(new_game("classic", 2)), "go movetime 10")
+    assert "roll phase" in answer[0] and answer[1] == "bestmove none"
+
+
+def test_a_bot_that_raises_gives_up_with_its_reason() -> None:
+    lines: list[str] = []
+    engine = Engine("random", lines.append)
+    engine.info = engine.info.__class__("boom", engine.info.level, "", lambda s, r, b: 1 / 0)  # type: ignore[arg-type,return-value]
+    engine.handle("position " + to_notation(new_game("classic", 2).roll((2, 4, 5, 5))))
+    engine.handle("go movetime 10")
+    assert lines == ["info string error: the bot failed: ZeroDivisionError: division by zero", "bestmove none"]
+
+
+def test_unknown_bot_is_refused_before_any_output() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        serve("nobody", io.StringIO("cantstop\n"), io.StringIO())
+
+
+def test_cantstop_bot_plays_a_whole_game_over_pipes() -> None:
+    command = [sys.executable, "-c", "from cantstop.cli import main; main()", "bot", "random"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdin is not None and process.stdout is not None
+
+    def ask(line: str, until: str) -> list[str]:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        answer = [process.stdout.readline().strip()]
+        while not answer[-1].startswith(until):
+            answer.append(process.stdout.readline().strip())
+        return answer
+
+    try:
+        assert ask("cantstop", "cantstopok")[0].startswith("id name cantstop-random")
+        process.stdin.write("setoption name Seed value 7\nnewgame classic 2 1\n")
+        assert ask("isready", "readyok") == ["readyok"]
+        # The test plays seat A itself (always rolling on) and the engine plays seat B.
+        state = new_game("classic", 2)
+        record = Record(state.variant, ["test", "engine"])
+        dice = DealDice(1, 0, state.variant)
+        rolls = 0
+        while not state.is_over and state.turn < 400:
+            if state.phase is Phase.ROLL:
+                turn = state.turn
+                roll = dice.roll(state.turn, rolls)
+                state = state.roll(roll)
+                record.events.append(Roll(roll))
+                rolls = rolls + 1 if state.turn == turn else 0
+                continue
+            if state.player == 0:
+                action = state.options[0] if state.phase is Phase.CHOOSE else ROLL
+            else:
+                process.stdin.write("position " + to_notation(state) + "\n")
+                reply = ask(Go(50, state.legal_actions()).line(), "bestmove")[-1]
+                action = parse_action(reply.split()[1])
+                assert action in state.legal_actions()
+            turn = state.turn
+            state = state.play(action)
+            if action is not ROLL:
+                record.events.append(action)
+            if state.turn != turn:
+                rolls = 0
+        assert state.is_over and state.winner == 1  # a player who never stops never wins
+        record.final()
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
