@@ -6,7 +6,7 @@ import click
 
 from cantstop import __version__
 from cantstop.cli.engine import odds, options, replay
-from cantstop.cli.watch import play
+from cantstop.cli.play import play
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
