@@ -106,12 +106,18 @@ def options(position: str, dice: str, as_json: bool) -> None:
 @click.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--turn", type=int, default=None, help="Print only the position after this many turns.")
-def replay(record_file: Path, turn: int | None) -> None:
+@click.option("--tui", is_flag=True, help="Step through the game on a board in the terminal.")
+def replay(record_file: Path, turn: int | None, tui: bool) -> None:
     """Print a game record turn by turn, or the position after --turn N."""
     try:
         record = read_record(record_file.read_text(encoding="utf-8"))
     except (CantStopError, UnicodeDecodeError) as error:
         raise click.ClickException(f"{record_file}: {error}") from None
+    if tui:
+        from cantstop.tui.replay import run_replay
+
+        run_replay(record, record_file)
+        return
     if turn is not None:
         click.echo(to_notation(record.after_turn(turn)))
         return

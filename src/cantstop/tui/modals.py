@@ -45,11 +45,15 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = MODAL_CSS
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "dismiss", "Close")]
 
+    def __init__(self, keys: tuple[tuple[str, str], ...] = KEYS) -> None:
+        super().__init__()
+        self.keys = keys
+
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
-        for key, what in KEYS:
+        for key, what in self.keys:
             table.add_row(key, what)
         with Vertical():
             yield Static(Text("Keys", style="bold"))
