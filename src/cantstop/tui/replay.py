@@ -91,11 +91,12 @@ class ReplayScreen(SizedScreen):
                 yield Static(id="detail")
             with Vertical(id="side"):
                 yield Static(id="players")
-                yield OptionList(*[Option(line) for line in self.lines], id="events")
+                events = OptionList(*[Option(line) for line in self.lines], id="events")
+                events.can_focus = False  # the screen's keys step the game, not the list
+                yield events
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#events", OptionList).can_focus = False
         self.show()
 
     def show(self) -> None:
