@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import subprocess
 import sys
@@ -16,14 +15,14 @@ from cantstop.core.record import read_record
 
 
 class Tmux:
-    """One tmux server of our own (its own socket), so nothing else is touched."""
+    """One tmux server of our own (its socket in the test's folder), so nothing else is touched."""
 
     def __init__(self, tmp_path: Path) -> None:
-        self.socket = f"cantstop-test-{os.getpid()}-{tmp_path.name}"
+        self.socket = str(tmp_path / "tmux.sock")
         self.session = "play"
 
     def run(self, *args: str) -> str:
-        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True)
+        done = subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, check=True)
         return done.stdout
 
     def start(self, command: list[str], width: int = 100, height: int = 30) -> None:
@@ -50,7 +49,7 @@ class Tmux:
             time.sleep(0.2)
 
     def kill(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, check=False)
 
 
 @pytest.fixture
