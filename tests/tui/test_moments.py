@@ -66,7 +66,7 @@ async def test_a_win_ends_the_game_and_offers_another_with_the_same_seats(tmp_pa
         await pilot.pause()
         assert isinstance(app.screen, GameOver)
         summary = app.screen.summary.plain
-        assert "Ann wins!" in summary and "1 turns" in summary and "A Ann: columns 2" in summary
+        assert "Ann wins!" in summary and "1 turn." in summary and "A  Ann: columns 2" in summary
         first = game_screen(app).session
         assert read_record(first.path.read_text()).result == "A"
         await pilot.press("n")

@@ -32,10 +32,11 @@ def seat_tag(seat: int) -> Text:
     return Text(seat_letter(seat), style=seat_style(seat, reverse=True))
 
 
-def board_size(state: State, cell: int) -> tuple[int, int]:
-    """Width and height of `render_board` for a cell width."""
+def board_size(state: State, cell: int, spaced: bool = False) -> tuple[int, int]:
+    """Width and height of `render_board` for a cell width, with or without blank lines between rows."""
     v = state.variant
-    return len(v.heights) * (cell + 1) - 1, max(v.heights) + 2
+    rows = max(v.heights) + 2
+    return len(v.heights) * (cell + 1) - 1, 2 * rows - 1 if spaced else rows
 
 
 def cell_width(state: State, width: int, height: int) -> int:
@@ -46,7 +47,9 @@ def cell_width(state: State, width: int, height: int) -> int:
     return 3
 
 
-def render_board(state: State, preview: State | None = None, cell: int = 3) -> Text:
+def render_board(
+    state: State, preview: State | None = None, cell: int = 3, spaced: bool = False
+) -> Text:
     """The board of `state`; with `preview`, the runners `preview` would have are shown too.
 
     Column numbers frame each column above and below, as on the real board.
@@ -74,7 +77,7 @@ def render_board(state: State, preview: State | None = None, cell: int = 3) -> T
                 text.append(" ")
             text.append_text(part)
         if r < len(grid) - 1:
-            text.append("\n")
+            text.append("\n\n" if spaced else "\n")
     return text
 
 

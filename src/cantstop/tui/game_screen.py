@@ -22,7 +22,7 @@ from cantstop.core.state import ROLL, STOP, Action, Phase, State
 from cantstop.tui.board import seat_style
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
-from cantstop.tui.session import Session, explain_bust
+from cantstop.tui.session import Session, columns_text, explain_bust
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
 
 PHASE_WORDS = {Phase.ROLL: "to roll", Phase.CHOOSE: "to choose", Phase.DECIDE: "to roll or stop"}
@@ -143,10 +143,11 @@ class GameScreen(SizedScreen):
     def status_text(self) -> Text:
         s = self.session
         state = s.state
-        text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         if state.is_over:
+            text = Text(f"Can't Stop · {s.variant.name} · {state.turn} turns · ")
             text.append(f"{self.seat_name(state.winner)} wins!", style="bold")
             return text
+        text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
         text.append(f" {PHASE_WORDS[state.phase]}")
         if not s.seat.is_person:
@@ -302,12 +303,15 @@ class GameScreen(SizedScreen):
         state = s.state
         winner = state.winner
         assert winner is not None
-        text = Text(f"{s.seats[winner].name} wins!\n", style=seat_style(winner))
-        text.append(f"{s.variant.name}, {state.turn} turns.\n")
+        turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
+        text = Text()
+        text.append(f"{s.seats[winner].name} wins!", style=seat_style(winner, reverse=True))
+        text.append(f"\n{s.variant.name}, {turns}.\n")
         for seat, person in enumerate(s.seats):
-            text.append(f"{seat_letter(seat)} {person.name}: columns {', '.join(map(str, state.columns_won(seat))) or 'none'}\n")
+            text.append(f"{seat_letter(seat)} ", style=seat_style(seat, reverse=True))
+            text.append(f" {person.name}: columns {columns_text(state, seat)}\n")
         text.append(f"Record: {s.path}")
-        self.note(Text(f"Game over: {s.seats[winner].name} wins after {state.turn} turns.", style="bold"))
+        self.note(Text(f"Game over: {s.seats[winner].name} wins after {turns}.", style="bold"))
         self.waiting = True
         self.app.push_screen(GameOver(text), self.result_seen)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.table import Table
 from rich.text import Text
@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+T = TypeVar("T")
 
 # Every key of the game, for the help screen (the bindings are declared where they act).
 KEYS: tuple[tuple[str, str], ...] = (
@@ -34,15 +36,19 @@ LEGEND = (
     "letter is claimed by that player. Column numbers frame each column."
 )
 
-MODAL_CSS = """
-ModalScreen { align: center middle; }
-ModalScreen > Vertical { width: 76; height: auto; max-height: 22; border: thick $accent;
-                         background: $surface; padding: 0 1; }
-"""
 
 
-class HelpScreen(ModalScreen[None]):
-    DEFAULT_CSS = MODAL_CSS
+class Dialog(ModalScreen[T]):
+    """A box in the middle of the screen over the dimmed game."""
+
+    DEFAULT_CSS = """
+    Dialog { align: center middle; }
+    Dialog > Vertical { width: 76; height: auto; max-height: 22; border: thick $accent;
+                        background: $surface; padding: 0 1; }
+    """
+
+
+class HelpScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "dismiss", "Close")]
 
     def __init__(self, keys: tuple[tuple[str, str], ...] = KEYS) -> None:
@@ -62,8 +68,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text("Esc or ? closes this help.", style="italic"))
 
 
-class ConfirmQuit(ModalScreen[bool]):
-    DEFAULT_CSS = MODAL_CSS
+class ConfirmQuit(Dialog[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes, quit"),
         Binding("n,escape", "answer(False)", "No, keep playing"),
@@ -84,10 +89,10 @@ class ConfirmQuit(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class Notice(ModalScreen[None]):
+class Notice(Dialog[None]):
     """A message that waits for a key: a bust, so the player sees it before play passes."""
 
-    DEFAULT_CSS = MODAL_CSS + "Notice > Vertical { border: thick $error; }"
+    DEFAULT_CSS = "Notice > Vertical { border: thick $error; }"
 
     def __init__(self, title: str, body: Text | str) -> None:
         super().__init__()
@@ -105,10 +110,8 @@ class Notice(ModalScreen[None]):
             self.dismiss()
 
 
-class GameOver(ModalScreen[str]):
+class GameOver(Dialog[str]):
     """The result; answers 'again', 'quit' or 'board' (close to look at the board)."""
-
-    DEFAULT_CSS = MODAL_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,enter", "answer('again')", "Play again"),
         Binding("q", "answer('quit')", "Quit"),

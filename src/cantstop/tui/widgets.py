@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import RenderResult
 from textual.events import Resize
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -15,6 +16,7 @@ from cantstop.tui.board import board_size, cell_width, render_board, seat_style,
 from cantstop.tui.session import columns_text
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+SPARE_LINES = 8  # kept for the log under the board before the board spreads out
 
 
 class BoardView(Widget):
@@ -33,12 +35,15 @@ class BoardView(Widget):
 
     def render(self) -> RenderResult:
         cell = cell_width(self.state, self.size.width or MIN_WIDTH, self.size.height)
-        return render_board(self.state, self.preview, cell)
+        spaced = self.size.height >= board_size(self.state, cell, spaced=True)[1]
+        return render_board(self.state, self.preview, cell, spaced)
 
-    def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return board_size(self.state, 3)[1]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Blank lines between the rows when the screen is tall enough to keep a log below.
+        spaced = board_size(self.state, 3, spaced=True)[1]
+        return spaced if container.height - spaced >= SPARE_LINES else board_size(self.state, 3)[1]
 
-    def get_content_width(self, container: object, viewport: object) -> int:
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return board_size(self.state, 3)[0]
 
 
