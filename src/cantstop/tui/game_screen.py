@@ -29,6 +29,11 @@ PHASE_WORDS = {Phase.ROLL: "to roll", Phase.CHOOSE: "to choose", Phase.DECIDE: "
 FAST_FORWARD_LIMIT = 20_000  # bot steps; far beyond any real game, a guard against a looping bot
 
 
+def act(who: str, verb: str) -> str:
+    """'Ann rolls', but 'You roll'."""
+    return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
+
+
 def percent(value: float) -> str:
     return f"{100 * value:.0f}%"
 
@@ -145,7 +150,7 @@ class GameScreen(SizedScreen):
         state = s.state
         if state.is_over:
             text = Text(f"Can't Stop · {s.variant.name} · {state.turn} turns · ")
-            text.append(f"{self.seat_name(state.winner)} wins!", style="bold")
+            text.append(f"{act(self.seat_name(state.winner), 'win')}!", style="bold")
             return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
@@ -266,30 +271,30 @@ class GameScreen(SizedScreen):
             after = s.state
             if after.turn != before.turn:
                 why = explain_bust(before, dice)
-                self.note(Text(f"{who} busts. {why}", style="bold red"))
+                self.note(Text(f"{act(who, 'bust')}. {why}", style="bold red"))
                 self.bust_view = (before, dice)
                 if person:
                     self.waiting = True
-                    self.app.push_screen(Notice(f"{who} busts!", why), self.bust_seen)
+                    self.app.push_screen(Notice(f"{act(who, 'bust')}!", why), self.bust_seen)
                 return True
             options = ", ".join(format_choice(c) for c in after.options)
-            self.note(f"{who} rolls {' '.join(map(str, dice))}: {options}")
+            self.note(f"{act(who, 'roll')} {' '.join(map(str, dice))}: {options}")
             return False
         if action is STOP:
             after = s.play(STOP)
             moved = ", ".join(f"{c}→{before.runners[c]}" for c in before.runner_columns())
-            self.note(f"{who} stops ({moved}).", str(seat_style(before.player)))
+            self.note(f"{act(who, 'stop')} ({moved}).", str(seat_style(before.player)))
             for c in before.variant.columns:
                 if after.claimed[c] >= 0 > before.claimed[c]:
                     wiped = [self.seat_name(p) for p, row in enumerate(before.pieces)
                              if p != before.player and row[c]]
-                    line = f"{who} claims column {c}!"
+                    line = f"{act(who, 'claim')} column {c}!"
                     if wiped:
                         line += f" Removed from {c}: {', '.join(wiped)}."
                     self.note(line, "bold")
             return False
         s.play(action)
-        self.note(f"{who} plays {format_choice(action)}")  # type: ignore[arg-type]
+        self.note(f"{act(who, 'play')} {format_choice(action)}")  # type: ignore[arg-type]
         return False
 
     def bust_seen(self, _: None = None) -> None:
@@ -305,13 +310,13 @@ class GameScreen(SizedScreen):
         assert winner is not None
         turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
         text = Text()
-        text.append(f"{s.seats[winner].name} wins!", style=seat_style(winner, reverse=True))
+        text.append(f"{act(s.seats[winner].name, 'win')}!", style=seat_style(winner, reverse=True))
         text.append(f"\n{s.variant.name}, {turns}.\n")
         for seat, person in enumerate(s.seats):
             text.append(f"{seat_letter(seat)} ", style=seat_style(seat, reverse=True))
             text.append(f" {person.name}: columns {columns_text(state, seat)}\n")
         text.append(f"Record: {s.path}")
-        self.note(Text(f"Game over: {s.seats[winner].name} wins after {turns}.", style="bold"))
+        self.note(Text(f"Game over: {act(s.seats[winner].name, 'win')} after {turns}.", style="bold"))
         self.waiting = True
         self.app.push_screen(GameOver(text), self.result_seen)
 
