@@ -7,9 +7,9 @@ import click
 from cantstop import __version__
 from cantstop.cli.arena import arena
 from cantstop.cli.engine import odds, options, replay
+from cantstop.cli.play import play
 from cantstop.cli.protocol import bot
 from cantstop.cli.solitaire import bots, solitaire
-from cantstop.cli.watch import play
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -117,12 +117,18 @@ def options(position: str, dice: str, as_json: bool) -> None:
     default=None,
     help="Print only the position after this many turns (in the one-line notation).",
 )
-def replay(record_file: Path, turn: int | None) -> None:
+@click.option("--tui", is_flag=True, help="Step through the game on a board in the terminal.")
+def replay(record_file: Path, turn: int | None, tui: bool) -> None:
     """Print a game record turn by turn, or the position after --turn N."""
     try:
         record = read_record(record_file.read_text(encoding="utf-8"))
     except (CantStopError, UnicodeDecodeError) as error:
         raise click.BadParameter(f"{record_file}: {error}", param_hint="RECORD") from None
+    if tui:
+        from cantstop.tui.replay import run_replay
+
+        run_replay(record, record_file)
+        return
     if turn is not None:
         click.echo(to_notation(record.after_turn(turn)))
         return

@@ -1,0 +1,96 @@
+"""`cantstop play`: the terminal game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cantstop.cli.engine import load_variant, variant_option
+from cantstop.core.dice import SeededDice
+from cantstop.core.errors import RecordError
+from cantstop.core.notation import SEATS
+
+
+@click.command()
+@click.option(
+    "--players",
+    default=None,
+    help='Seats in order, e.g. "Ann,Bob,bot:expert": people by name, bots as bot:NAME or '
+    "bot:LEVEL (easy, medium, hard, expert). Without it (and --variant), a start screen asks.",
+)
+@variant_option()
+@click.option("--seed", type=int, default=None, help="Seed for reproducible dice.")
+@click.option("--first", default=None, help="Seat that starts (A-D or 1-4); default: roll-off.")
+@click.option(
+    "--resume",
+    "resume_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Continue the game in this record file.",
+)
+@click.option(
+    "--records",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for game records (default: your user data folder, shown at start).",
+)
+@click.option("--delay", type=float, default=0.7, show_default=True, help="Seconds between a bot's moves.")
+@click.pass_context
+def play(
+    ctx: click.Context,
+    players: str | None,
+    variant_name: str,
+    seed: int | None,
+    first: str | None,
+    resume_file: Path | None,
+    records: Path | None,
+    delay: float,
+) -> None:
+    """Play Can't Stop in the terminal: people at one keyboard and computer players."""
+    from cantstop.tui.app import CantStopApp, PlayConfig
+    from cantstop.tui.seats import DEFAULT_PLAYERS, parse_seats
+    from cantstop.tui.session import Session, default_records_dir
+
+    if delay < 0:
+        raise click.BadParameter("must be 0 or more seconds", param_hint="--delay")
+    config = PlayConfig(records=records or default_records_dir(), seed=seed, bot_delay=delay)
+    if resume_file is not None:
+        try:
+            config.resume, config.notices = Session.resume(resume_file, SeededDice(seed))
+        except RecordError as error:
+            raise click.ClickException(f"cannot resume {resume_file}: {error}") from None
+    else:
+        variant_given = ctx.get_parameter_source("variant_name") is not click.core.ParameterSource.DEFAULT
+        config.variant = load_variant(variant_name)
+        if players is not None or variant_given:
+            try:
+                config.seats, config.notices = parse_seats(players or DEFAULT_PLAYERS)
+            except ValueError as error:
+                raise click.BadParameter(str(error), param_hint="--players") from None
+            v = config.variant
+            if not v.min_players <= len(config.seats) <= v.max_players:
+                raise click.BadParameter(
+                    f"{v.name} is for {v.min_players}-{v.max_players} players, not {len(config.seats)}",
+                    param_hint="--players",
+                )
+            if first is not None:
+                config.first = parse_first(first, len(config.seats))
+        elif first is not None:
+            raise click.BadParameter("name the seats with --players to choose who starts", param_hint="--first")
+        if seed is not None:
+            config.dice = SeededDice(seed)
+    path = CantStopApp(config).run()
+    if path:
+        click.echo(f"Game record: {path}")
+
+
+def parse_first(text: str, seats: int) -> int:
+    text = text.strip().upper()
+    if text in SEATS[:seats]:
+        return SEATS.index(text)
+    if text.isdigit() and 1 <= int(text) <= seats:
+        return int(text) - 1
+    raise click.BadParameter(
+        f"{text!r} is not a seat: use {', '.join(SEATS[:seats])} or 1-{seats}", param_hint="--first"
+    )

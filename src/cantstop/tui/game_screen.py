@@ -1,0 +1,430 @@
+"""The game: board, players, dice, choices, advice and log; people act by keys, bots by timer."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Button, Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from cantstop.bots.advice import advise
+from cantstop.core.choices import format_choice
+from cantstop.core.dice import Dice
+from cantstop.core.errors import CantStopError
+from cantstop.core.notation import seat_letter
+from cantstop.core.odds import next_roll
+from cantstop.core.state import ROLL, STOP, Action, Phase, State
+from cantstop.tui.board import seat_style
+from cantstop.tui.modals import GameOver, HelpScreen, Notice
+from cantstop.tui.seats import resolve_bot
+from cantstop.tui.session import Session, columns_text, explain_bust
+from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
+
+PHASE_WORDS = {Phase.ROLL: "to roll", Phase.CHOOSE: "to choose", Phase.DECIDE: "to roll or stop"}
+FAST_FORWARD_LIMIT = 20_000  # bot steps; far beyond any real game, a guard against a looping bot
+
+
+def act(who: str, verb: str) -> str:
+    """'Ann rolls', but 'You roll'."""
+    return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
+
+
+def percent(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+class GameScreen(SizedScreen):
+    DEFAULT_CSS = """
+    GameScreen { layout: vertical; }
+    #status { height: 1; background: $primary-background; padding: 0 1; }
+    #main { height: 1fr; }
+    #left { width: 1fr; }
+    #board { padding: 0 1; }
+    #log { height: 1fr; min-height: 3; border-top: solid $primary; }
+    #side { width: 34; border-left: solid $primary; padding: 0 1; }
+    #players, #dice, #advice, #hint { height: auto; }
+    #dice { margin-top: 1; }
+    #choices { height: auto; max-height: 9; border: none; padding: 0; }
+    #advice { color: $text-muted; }
+    #buttons { height: 3; dock: bottom; }
+    #buttons Button { width: 1fr; min-width: 8; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "roll", "Roll"),
+        Binding("s", "stop", "Stop"),
+        Binding("a", "advice", "Advice"),
+        Binding("u", "undo", "Undo"),
+        Binding("f", "fast", "Fast-forward"),
+        Binding("space", "step", "Bot step", show=False),
+        Binding("n", "again", "New game", show=False),
+        Binding("question_mark", "help", "Help"),
+        *(Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, session: Session, bot_delay: float = 0.7, notices: list[str] | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self.notices = notices or []
+        self.advice_on = False
+        self.bust_view: tuple[State, Dice] | None = None  # the board as it was when a bust hit
+        self.last_dice: Dice | None = None
+        self.timer: Timer | None = None
+        self.waiting = False  # a modal is up: bots wait too
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BoardView(self.session.state, id="board")
+                yield RichLog(id="log", wrap=True, min_width=20)
+            with Vertical(id="side"):
+                yield Static(id="players")
+                yield Static(id="dice")
+                yield OptionList(id="choices")
+                yield Static(id="advice")
+                with Horizontal(id="buttons"):
+                    yield Button("Roll (r)", id="roll", variant="success")
+                    yield Button("Stop (s)", id="stop", variant="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False
+        s = self.session
+        names = ", ".join(f"{seat_letter(i)} {seat.name}" for i, seat in enumerate(s.seats))
+        self.note(f"{s.variant.name}: {names}. First to claim {s.variant.to_win} columns wins.", "bold")
+        roll_off = s.game.record.tags.get("RollOff")
+        if roll_off:
+            self.note(f"Roll-off for the first turn: {roll_off}.")
+        if s.state.turn or s.state.phase is not Phase.ROLL or s.game.record.events:
+            self.note(f"Resumed at turn {s.state.turn + 1}.")
+        self.note(f"Saving the record to {s.path}")
+        for notice in self.notices:
+            self.note(notice, "yellow")
+        self.note("Press ? for every key.", "italic")
+        self.update_view()
+        self.after_change()
+
+    # ---------------------------------------------------------------- view
+    def note(self, text: str | Text, style: str = "") -> None:
+        self.query_one("#log", RichLog).write(Text(text, style=style) if isinstance(text, str) else text)
+
+    def seat_name(self, seat: int | None = None) -> str:
+        s = self.session
+        return s.seats[s.state.player if seat is None else seat].name
+
+    def update_view(self) -> None:
+        s = self.session
+        state = s.state
+        board = self.query_one(BoardView)
+        if self.bust_view is not None:
+            board.show(self.bust_view[0])
+        else:
+            board.show(state, self.preview_state())
+        self.query_one("#status", Static).update(self.status_text())
+        self.query_one("#players", Static).update(
+            players_text(state, [x.name for x in s.seats], [not x.is_person for x in s.seats])
+        )
+        dice = state.dice if state.phase is Phase.CHOOSE else self.last_dice
+        line = Text("Dice  ")
+        line.append_text(dice_text(dice, (s.variant.wild_face, s.variant.wild_dice)))
+        if self.bust_view is not None:
+            line.append("BUST", style="bold white on red")
+        self.query_one("#dice", Static).update(line)
+        self.fill_choices()
+        self.query_one("#advice", Static).update(self.advice_text())
+        person = s.seat.is_person and not state.is_over
+        self.query_one("#roll", Button).disabled = not (person and state.phase in (Phase.ROLL, Phase.DECIDE))
+        self.query_one("#stop", Button).disabled = not (person and STOP in state.legal_actions())
+
+    def status_text(self) -> Text:
+        s = self.session
+        state = s.state
+        if state.is_over:
+            text = Text(f"Can't Stop · {s.variant.name} · {state.turn} turns · ")
+            text.append(f"{act(self.seat_name(state.winner), 'win')}!", style="bold")
+            return text
+        text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
+        text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
+        text.append(f" {PHASE_WORDS[state.phase]}")
+        if not s.seat.is_person:
+            text.append(" · space: step  f: fast-forward", style="grey70")
+        return text
+
+    def fill_choices(self) -> None:
+        state = self.session.state
+        choices = self.query_one("#choices", OptionList)
+        wanted = state.options if state.phase is Phase.CHOOSE else ()
+        labels = [self.choice_label(i, c) for i, c in enumerate(wanted)]
+        current = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+        if [str(label) for label in labels] == current:
+            return
+        highlighted = choices.highlighted
+        choices.clear_options()
+        choices.add_options([Option(label) for label in labels])
+        if labels:
+            keep = highlighted if highlighted is not None and highlighted < len(labels) else 0
+            choices.highlighted = keep
+            if self.session.seat.is_person:
+                choices.focus()
+
+    def choice_label(self, index: int, choice: tuple[int, ...]) -> Text:
+        key = str(index + 1) if index < 9 else " "
+        text = Text(f"{key}  ", style="bold cyan")
+        text.append(format_choice(choice))
+        if self.advice_on and self.session.seat.is_person:
+            after = self.session.state.play(choice)
+            text.append(f"   then {percent(float(next_roll(after).bust))} bust", style="grey70")
+        return text
+
+    def preview_state(self) -> State | None:
+        state = self.session.state
+        if state.phase is not Phase.CHOOSE:
+            return None
+        index = self.query_one("#choices", OptionList).highlighted
+        if index is None or not 0 <= index < len(state.options):
+            index = 0
+        return state.play(state.options[index])
+
+    def advice_text(self) -> Text:
+        s = self.session
+        state = s.state
+        if not self.advice_on:
+            return Text("a: advice" if s.seat.is_person and not state.is_over else "")
+        if not s.seat.is_person or state.is_over:
+            return Text("(advice shows on a person's turn)")
+        text = Text("Advice\n", style="bold")
+        if state.phase in (Phase.ROLL, Phase.DECIDE):
+            odds = next_roll(state)
+            text.append(f"Next roll: {percent(float(odds.bust))} bust, "
+                        f"{float(odds.expected_steps):.2f} steps expected\n")
+            likely = sorted(odds.choices.items(), key=lambda kv: -kv[1])[:3]
+            if likely:
+                text.append("Likeliest: " + ", ".join(
+                    f"{format_choice(c)} {percent(float(p))}" for c, p in likely) + "\n")
+        if state.phase in (Phase.CHOOSE, Phase.DECIDE):
+            try:
+                bot, notice = resolve_bot("expert")
+                tip = advise(state, bot=bot.name)
+                text.append(f"{bot.name} says: {tip.reason}")
+                if notice:
+                    text.append(f"\n({notice})", style="italic")
+            except (ValueError, CantStopError) as error:
+                text.append(f"no advice: {error}")
+        return text
+
+    # ---------------------------------------------------------------- flow
+    def after_change(self) -> None:
+        """Refresh, then let a bot move, or announce the end."""
+        self.update_view()
+        state = self.session.state
+        if state.is_over:
+            self.cancel_timer()
+            self.show_result()
+        elif not self.session.seat.is_person and not self.waiting:
+            self.schedule_bot()
+
+    def schedule_bot(self, delay: float | None = None) -> None:
+        self.cancel_timer()
+        self.timer = self.set_timer(self.bot_delay if delay is None else delay, self.bot_step)
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+
+    def bot_step(self, refresh: bool = True) -> None:
+        """One action of the bot to move: a roll, a choice or a decision."""
+        self.timer = None
+        s = self.session
+        if s.state.is_over or s.seat.is_person or self.waiting:
+            return
+        bust_shown = self.bust_view is not None
+        self.bust_view = None
+        state = s.state
+        action: Action = ROLL if state.phase is Phase.ROLL else s.bot_action()
+        busted = self.apply(action, person=False)
+        if refresh:
+            self.update_view()
+            if s.state.is_over:
+                self.after_change()
+            elif not s.seat.is_person:
+                self.schedule_bot(self.bot_delay * (2.5 if busted or bust_shown else 1))
+        # a person to move next sees the board (and any bust) as the bot left it
+
+    def apply(self, action: Action, person: bool) -> bool:
+        """Carry out an action for the player to move, log it; True when it busted."""
+        s = self.session
+        who = self.seat_name()
+        before = s.state
+        if action is ROLL:
+            before, dice = s.roll()
+            self.last_dice = dice
+            after = s.state
+            if after.turn != before.turn:
+                why = explain_bust(before, dice)
+                self.note(Text(f"{act(who, 'bust')}. {why}", style="bold red"))
+                self.bust_view = (before, dice)
+                if person:
+                    self.waiting = True
+                    self.app.push_screen(Notice(f"{act(who, 'bust')}!", why), self.bust_seen)
+                return True
+            options = ", ".join(format_choice(c) for c in after.options)
+            self.note(f"{act(who, 'roll')} {' '.join(map(str, dice))}: {options}")
+            return False
+        if action is STOP:
+            after = s.play(STOP)
+            moved = ", ".join(f"{c}→{before.runners[c]}" for c in before.runner_columns())
+            self.note(f"{act(who, 'stop')} ({moved}).", str(seat_style(before.player)))
+            for c in before.variant.columns:
+                if after.claimed[c] >= 0 > before.claimed[c]:
+                    wiped = [self.seat_name(p) for p, row in enumerate(before.pieces)
+                             if p != before.player and row[c]]
+                    line = f"{act(who, 'claim')} column {c}!"
+                    if wiped:
+                        line += f" Removed from {c}: {', '.join(wiped)}."
+                    self.note(line, "bold")
+            return False
+        s.play(action)
+        self.note(f"{act(who, 'play')} {format_choice(action)}")  # type: ignore[arg-type]
+        return False
+
+    def bust_seen(self, _: None = None) -> None:
+        self.waiting = False
+        self.after_change()
+
+    def show_result(self) -> None:
+        if self.waiting:
+            return
+        s = self.session
+        state = s.state
+        winner = state.winner
+        assert winner is not None
+        turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
+        text = Text()
+        text.append(f"{act(s.seats[winner].name, 'win')}!", style=seat_style(winner, reverse=True))
+        text.append(f"\n{s.variant.name}, {turns}.\n")
+        for seat, person in enumerate(s.seats):
+            text.append(f"{seat_letter(seat)} ", style=seat_style(seat, reverse=True))
+            text.append(f" {person.name}: columns {columns_text(state, seat)}\n")
+        text.append(f"Record: {s.path}")
+        self.note(Text(f"Game over: {act(s.seats[winner].name, 'win')} after {turns}.", style="bold"))
+        self.waiting = True
+        self.app.push_screen(GameOver(text), self.result_seen)
+
+    def result_seen(self, answer: str | None) -> None:
+        self.waiting = False
+        if answer == "again":
+            self.action_again()
+        elif answer == "quit":
+            self.app.exit(str(self.session.path))
+
+    # ---------------------------------------------------------------- keys
+    def person_to_move(self) -> bool:
+        return self.session.seat.is_person and not self.session.state.is_over and not self.waiting
+
+    def action_roll(self) -> None:
+        state = self.session.state
+        if not self.person_to_move() or state.phase not in (Phase.ROLL, Phase.DECIDE):
+            self.hint("Rolling is not possible now.")
+            return
+        self.bust_view = None
+        self.apply(ROLL, person=True)
+        if not self.waiting:
+            self.after_change()
+        else:
+            self.update_view()
+
+    def action_stop(self) -> None:
+        state = self.session.state
+        if not self.person_to_move() or STOP not in state.legal_actions():
+            reason = "a runner shares a space with another player's piece" if (
+                state.phase is Phase.DECIDE and not state.may_stop()) else "you can stop only after a roll you used"
+            self.hint(f"Stopping is not possible now: {reason}.")
+            return
+        self.apply(STOP, person=True)
+        self.after_change()
+
+    def action_choose(self, number: int) -> None:
+        state = self.session.state
+        if not self.person_to_move() or state.phase is not Phase.CHOOSE:
+            return
+        if not 1 <= number <= len(state.options):
+            self.hint(f"There is no choice {number}: pick 1-{len(state.options)}.")
+            return
+        self.apply(state.options[number - 1], person=True)
+        self.after_change()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.query_one(BoardView).show(self.session.state, self.preview_state())
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_choose(event.option_index + 1)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "roll":
+            self.action_roll()
+        elif event.button.id == "stop":
+            self.action_stop()
+
+    def action_advice(self) -> None:
+        self.advice_on = not self.advice_on
+        self.query_one("#choices", OptionList).clear_options()
+        self.update_view()
+
+    def action_undo(self) -> None:
+        s = self.session
+        if not s.practice:
+            self.hint("Undo is for practice games: one person against bots or alone.")
+            return
+        if not self.person_to_move():
+            self.hint("Nothing of yours to undo now.")
+            return
+        try:
+            s.undo()
+        except CantStopError as error:
+            self.hint(str(error).capitalize() + ".")
+            return
+        self.note("Undone: back to the choice.", "italic")
+        self.update_view()
+
+    def action_step(self) -> None:
+        if not self.session.seat.is_person and not self.waiting:
+            self.cancel_timer()
+            self.bot_step()
+
+    def action_fast(self) -> None:
+        """Play the bots' moves at once until a person is to move or the game ends."""
+        if self.waiting:
+            return
+        self.cancel_timer()
+        s = self.session
+        for _ in range(FAST_FORWARD_LIMIT):
+            if s.state.is_over or s.seat.is_person:
+                break
+            self.bot_step(refresh=False)
+        self.after_change()
+
+    def action_again(self) -> None:
+        s = self.session
+        if not s.state.is_over:
+            return
+        from cantstop.tui.app import CantStopApp
+
+        app = self.app
+        assert isinstance(app, CantStopApp)
+        app.new_game(s.seats, s.variant)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def hint(self, text: str) -> None:
+        self.notify(text, timeout=3)

@@ -1,0 +1,169 @@
+"""`cantstop replay FILE --tui`: step through a recorded game forwards and backwards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from cantstop.core.choices import format_choice
+from cantstop.core.notation import seat_letter
+from cantstop.core.record import Record, Roll
+from cantstop.core.state import STOP, Phase, State
+from cantstop.tui.board import seat_style
+from cantstop.tui.modals import HelpScreen
+from cantstop.tui.session import explain_bust
+from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
+
+REPLAY_KEYS = (
+    ("→ ←", "next / previous event"),
+    ("↓ ↑  PgDn PgUp", "next / previous turn"),
+    ("Home End", "start / end of the game"),
+    ("q", "quit"),
+)
+
+
+def event_lines(record: Record, states: list[State]) -> list[Text]:
+    """One line per event: 'T3 A Ann rolls 1 5 4 6: 6+10, 5+11' and so on."""
+    lines = []
+    for i, event in enumerate(record.events):
+        before, after = states[i], states[i + 1]
+        seat = before.player
+        text = Text(f"T{before.turn + 1} ", style="grey50")
+        text.append(seat_letter(seat), style=seat_style(seat, reverse=True))
+        text.append(f" {record.players[seat]} ")
+        if isinstance(event, Roll):
+            if after.turn != before.turn:
+                text.append(f"rolls {' '.join(map(str, event))}: bust", style="bold red")
+            else:
+                text.append(f"rolls {' '.join(map(str, event))}")
+        elif isinstance(event, tuple):
+            text.append(f"plays {format_choice(event)}")
+        elif event is STOP:
+            won = [c for c in before.variant.columns if after.claimed[c] != before.claimed[c]]
+            text.append("stops" + (f", claims {', '.join(map(str, won))}" if won else ""), style="bold")
+        lines.append(text)
+    return lines
+
+
+class ReplayScreen(SizedScreen):
+    DEFAULT_CSS = """
+    #status { height: 1; background: $primary-background; padding: 0 1; }
+    #main { height: 1fr; }
+    #left { width: 1fr; }
+    #board { padding: 0 1; }
+    #detail { height: auto; padding: 0 1; border-top: solid $primary; }
+    #side { width: 36; border-left: solid $primary; }
+    #players { height: auto; padding: 0 1; }
+    #events { height: 1fr; border: none; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l", "step(1)", "Next"),
+        Binding("left,h", "step(-1)", "Back"),
+        Binding("down,pagedown,j", "turn(1)", "Next turn"),
+        Binding("up,pageup,k", "turn(-1)", "Prev turn"),
+        Binding("home", "go(0)", "Start"),
+        Binding("end", "go(-1)", "End"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, record: Record, title: str) -> None:
+        super().__init__()
+        self.record = record
+        self.title_text = title
+        self.states = list(record.states())
+        self.lines = event_lines(record, self.states)
+        self.index = len(self.states) - 1  # a finished game opens on its end
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BoardView(self.states[0], id="board")
+                yield Static(id="detail")
+            with Vertical(id="side"):
+                yield Static(id="players")
+                events = OptionList(*[Option(line) for line in self.lines], id="events")
+                events.can_focus = False  # the screen's keys step the game, not the list
+                yield events
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        i = self.index
+        state = self.states[i]
+        event = self.record.events[i - 1] if i else None
+        before = self.states[i - 1] if i else state
+        busted = isinstance(event, Roll) and state.turn != before.turn
+        self.query_one(BoardView).show(before if busted else state)
+        status = Text(f"Replay {self.title_text} · event {i}/{len(self.states) - 1} · turn {state.turn + 1}")
+        if state.is_over:
+            status.append(f" · {self.record.players[state.player]} won", style="bold")
+        self.query_one("#status", Static).update(status)
+        self.query_one("#players", Static).update(
+            players_text(state, self.record.players, [False] * len(self.record.players))
+        )
+        detail = Text()
+        if event is None:
+            detail.append("The start of the game. → steps forward, End jumps to the end.")
+        else:
+            detail.append_text(self.lines[i - 1])
+            if isinstance(event, Roll):
+                detail.append("\nDice ")
+                detail.append_text(dice_text(tuple(event), (state.variant.wild_face, state.variant.wild_dice)))
+                if busted:
+                    detail.append("\n" + explain_bust(before, tuple(event)), style="red")
+                else:
+                    detail.append("\nChoices: " + ", ".join(format_choice(c) for c in state.options))
+        self.query_one("#detail", Static).update(detail)
+        events = self.query_one("#events", OptionList)
+        events.highlighted = i - 1 if i else None
+
+    def action_step(self, delta: int) -> None:
+        self.index = max(0, min(len(self.states) - 1, self.index + delta))
+        self.show()
+
+    def action_go(self, where: int) -> None:
+        self.index = where % len(self.states)
+        self.show()
+
+    def action_turn(self, delta: int) -> None:
+        """Jump to the start of the next or previous turn (where the dice are to be rolled)."""
+        starts = [i for i, s in enumerate(self.states) if s.phase in (Phase.ROLL, Phase.OVER)
+                  and (i == 0 or self.states[i - 1].turn != s.turn)]
+        if delta > 0:
+            later = [i for i in starts if i > self.index]
+            self.index = later[0] if later else len(self.states) - 1
+        else:
+            earlier = [i for i in starts if i < self.index]
+            self.index = earlier[-1] if earlier else 0
+        self.show()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(REPLAY_KEYS))
+
+
+class ReplayApp(App[None]):
+    TITLE = "Can't Stop replay"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, record: Record, path: Path) -> None:
+        super().__init__()
+        self.record, self.path = record, path
+
+    def on_mount(self) -> None:
+        self.push_screen(ReplayScreen(self.record, self.path.name))
+
+
+def run_replay(record: Record, path: Path) -> None:
+    ReplayApp(record, path).run()

@@ -1,0 +1,79 @@
+"""Who sits at the table: people by name, computer players by bot name or level.
+
+A seat spec is a name ("Ann") or `bot:NAME` / `bot:LEVEL` ("bot:random", "bot:medium").
+A level that has no bot yet falls back to the nearest weaker level that has one,
+with a notice, so menus keep working while bots are still being written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cantstop.bots import BotInfo, Level, get_bot
+
+LEVELS = tuple(Level)  # weakest first
+BOT_PREFIX = "bot:"
+DEFAULT_PLAYERS = "You,bot:medium,bot:medium"
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str  # what the board and the record call this seat
+    spec: str  # as typed: "Ann" or "bot:medium"; kept in the record to resume
+    bot: BotInfo | None = None
+
+    @property
+    def is_person(self) -> bool:
+        return self.bot is None
+
+
+def resolve_bot(wanted: str) -> tuple[BotInfo, str | None]:
+    """The bot for a name or level, and a notice when a weaker level stands in."""
+    try:
+        return get_bot(wanted), None
+    except ValueError:
+        if wanted not in {level.value for level in LEVELS}:
+            raise
+    index = [level.value for level in LEVELS].index(wanted)
+    for level in reversed(LEVELS[:index]):
+        try:
+            info = get_bot(level.value)
+        except ValueError:
+            continue
+        return info, f"no {wanted} bot yet: {info.name} ({level.value}) plays instead"
+    raise ValueError(f"no bot of level {wanted} or weaker is installed")
+
+
+def parse_seats(text: str, max_seats: int = 4) -> tuple[list[Seat], list[str]]:
+    """Seats from 'Ann,Bob,bot:expert', and any fallback notices; a ValueError says what is wrong."""
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or any(not p for p in parts):
+        raise ValueError(
+            f"bad players {text!r}: list 1-{max_seats} seats separated by commas, "
+            "people by name and computer players as bot:NAME or bot:LEVEL"
+        )
+    if len(parts) > max_seats:
+        raise ValueError(f"{len(parts)} seats in {text!r}: at most {max_seats} can play")
+    seats: list[Seat] = []
+    notices: list[str] = []
+    for part in parts:
+        if part.lower().startswith(BOT_PREFIX):
+            wanted = part[len(BOT_PREFIX):].strip().lower()
+            info, notice = resolve_bot(wanted)
+            if notice:
+                notices.append(notice)
+            seats.append(Seat(f"{info.name} bot", part, info))
+        else:
+            if ";" in part or len(part) > 24:
+                raise ValueError(f"bad name {part!r}: at most 24 characters and no ';'")
+            seats.append(Seat(part, part))
+    names = [s.name for s in seats]
+    seats = [  # two bots of the same kind get their seat letter to tell them apart
+        Seat(f"{s.name} {'ABCD'[i]}", s.spec, s.bot) if names.count(s.name) > 1 else s
+        for i, s in enumerate(seats)
+    ]
+    return seats, notices
+
+
+def seats_spec(seats: list[Seat]) -> str:
+    return ",".join(s.spec for s in seats)

@@ -1,0 +1,194 @@
+"""Single moments of a game: busts, claims, a win, undo, advice, help, bad keys, quitting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import OptionList, RichLog
+from tui_helpers import ScriptedDice, game_screen, make_app
+
+from cantstop.core.record import read_record
+from cantstop.core.state import Phase
+from cantstop.tui.game_screen import GameScreen
+from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
+from cantstop.tui.widgets import BoardView, TooSmall
+
+pytestmark = pytest.mark.asyncio
+ONES = (1, 1, 1, 1)  # 2+2: column 2 twice
+SIXES = (6, 6, 6, 6)  # 12+12
+
+
+def log_text(app: object) -> str:
+    screen = game_screen(app)  # type: ignore[arg-type]
+    return "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+
+
+async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_path: Path) -> None:
+    # 1111 puts a runner two up column 2, 1111 again takes it to the top, the third 1111 fits nowhere.
+    app = make_app(tmp_path, "Ann,Bob", dice=ScriptedDice([ONES, ONES, ONES]))
+    async with app.run_test() as pilot:
+        await pilot.press("r", "1", "r", "1")
+        screen = game_screen(app)
+        assert screen.session.state.runners[2] == 3
+        await pilot.press("r")
+        assert isinstance(app.screen, Notice)
+        body = str(app.screen.body)
+        assert "1 1 1 1" in body and "the runner in 2 is at the top" in body
+        # the board still shows the runner that was lost, and the dice are marked as a bust
+        assert screen.query_one(BoardView).state.runners[2] == 3
+        assert "BUST" in str(screen.query_one("#dice").render())
+        await pilot.press("x")  # any key goes on
+        assert not isinstance(app.screen, Notice)
+        state = screen.session.state
+        assert state.player == 1 and state.phase is Phase.ROLL and state.pieces[0][2] == 0
+        assert "Ann busts" in log_text(app)
+
+
+async def test_a_claim_wipes_the_other_players_piece(tmp_path: Path) -> None:
+    script = [SIXES, ONES, ONES, ONES]  # Ann 12+12 stop; Bob 2+2 stop; Ann 2+2, 2 stop: claims 2
+    app = make_app(tmp_path, "Ann,Bob", dice=ScriptedDice(script))
+    async with app.run_test() as pilot:
+        await pilot.press("r", "1", "s")  # Ann
+        await pilot.press("r", "1", "s")  # Bob: a piece on space 2 of column 2
+        session = game_screen(app).session
+        assert session.state.pieces[1][2] == 2
+        await pilot.press("r", "1", "r", "1", "s")  # Ann reaches the top of 2 and stops
+        state = session.state
+        assert state.claimed[2] == 0 and state.pieces[1][2] == 0 and state.pieces[0][2] == 3
+        assert "Ann claims column 2! Removed from 2: Bob." in log_text(app)
+
+
+async def test_a_win_ends_the_game_and_offers_another_with_the_same_seats(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,Bob", "classic+to_win=1", dice=ScriptedDice([ONES, ONES]))
+    async with app.run_test() as pilot:
+        await pilot.press("r", "1", "r", "1", "s")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOver)
+        summary = app.screen.summary.plain
+        assert "Ann wins!" in summary and "1 turn." in summary and "A  Ann: columns 2" in summary
+        first = game_screen(app).session
+        assert read_record(first.path.read_text()).result == "A"
+        await pilot.press("n")
+        await pilot.pause()
+        second = game_screen(app).session
+        assert second is not first and second.path != first.path
+        assert [s.name for s in second.seats] == ["Ann", "Bob"]
+        assert not second.state.is_over and second.game.record.events == []
+
+
+async def test_choices_are_numbered_previewed_and_played_by_number(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,Bob", dice=ScriptedDice([(1, 5, 4, 6)]))
+    async with app.run_test() as pilot:
+        await pilot.press("r")
+        screen = game_screen(app)
+        options = screen.session.state.options
+        assert options == ((5, 11), (6, 10), (7, 9))
+        listed = screen.query_one("#choices", OptionList)
+        assert [str(listed.get_option_at_index(i).prompt) for i in range(3)] == ["1  5+11", "2  6+10", "3  7+9"]
+        board = screen.query_one(BoardView)
+        assert board.preview is not None and board.preview.runners[5] == 1
+        await pilot.press("down")
+        assert board.preview is not None and board.preview.runners[6] == 1 and board.preview.runners[10] == 1
+        await pilot.press("3")
+        assert screen.session.state.runners[7] == 1 and screen.session.state.runners[9] == 1
+
+
+async def test_undo_takes_back_a_choice_in_practice_only(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,bot:random", dice=ScriptedDice([(1, 5, 4, 6)]))
+    async with app.run_test() as pilot:
+        await pilot.press("r", "2")
+        session = game_screen(app).session
+        assert session.state.phase is Phase.DECIDE
+        await pilot.press("u")
+        assert session.state.phase is Phase.CHOOSE and session.state.dice == (1, 5, 4, 6)
+        assert len(read_record(session.path.read_text()).events) == 1  # saved without the choice
+        await pilot.press("1")
+        assert session.state.runners[5] == 1
+    people = make_app(tmp_path, "Ann,Bob", dice=ScriptedDice([(1, 5, 4, 6)]))
+    async with people.run_test() as pilot:
+        await pilot.press("r", "2", "u")
+        assert game_screen(people).session.state.phase is Phase.DECIDE  # nobody may take back
+
+
+async def test_bots_move_one_step_at_a_time_on_space(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "bot:random,Ann", dice=ScriptedDice([(1, 5, 4, 6)]))
+    async with app.run_test() as pilot:
+        session = game_screen(app).session
+        await pilot.press("space")
+        assert session.state.phase is Phase.CHOOSE and session.state.player == 0
+        await pilot.press("space")
+        assert session.state.phase is Phase.DECIDE
+        assert "random bot rolls 1 5 4 6" in log_text(app)
+
+
+async def test_advice_shows_odds_and_a_suggestion(tmp_path: Path) -> None:
+    # Runners on 2, 3 and 12: a roll can use one of them 43.83% of the time (RULES.md), so 56% bust.
+    app = make_app(tmp_path, "Ann,bot:random", dice=ScriptedDice([(1, 1, 1, 2), SIXES]))
+    async with app.run_test() as pilot:
+        await pilot.press("a")
+        screen = game_screen(app)
+        assert "Next roll: 0% bust" in str(screen.query_one("#advice").render())
+        await pilot.press("r", "1", "r")
+        listed = screen.query_one("#choices", OptionList)
+        assert str(listed.get_option_at_index(0).prompt) == "1  12+12   then 56% bust"
+        assert "says: play 12+12: 56% bust next roll" in str(screen.query_one("#advice").render())
+        await pilot.press("1")
+        advice = str(screen.query_one("#advice").render())
+        assert "Next roll: 56% bust" in advice and "says:" in advice
+        await pilot.press("a")
+        assert "Next roll" not in str(screen.query_one("#advice").render())
+
+
+async def test_help_lists_every_key(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,Bob")
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        shown = app.screen.keys
+        assert [k for k, _ in shown] == [k for k, _ in KEYS]
+        bound = {b.key for b in GameScreen.BINDINGS if not isinstance(b, tuple)}
+        assert {"r", "s", "a", "u", "f", "space", "question_mark"} <= bound
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_unknown_keys_change_nothing(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,Bob")
+    async with app.run_test() as pilot:
+        session = game_screen(app).session
+        before = session.state
+        await pilot.press("x", "z", "9", "s", "1", "enter", "tab", "f5", "u")
+        assert session.state == before and session.game.record.events == []
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_ctrl_c_asks_before_quitting_and_the_game_is_saved(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,Bob")
+    async with app.run_test() as pilot:
+        await pilot.press("r")
+        session = game_screen(app).session
+        assert read_record(session.path.read_text()).final() == session.state
+        await pilot.press("ctrl+c")
+        assert isinstance(app.screen, ConfirmQuit)
+        assert f"--resume {session.path}" in str(app.screen.detail)
+        await pilot.press("n")
+        assert isinstance(app.screen, GameScreen) and app.return_value is None
+        await pilot.press("ctrl+c", "y")
+        await pilot.pause()
+    assert app.return_value == str(session.path)
+
+
+@pytest.mark.parametrize("size", [(79, 24), (80, 23), (60, 20)])
+async def test_a_too_small_terminal_says_how_big_it_must_be(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(tmp_path, "Ann,Bob")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        message = app.screen.query_one(TooSmall)
+        assert message.display
+        assert "80×24" in str(message.render()) and f"{size[0]}×{size[1]}" in str(message.render())
+        assert not app.screen.query_one(BoardView).display or app.screen.has_class("-small")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not app.screen.has_class("-small")
+        assert app.screen.query_one(BoardView).region.height > 0
