@@ -6,6 +6,7 @@ import click
 
 from cantstop import __version__
 from cantstop.cli.engine import odds, options, replay
+from cantstop.cli.serve import serve
 from cantstop.cli.watch import play
 
 
@@ -19,3 +20,4 @@ main.add_command(odds)
 main.add_command(options)
 main.add_command(replay)
 main.add_command(play)
+main.add_command(serve)
