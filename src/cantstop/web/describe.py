@@ -50,6 +50,7 @@ def state_json(state: State) -> dict[str, Any]:
         columns=list(v.columns),
         to_win=v.to_win,
         runners_max=v.runners,
+        wild_face=v.wild_face,
     )
     return data
 
