@@ -20,6 +20,8 @@ let replay = null; // { frames, index } while replaying
 // -------------------------------------------------------------- rendering
 function render() {
   if (!game) return;
+  document.body.dataset.version = game.version; // lets tests and tools see what is shown
+  document.body.dataset.status = game.status;
   document.title = `Can't Stop — ${game.seats.map((s) => s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
@@ -287,7 +289,8 @@ $("share-copy").addEventListener("click", () => navigator.clipboard && navigator
 let lastLogVersion = -1; // log entries up to this version are shown already
 function receive(message) {
   if (message.type === "hello") {
-    you = message.you;
+    // A hello prepared before this page joined a seat says "spectator": keep the seat we know.
+    you = message.you ?? you;
     game = message.game;
     logEntries = [];
     ui.log.replaceChildren();
