@@ -218,7 +218,7 @@ async function loadOdds() {
   ui.odds.replaceChildren();
   if (odds.bust !== undefined) ui.odds.append(text("p", `Next roll busts: ${odds.bust.toFixed(1)}%`, "odds-bust"));
   const rows = odds.choices
-    ? odds.choices.map((c) => [choiceLabel(c.choice), 100 - c.bust_after, `${(100 - c.bust_after).toFixed(0)}% safe next roll`])
+    ? odds.choices.map((c) => [choiceLabel(c.choice), 100 - c.bust_after, `${(100 - c.bust_after).toFixed(0)}% safe`])
     : Object.entries(odds.columns).map(([c, p]) => [c, p, `${p.toFixed(0)}%`]);
   const list = text("ul", null, "bars");
   for (const [label, p, title] of rows) {
