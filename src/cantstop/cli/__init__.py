@@ -9,6 +9,7 @@ from cantstop.cli.arena import arena
 from cantstop.cli.engine import odds, options, replay
 from cantstop.cli.play import play
 from cantstop.cli.protocol import bot
+from cantstop.cli.serve import serve
 from cantstop.cli.solitaire import bots, solitaire
 
 
@@ -26,3 +27,4 @@ main.add_command(solitaire)
 main.add_command(bots)
 main.add_command(arena)
 main.add_command(bot)
+main.add_command(serve)

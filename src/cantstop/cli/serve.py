@@ -1,0 +1,46 @@
+"""`cantstop serve`: the browser game and its JSON API on one port."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 for every interface).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--db", "db_url", envvar="CANTSTOP_DB", default=None, help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db. Default: a SQLite file in your data directory. Also $CANTSTOP_DB.")
+@click.option("--bot-delay", default=0.8, show_default=True, type=click.FloatRange(0, 10), help="Seconds a bot waits before each move, so people can follow.")
+@click.option("--allow-origin", multiple=True, help="Another origin allowed to open WebSockets (repeatable), e.g. https://example.org.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes (more than one needs PostgreSQL).")
+def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_origin: tuple[str, ...], workers: int) -> None:
+    """Serve the browser game: create games, play with friends and bots, watch, replay."""
+    import uvicorn
+
+    from cantstop.web.server import describe_url
+    from cantstop.web.storage import Storage, default_url
+
+    url = db_url or default_url()
+    if workers > 1 and url.startswith("sqlite"):
+        raise click.BadParameter("several processes need a shared database: use PostgreSQL (--db postgresql+psycopg://...)", param_hint="--workers")
+    storage = Storage(url)
+    try:
+        storage.migrate()
+    except Exception as error:  # a bad URL or an unreachable server: say which, do not trace back
+        raise click.ClickException(f"cannot open the database {describe_url(url)}: {error}") from None
+    storage.close()
+    click.echo(f"database: {describe_url(url)}")
+    click.echo(f"Can't Stop at http://{host}:{port}/  (API docs at /docs; Ctrl-C stops)", err=False)
+    import os
+
+    os.environ["CANTSTOP_DB"] = url
+    os.environ["CANTSTOP_BOT_DELAY"] = str(bot_delay)
+    os.environ["CANTSTOP_ORIGINS"] = " ".join(allow_origin)
+    uvicorn.run(
+        "cantstop.web.server:build_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        ws_max_size=16 * 1024,
+        log_level="warning",
+    )

@@ -1,0 +1,325 @@
+"""The FastAPI application: JSON API under /api, live updates on /ws, the client's files at /."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from fractions import Fraction
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from cantstop.bots import Level, bot_names, get_bot
+from cantstop.bots.advice import advise
+from cantstop.core.odds import next_roll
+from cantstop.core.record import apply_event, write_record
+from cantstop.core.state import Phase, State
+from cantstop.core.variant import PRESETS
+from cantstop.web.describe import action_json, log_lines, state_json, summary_json
+from cantstop.web.schemas import ActionIn, Created, Join, Joined, NewGame, WsAction
+from cantstop.web.service import ApiError, GameService
+from cantstop.web.storage import Storage
+
+STATIC = Path(str(files("cantstop.web") / "static"))
+MAX_BODY = 8 * 1024  # bytes of an HTTP request body
+MAX_MESSAGE = 2 * 1024  # bytes of one WebSocket message
+RATE = 10.0  # WebSocket messages per second a connection may send on average
+BURST = 20.0  # ... and at once
+
+
+def cookie_name(game_id: str) -> str:
+    return f"cantstop_{game_id}"
+
+
+def create_app(
+    storage: Storage,
+    bot_delay: float = 0.8,
+    origins: tuple[str, ...] = (),
+    service: GameService | None = None,
+) -> FastAPI:
+    """The whole server around one storage; `origins` are extra origins allowed on WebSockets."""
+    games = service or GameService(storage, bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await games.resume()
+        yield
+        await games.close()
+
+    app = FastAPI(title="Can't Stop", version="1", lifespan=lifespan, description="Play Can't Stop: create games, join seats, act, watch.")
+    app.state.games = games
+    app.add_middleware(BodyLimit)
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse(error.json(), status_code=error.status)
+
+    async def token_of(request: Request | WebSocket, game_id: str) -> str | None:
+        auth = request.headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            return auth[7:].strip()
+        return request.cookies.get(cookie_name(game_id))
+
+    # ------------------------------------------------------------- the API
+    @app.get("/api/variants")
+    async def variants() -> dict[str, Any]:
+        """The rule presets and the bots (by name and by level) a seat may hold."""
+        infos = [get_bot(n) for n in bot_names()]
+        return {
+            "variants": [{"name": n, "min_players": v.min_players, "max_players": v.max_players} for n, v in PRESETS.items()],
+            "bots": [{"name": b.name, "level": b.level.value, "description": b.description} for b in infos],
+            "levels": [level.value for level in Level if any(b.level is level for b in infos)],
+        }
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: NewGame) -> Created:
+        """Create a game: a variant and 1-4 seats, each 'open' or 'bot:NAME'."""
+        game_id = await games.create(body.variant, body.seats)
+        return Created(id=game_id, url=f"/game/{game_id}")
+
+    @app.get("/api/games")
+    async def list_games(finished: bool = Query(False, description="finished games instead of live ones")) -> list[dict[str, Any]]:
+        status = ("over",) if finished else ("waiting", "playing")
+        return [summary_json(g) for g in await games.db(storage.games, status, 100)]
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, request: Request) -> dict[str, Any]:
+        """The game as everyone sees it, its log, and which seat this client holds."""
+        game = await games.live(game_id)
+        async with game.lock:
+            await games.refresh(game)
+        you = await games.seat_of(game_id, await token_of(request, game_id))
+        return {**game.snapshot(), "you": you, "log": game.log}
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, body: Join, response: Response) -> Joined:
+        """Take an open seat under a name; the token is returned once and set as a cookie."""
+        token = await games.join(game_id, body.seat, body.name)
+        response.set_cookie(cookie_name(game_id), token, httponly=True, samesite="strict", max_age=90 * 86400)
+        return Joined(game=game_id, seat=body.seat, token=token)
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(game_id: str, body: ActionIn, request: Request) -> dict[str, Any]:
+        """Play 'roll', 'stop' or a choice, made on state `version`; the seat comes from the token."""
+        seat = await games.seat_of(game_id, await token_of(request, game_id))
+        if seat is None and await token_of(request, game_id):
+            raise ApiError(403, "bad_token", "this token holds no seat in this game")
+        return await games.act(game_id, seat, body.version, body.action)
+
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse)
+    async def record(game_id: str) -> PlainTextResponse:
+        """The game in the engine's record format (a download)."""
+        game = await games.live(game_id)
+        if game.record is None:
+            raise ApiError(409, "not_started", "the game has not started: no record yet")
+        return PlainTextResponse(
+            write_record(game.record),
+            headers={"Content-Disposition": f'attachment; filename="cantstop-{game_id}.txt"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str) -> dict[str, Any]:
+        """Every position of the game, with the log lines that led to it."""
+        game = await games.live(game_id)
+        if game.record is None:
+            raise ApiError(409, "not_started", "the game has not started: nothing to replay")
+        state = game.record.start()
+        frames = [{"version": 0, "turn": 0, "state": state_json(state), "log": game.log[:1]}]
+        for version, item in enumerate(list(game.record.events), 1):
+            before, state = state, apply_event(state, item)
+            frames.append({"version": version, "turn": state.turn, "state": state_json(state), "log": log_lines(before, item, state, game.names)})
+        return {**game.snapshot(), "frames": frames}
+
+    @app.get("/api/games/{game_id}/odds")
+    async def odds(game_id: str) -> dict[str, Any]:
+        """Exact odds for the player to move, and the strongest bot's suggestion."""
+        game = await games.live(game_id)
+        if game.state is None or game.state.is_over:
+            raise ApiError(409, "no_odds", "odds are for a game in progress")
+        return await asyncio.to_thread(odds_json, game.state)
+
+    @app.get("/api/leaderboard")
+    async def leaderboard() -> list[dict[str, Any]]:
+        """Named players and bots by rating (openskill, mu - 3 sigma)."""
+        return [
+            {"name": r.name, "rating": round(r.ordinal, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "wins": r.wins}
+            for r in await games.db(storage.leaderboard)
+        ]
+
+    # ------------------------------------------------------------ live play
+    @app.websocket("/ws/games/{game_id}")
+    async def live(ws: WebSocket, game_id: str) -> None:
+        origin = ws.headers.get("origin")
+        if origin and not origin_allowed(origin, ws.headers.get("host", ""), origins):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        try:
+            game = await games.live(game_id)
+        except ApiError as error:
+            await ws.close(code=1008, reason=error.message[:100])
+            return
+        await ws.accept()
+        seat = await games.seat_of(game_id, await token_of(ws, game_id))
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        game.listeners.add(queue)
+        async with game.lock:
+            await games.refresh(game)
+            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
+        sender = asyncio.create_task(forward(ws, queue))
+        bucket = TokenBucket(RATE, BURST)
+        try:
+            while True:
+                text = await ws.receive_text()
+                reply = await handle(text, bucket, game_id, seat)
+                if reply is not None:
+                    await ws.send_json(reply)
+                    if reply.get("error") == "too_fast":
+                        await ws.close(code=1008, reason="too many messages")
+                        break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            game.listeners.discard(queue)
+            sender.cancel()
+
+    async def handle(text: str, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
+        if not bucket.take():
+            return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
+        if len(text.encode()) > MAX_MESSAGE:
+            return {"type": "error", "error": "too_big", "message": f"messages are at most {MAX_MESSAGE} bytes"}
+        try:
+            data = json.loads(text)
+            if isinstance(data, dict) and data.get("type") == "ping":
+                return {"type": "pong"}
+            message = WsAction.model_validate(data)
+        except (ValueError, ValidationError) as error:
+            return {"type": "error", "error": "bad_message", "message": f"expected {{\"type\": \"action\", \"version\": N, \"action\": ...}}: {str(error)[:300]}"}
+        try:
+            await games.act(game_id, seat, message.version, message.action)
+        except ApiError as error:
+            return {"type": "error", **error.json()}
+        return {"type": "ok", "version": message.version + 1}
+
+    # ---------------------------------------------------------- the client
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+async def forward(ws: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    try:
+        while True:
+            await ws.send_json(await queue.get())
+    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+        pass
+
+
+def origin_allowed(origin: str, host: str, extra: tuple[str, ...]) -> bool:
+    """Browsers send Origin: only pages served by this server (or listed ones) may connect."""
+    return urlsplit(origin).netloc == host or origin in extra
+
+
+class TokenBucket:
+    """Allows `rate` messages a second on average and `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens, self.last = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def percent(x: Fraction) -> float:
+    return round(float(x) * 100, 2)
+
+
+def odds_json(state: State) -> dict[str, Any]:
+    """Bust chance of the next roll, each column's chance, each choice's risk, and advice."""
+    result: dict[str, Any] = {"phase": state.phase.name.lower()}
+    if state.phase in (Phase.ROLL, Phase.DECIDE):
+        nxt = next_roll(state)
+        result["bust"] = percent(nxt.bust)
+        result["columns"] = {
+            str(c): percent(sum((p for choice, p in nxt.choices.items() if c in choice), Fraction(0)))
+            for c in state.variant.columns
+        }
+        result["expected_steps"] = round(float(nxt.expected_steps), 3)
+    if state.phase is Phase.CHOOSE:
+        result["choices"] = [
+            {"choice": list(option), "bust_after": percent(next_roll(state.play(option)).bust)} for option in state.options
+        ]
+    if state.phase in (Phase.CHOOSE, Phase.DECIDE):
+        for level in ("expert", "hard", "medium", "easy"):
+            try:
+                advice = advise(state, get_bot(level).name)
+            except ValueError:
+                continue
+            result["advice"] = {"bot": get_bot(level).name, "action": action_json(advice.action), "reason": advice.reason}
+            break
+    return result
+
+
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuses HTTP request bodies over MAX_BODY bytes with a JSON 413, before any parsing."""
+
+    def __init__(self, app: Callable[[MutableMapping[str, Any], Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+            await too_large(send)
+            return
+        seen = 0
+
+        async def limited() -> MutableMapping[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                raise BodyTooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except BodyTooLarge:
+            await too_large(send)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def too_large(send: Send) -> None:
+    body = json.dumps({"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}).encode()
+    await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})

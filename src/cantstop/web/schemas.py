@@ -1,0 +1,48 @@
+"""Pydantic models of everything a client may send: anything else is refused before use."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ActionValue = Annotated[
+    str | list[Annotated[int, Field(ge=2, le=20)]],
+    Field(description="'roll', 'stop', or a choice: '6+10' or [6, 10]", max_length=8),
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Strict):
+    variant: str = Field("classic", max_length=100, description="a preset such as 'classic' or 'turtles', or 'classic+to_win=4'")
+    seats: list[Annotated[str, Field(max_length=40)]] = Field(
+        min_length=1, max_length=4, description="one entry per seat: 'open' (for a person) or 'bot:NAME' / 'bot:LEVEL'"
+    )
+
+
+class Join(Strict):
+    seat: int = Field(ge=0, le=3)
+    name: str = Field(min_length=1, max_length=40)
+
+
+class ActionIn(Strict):
+    version: int = Field(ge=0, description="the state version the action was made on")
+    action: ActionValue
+
+
+class WsAction(ActionIn):
+    type: Literal["action"]
+
+
+class Created(BaseModel):
+    id: str
+    url: str
+
+
+class Joined(BaseModel):
+    game: str
+    seat: int
+    token: str = Field(description="the seat's secret: shown once, also set as an HttpOnly cookie")

@@ -1,0 +1,328 @@
+"""The authoritative game service: validates with the engine, stores, then broadcasts.
+
+One `LiveGame` per game in memory, rebuilt from the stored events whenever it is
+needed (after a restart, or when another server process moved it on). Every
+action is checked against the engine and committed with its version before any
+client hears of it; bots play from an asyncio task per game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cantstop.bots import Budget, get_bot
+from cantstop.core.choices import parse_choice
+from cantstop.core.dice import SecureDice, roll_off
+from cantstop.core.errors import CantStopError
+from cantstop.core.notation import seat_letter
+from cantstop.core.record import Event, Record, Roll, apply_event
+from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actions
+from cantstop.core.variant import preset
+from cantstop.web.describe import game_json, log_lines
+from cantstop.web.ratings import rate_game
+from cantstop.web.storage import StaleError, Storage, StoredGame
+
+log = logging.getLogger("cantstop.web")
+NAME = re.compile(r"^[^\x00-\x1f;\"\\\[\]{}]{1,40}$")
+
+
+class ApiError(Exception):
+    """A refusal the client is told about as JSON: HTTP status, a code and a clear message."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+    def json(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+@dataclass
+class LiveGame:
+    """A game as the server holds it between actions."""
+
+    meta: StoredGame
+    record: Record | None
+    state: State | None
+    log: list[dict[str, Any]]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def version(self) -> int:
+        return len(self.record.events) if self.record else 0
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name or seat_letter(s.seat) for s in self.meta.seats]
+
+    def snapshot(self) -> dict[str, Any]:
+        return game_json(self.meta, self.state, self.version)
+
+
+def parse_action(raw: str | list[int]) -> Action:
+    """'roll', 'stop', a choice as '6+10' or [6, 10]; a clear error otherwise."""
+    if isinstance(raw, list):
+        return tuple(sorted(raw))
+    text = raw.strip().lower()
+    if text in ("roll", "stop"):
+        return ROLL if text == "roll" else STOP
+    try:
+        return parse_choice(text)
+    except ValueError:
+        raise ApiError(
+            422, "bad_action", f"unknown action {raw!r}: send 'roll', 'stop' or a choice such as '6+10' or [6, 10]"
+        ) from None
+
+
+def bot_spec(name: str) -> str:
+    """Check a bot name or level now, so a game never starts with a bot that cannot play."""
+    try:
+        return get_bot(name).name
+    except ValueError as error:
+        raise ApiError(422, "bad_seat", str(error)) from None
+
+
+class GameService:
+    """All games this process serves; safe to share between requests on one event loop."""
+
+    def __init__(self, storage: Storage, bot_delay: float = 0.8, on_commit: Callable[[str, int], None] | None = None) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.dice = SecureDice()
+        self.games: dict[str, LiveGame] = {}
+        self.on_commit = on_commit  # tells other processes (PostgreSQL NOTIFY)
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args)
+
+    # --------------------------------------------------------------- loading
+    async def live(self, game_id: str) -> LiveGame:
+        """The game in memory, built from the database on first use."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            game = self.games.get(game_id)
+            if game is None:
+                meta = await self.db(self.storage.game, game_id)
+                if meta is None:
+                    raise ApiError(404, "no_game", f"no game {game_id!r}")
+                game = LiveGame(meta, None, None, [])
+                await self._catch_up(game, await self.db(self.storage.events, game_id, 0))
+                self.games[game_id] = game
+        return game
+
+    async def _catch_up(self, game: LiveGame, events: list[Event]) -> list[dict[str, Any]]:
+        """Apply stored events this process has not seen; returns their log entries."""
+        if game.record is None:
+            meta = await self.db(self.storage.game, game.meta.id)
+            if meta is None or meta.first is None:
+                return []
+            game.meta = meta
+            game.record = meta.record([])
+            game.state = game.record.start()
+            game.log = [self._start_line(game)]
+        assert game.state is not None
+        entries: list[dict[str, Any]] = []
+        for item in events:
+            before = game.state
+            game.state = apply_event(before, item)
+            game.record.events.append(item)
+            for entry in log_lines(before, item, game.state, game.names):
+                entries.append({**entry, "version": game.version})
+        game.log.extend(entries)
+        return entries
+
+    def _start_line(self, game: LiveGame) -> dict[str, Any]:
+        assert game.meta.first is not None
+        rolloff = game.meta.tags.get("RollOff")
+        how = f" (roll-off {rolloff})" if rolloff else ""
+        return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first{how}"}
+
+    async def refresh(self, game: LiveGame) -> None:
+        """Pick up what other processes stored, and tell this process's clients."""
+        if game.record is not None and game.state is not None and game.state.is_over:
+            return
+        was_waiting = game.record is None
+        if was_waiting:
+            meta = await self.db(self.storage.game, game.meta.id)
+            if meta is not None:
+                game.meta = meta
+        entries = await self._catch_up(game, await self.db(self.storage.events, game.meta.id, game.version))
+        if entries or (was_waiting and game.record is not None):
+            self.publish(game, entries if entries else game.log)
+            if game.state is not None and game.state.is_over:
+                game.meta = await self.db(self.storage.game, game.meta.id)
+            self.wake_bots(game)
+
+    def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
+        message = {"type": "update", "game": game.snapshot(), "log": entries}
+        for queue in list(game.listeners):
+            if queue.qsize() < 1000:  # a client that reads nothing is dropped, not waited for
+                queue.put_nowait(message)
+
+    # ------------------------------------------------------------- creating
+    async def create(self, variant: str, seats: list[str]) -> str:
+        try:
+            v = preset(variant)
+        except ValueError as error:
+            raise ApiError(422, "bad_variant", str(error)) from None
+        if not v.min_players <= len(seats) <= v.max_players:
+            raise ApiError(422, "bad_seats", f"{v.name} is for {v.min_players}..{v.max_players} players, not {len(seats)}")
+        parsed: list[tuple[str, str | None]] = []
+        for seat in seats:
+            text = seat.strip()
+            if text == "open":
+                parsed.append(("open", None))
+            elif text.startswith("bot:"):
+                parsed.append(("bot", bot_spec(text[4:])))
+            else:
+                raise ApiError(422, "bad_seat", f"a seat is 'open' or 'bot:NAME' (a bot name or level), not {seat!r}")
+        game_id: str = await self.db(self.storage.create_game, variant.strip(), parsed)
+        if all(kind == "bot" for kind, _ in parsed):
+            await self._start(await self.live(game_id))
+        return game_id
+
+    async def join(self, game_id: str, seat: int, name: str) -> str:
+        name = name.strip()
+        if not NAME.match(name) or name.lower().startswith("bot:"):
+            raise ApiError(422, "bad_name", "a name is 1..40 characters, without ; \" \\ [ ] { } or a 'bot:' prefix")
+        game = await self.live(game_id)
+        async with game.lock:
+            if not 0 <= seat < len(game.meta.seats):
+                raise ApiError(422, "bad_seat", f"seat must be 0..{len(game.meta.seats) - 1}, not {seat}")
+            token = await self.db(self.storage.claim_seat, game_id, seat, name)
+            if token is None:
+                raise ApiError(409, "seat_taken", f"seat {seat_letter(seat)} is not open; open seats: {self._open(game) or 'none'}")
+            game.meta = await self.db(self.storage.game, game_id)
+            if all(s.kind != "open" for s in game.meta.seats):
+                await self._start(game, locked=True)
+            else:
+                self.publish(game, [])
+        return str(token)
+
+    def _open(self, game: LiveGame) -> str:
+        return ", ".join(str(s.seat) for s in game.meta.seats if s.kind == "open")
+
+    async def _start(self, game: LiveGame, locked: bool = False) -> None:
+        """Every seat is taken: roll off for the first player and begin."""
+        v = preset(game.meta.variant)
+        rolloff = roll_off(v, len(game.meta.seats), self.dice)
+        tags = {
+            "RollOff": " / ".join(" ".join(f"{seat_letter(s)}:{t}" for s, t in rnd) for rnd in rolloff.rounds),
+            "Site": "cantstop serve",
+            "Game": game.meta.id,
+            "Date": game.meta.created.strftime("%Y.%m.%d"),
+        }
+        await self.db(self.storage.start, game.meta.id, rolloff.first, tags)
+        if locked:
+            await self.refresh(game)
+        else:
+            async with game.lock:
+                await self.refresh(game)
+
+    async def seat_of(self, game_id: str, token: str | None) -> int | None:
+        if not token:
+            return None
+        seat: int | None = await self.db(self.storage.seat_of, game_id, token)
+        return seat
+
+    # --------------------------------------------------------------- playing
+    async def act(self, game_id: str, seat: int | None, version: int, raw: str | list[int]) -> dict[str, Any]:
+        """Apply one action for `seat` made on state `version`; returns the new game JSON."""
+        game = await self.live(game_id)
+        if seat is None:
+            raise ApiError(403, "not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
+        action = parse_action(raw)
+        async with game.lock:
+            await self.refresh(game)
+            state = game.state
+            if state is None:
+                raise ApiError(409, "not_started", f"the game waits for players in seats {self._open(game)}")
+            if version != game.version:
+                raise ApiError(409, "stale", f"the action was made on version {version} but the game is at version {game.version}; nothing was applied", version=game.version)
+            if state.is_over:
+                raise ApiError(409, "game_over", f"the game is over: {game.names[state.player]} won")
+            if seat != state.player:
+                raise ApiError(409, "not_your_turn", f"it is {game.names[state.player]}'s turn (seat {seat_letter(state.player)}), not yours")
+            item: Event
+            try:
+                if action is ROLL:
+                    if state.phase is Phase.DECIDE:
+                        state.play(ROLL)
+                    elif state.phase is not Phase.ROLL:
+                        raise CantStopError(f"roll is not legal now; legal actions: {describe_actions(state.legal_actions())}")
+                    item = Roll(self.dice.roll(state.variant.dice, state.variant.faces))
+                else:
+                    if state.phase is Phase.ROLL:
+                        raise CantStopError(f"{raw} is not legal: the turn starts with a roll; legal actions: roll")
+                    item = action
+                after = apply_event(state, item)
+            except CantStopError as error:
+                legal = ["roll"] if state.phase is Phase.ROLL else [a if isinstance(a, str) else list(a) for a in state.legal_actions()]
+                raise ApiError(422, "illegal", str(error), legal=legal) from None
+            try:
+                await self.db(self.storage.append, game_id, game.version + 1, item, after.winner)
+            except StaleError:
+                await self.refresh(game)
+                raise ApiError(409, "stale", f"another action was applied first; the game is at version {game.version}", version=game.version) from None
+            entries = await self._catch_up(game, [item])
+            if after.is_over:
+                game.meta = await self.db(self.storage.game, game_id)
+                await self.db(rate_game, self.storage, game.names, after)
+            self.publish(game, entries)
+            if self.on_commit is not None:
+                self.on_commit(game_id, game.version)
+            self.wake_bots(game)
+            return game.snapshot()
+
+    # ------------------------------------------------------------------ bots
+    def wake_bots(self, game: LiveGame) -> None:
+        state = game.state
+        if state is None or state.is_over or game.meta.seats[state.player].kind != "bot":
+            return
+        if game.bot_task is None or game.bot_task.done():
+            game.bot_task = asyncio.create_task(self._bots(game))
+
+    async def _bots(self, game: LiveGame) -> None:
+        rng = random.Random()
+        while game.state is not None and not game.state.is_over:
+            state, version = game.state, game.version
+            seat = game.meta.seats[state.player]
+            if seat.kind != "bot" or seat.bot is None:
+                return
+            await asyncio.sleep(self.bot_delay)
+            if game.version != version:
+                continue
+            action: Action = ROLL
+            if state.phase is not Phase.ROLL:
+                bot = get_bot(seat.bot)
+                action = await asyncio.to_thread(bot.play, state, rng, Budget(seconds=1.0))
+            try:
+                raw: str | list[int] = list(action) if isinstance(action, tuple) else str(action)
+                await self.act(game.meta.id, state.player, version, raw)
+            except ApiError as error:
+                if error.code != "stale":  # another process moved first: look again
+                    log.warning("bot %s in game %s: %s", seat.bot, game.meta.id, error.message)
+                    return
+
+    async def resume(self) -> None:
+        """After a (re)start: wake the bots of every game in progress."""
+        for meta in await self.db(self.storage.games, ("playing",), 10_000):
+            self.wake_bots(await self.live(meta.id))
+
+    async def close(self) -> None:
+        tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,25 @@
+// Talking to the server: JSON over HTTP, errors turned into readable messages.
+export async function api(path, options = {}) {
+  const init = { credentials: "same-origin", ...options, headers: { "content-type": "application/json", ...(options.headers || {}) } };
+  if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const message = data.message || (Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : `HTTP ${response.status}`);
+    const error = new Error(message);
+    error.data = data;
+    throw error;
+  }
+  return data;
+}
+
+export function text(tag, content, cls) {
+  const node = document.createElement(tag);
+  if (content !== undefined && content !== null) node.textContent = content;
+  if (cls) node.className = cls;
+  return node;
+}
+
+export function choiceLabel(choice) {
+  return choice.join(" + ");
+}

@@ -1,0 +1,327 @@
+// The game page: live board, controls, odds, log and the replay of finished games.
+import { api, choiceLabel, text } from "./api.js";
+import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
+
+const gameId = location.pathname.split("/").pop();
+const $ = (id) => document.getElementById(id);
+const ui = {
+  board: $("board"), dice: $("dice"), controls: $("controls"), status: $("status"), seats: $("seats"),
+  log: $("log"), banner: $("banner"), odds: $("odds"), oddsToggle: $("odds-toggle"), join: $("join"),
+  error: $("error"), replay: $("replay"), live: $("live-dot"),
+};
+let game = null; // the latest snapshot from the server
+let you = null; // the seat this browser holds, or null (spectator)
+let preview = null; // a choice being hovered or focused
+let showOdds = localStorage.getItem("cantstop-odds") === "1";
+let oddsFor = -1;
+let busy = false;
+let replay = null; // { frames, index } while replaying
+
+// -------------------------------------------------------------- rendering
+function render() {
+  if (!game) return;
+  document.body.dataset.version = game.version; // lets tests and tools see what is shown
+  document.body.dataset.status = game.status;
+  document.title = `Can't Stop — ${game.seats.map((s) => s.name || "open").join(" vs ")}`;
+  const state = replay ? replay.frames[replay.index].state : game.state;
+  renderSeats(state);
+  renderJoin();
+  if (!state) {
+    ui.status.textContent = "Waiting for players to take the open seats…";
+    ui.controls.replaceChildren();
+    drawBoard(ui.board, emptyState());
+    return;
+  }
+  drawBoard(ui.board, state, replay ? null : preview, null);
+  drawDice(ui.dice, state.dice || lastDice(), state.wild_face);
+  if (replay) return renderReplay();
+  renderStatus(state);
+  renderControls(state);
+  if (showOdds) loadOdds();
+}
+
+function emptyState() {
+  return { heights: [3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3], columns: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], claimed: {}, pieces: [], runners: {}, player: 0 };
+}
+
+function lastDice() {
+  for (let i = logEntries.length - 1; i >= 0; i--) if (logEntries[i].dice) return logEntries[i].dice;
+  return null;
+}
+
+function name(seat) {
+  return game.seats[seat].name || `Seat ${SEATS[seat].letter}`;
+}
+
+function renderSeats(state) {
+  ui.seats.replaceChildren();
+  game.seats.forEach((s) => {
+    const li = text("li", null, "seat");
+    if (state && !state.winner && state.winner !== 0 && state.player === s.seat && game.status === "playing") li.classList.add("to-move");
+    if (state && state.winner === s.seat) li.classList.add("winner");
+    li.append(markSvg(s.seat, 22), text("span", s.kind === "open" ? "open seat" : s.name, "seat-name"));
+    if (s.seat === you) li.append(text("span", "you", "tag"));
+    if (state) {
+      const won = Object.values(state.claimed).filter((o) => o === s.seat).length;
+      li.append(text("span", `${won}/${state.to_win}`, "won"));
+    }
+    ui.seats.append(li);
+  });
+}
+
+function renderJoin() {
+  const open = game.seats.filter((s) => s.kind === "open");
+  ui.join.hidden = you !== null || open.length === 0 || !!replay;
+  if (ui.join.hidden) return;
+  const select = $("join-seat");
+  select.replaceChildren(...open.map((s) => { const o = text("option", `Seat ${s.letter}`); o.value = s.seat; return o; }));
+  $("join-name").value ||= localStorage.getItem("cantstop-name") || "";
+}
+
+function renderStatus(state) {
+  const who = name(state.player);
+  let line;
+  if (game.status === "over" || state.winner !== null) line = `${name(state.winner)} won in ${state.turn} turns.`;
+  else if (state.player === you) line = { roll: "Your turn: roll the dice.", choose: "Choose how to move.", decide: "Roll again or stop?" }[state.phase];
+  else line = `${who} is ${{ roll: "about to roll", choose: "choosing", decide: "deciding" }[state.phase]}…`;
+  ui.status.textContent = line;
+  ui.status.style.setProperty("--seat", SEATS[state.winner ?? state.player].colour);
+}
+
+function renderControls(state) {
+  ui.controls.replaceChildren();
+  if (game.status === "over" || state.winner !== null) {
+    const b = button("Replay this game", "secondary", startReplay);
+    const a = text("a", "Download the record", "button secondary");
+    a.href = `/api/games/${gameId}/record`;
+    ui.controls.append(b, a);
+    return;
+  }
+  const mine = state.player === you;
+  if (state.phase === "choose") {
+    state.legal.forEach((choice, i) => {
+      const b = button(`${i + 1}`, "choice", () => act(choice));
+      b.replaceChildren(text("kbd", String(i + 1)), text("span", choiceLabel(choice)));
+      b.dataset.choice = JSON.stringify(choice);
+      b.disabled = !mine || busy;
+      for (const [on, value] of [["mouseenter", choice], ["focus", choice], ["mouseleave", null], ["blur", null]]) {
+        b.addEventListener(on, () => { preview = value; drawBoard(ui.board, state, preview); });
+      }
+      ui.controls.append(b);
+    });
+    return;
+  }
+  const roll = button(state.phase === "decide" ? "Roll again" : "Roll", "roll", () => act("roll"));
+  roll.prepend(text("kbd", "R"));
+  roll.disabled = !mine || busy;
+  ui.controls.append(roll);
+  if (state.phase === "decide") {
+    const stop = button("Stop", "stop", () => act("stop"));
+    stop.prepend(text("kbd", "S"));
+    stop.disabled = !mine || busy || !state.legal.includes("stop");
+    ui.controls.append(stop);
+  }
+  if (mine && !busy && document.activeElement === document.body) roll.focus({ preventScroll: true });
+}
+
+function button(label, cls, onClick) {
+  const b = text("button", label, `button ${cls}`);
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// ------------------------------------------------------------------- log
+let logEntries = [];
+function addLog(entries, animate) {
+  for (const entry of entries) {
+    logEntries.push(entry);
+    const li = text("li", entry.text, `log-${entry.kind}`);
+    if (entry.seat !== undefined && entry.seat !== null) li.prepend(markSvg(entry.seat, 14));
+    ui.log.prepend(li);
+    if (animate) celebrate(entry);
+  }
+  while (ui.log.children.length > 300) ui.log.lastChild.remove();
+}
+
+function celebrate(entry) {
+  const banner = { bust: "Bust!", claim: entry.text, win: entry.text }[entry.kind];
+  if (!banner) return;
+  ui.banner.textContent = banner;
+  ui.banner.className = `banner show ${entry.kind}`;
+  if (entry.kind === "bust") ui.board.classList.add("shake");
+  if (entry.kind === "claim" && game.state) drawBoard(ui.board, game.state, null, entry.columns);
+  clearTimeout(celebrate.timer);
+  celebrate.timer = setTimeout(() => {
+    ui.banner.className = "banner";
+    ui.board.classList.remove("shake");
+  }, entry.kind === "win" ? 4000 : 1400);
+}
+
+// ------------------------------------------------------------------ acting
+async function act(action) {
+  if (busy || !game || !game.state) return;
+  busy = true;
+  preview = null;
+  ui.error.textContent = "";
+  render();
+  try {
+    const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", body: { version: game.version, action } });
+    if (snapshot.version > game.version) { game = { ...snapshot }; }
+  } catch (error) {
+    ui.error.textContent = error.message;
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (replay) {
+    if (event.key === "ArrowRight") stepReplay(1);
+    else if (event.key === "ArrowLeft") stepReplay(-1);
+    else if (event.key === "Escape") stopReplay();
+    return;
+  }
+  if (event.key === "o") return toggleOdds();
+  if (!game || !game.state || game.state.player !== you) return;
+  const state = game.state;
+  if (event.key === "r" && state.phase !== "choose") act("roll");
+  else if (event.key === "s" && state.phase === "decide") act("stop");
+  else if (/^[1-9]$/.test(event.key) && state.phase === "choose") {
+    const choice = state.legal[Number(event.key) - 1];
+    if (choice) act(choice);
+  }
+});
+
+// ------------------------------------------------------------------- odds
+function toggleOdds() {
+  showOdds = !showOdds;
+  localStorage.setItem("cantstop-odds", showOdds ? "1" : "0");
+  oddsFor = -1;
+  ui.odds.hidden = !showOdds;
+  ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
+  if (showOdds) loadOdds();
+}
+ui.oddsToggle.addEventListener("click", toggleOdds);
+
+async function loadOdds() {
+  ui.odds.hidden = !showOdds;
+  if (!game || !game.state || game.status !== "playing" || oddsFor === game.version) return;
+  oddsFor = game.version;
+  const version = game.version;
+  let odds;
+  try { odds = await api(`/api/games/${gameId}/odds`); } catch { return; }
+  if (version !== game.version) return;
+  ui.odds.replaceChildren();
+  if (odds.bust !== undefined) ui.odds.append(text("p", `Next roll busts: ${odds.bust.toFixed(1)}%`, "odds-bust"));
+  const rows = odds.choices
+    ? odds.choices.map((c) => [choiceLabel(c.choice), 100 - c.bust_after, `${(100 - c.bust_after).toFixed(0)}% safe`])
+    : Object.entries(odds.columns).map(([c, p]) => [c, p, `${p.toFixed(0)}%`]);
+  const list = text("ul", null, "bars");
+  for (const [label, p, title] of rows) {
+    const li = text("li");
+    li.append(text("span", label, "bar-label"));
+    const bar = text("span", null, "bar");
+    const fill = text("span", null, "bar-fill");
+    fill.style.width = `${p}%`;
+    bar.append(fill);
+    li.append(bar, text("span", title, "bar-value"));
+    list.append(li);
+  }
+  ui.odds.append(text("p", odds.choices ? "Each choice: chance the next roll still fits" : "Chance the next roll can move each column", "odds-head"), list);
+  if (odds.advice) ui.odds.append(text("p", `${odds.advice.bot} would ${odds.advice.reason}`, "advice"));
+}
+
+// ----------------------------------------------------------------- replay
+async function startReplay() {
+  const data = await api(`/api/games/${gameId}/replay`);
+  replay = { frames: data.frames, index: 0 };
+  ui.replay.hidden = false;
+  $("replay-range").max = data.frames.length - 1;
+  $("replay-turn").max = data.frames[data.frames.length - 1].state.turn;
+  render();
+}
+function stopReplay() { replay = null; ui.replay.hidden = true; render(); }
+function stepReplay(delta) { if (replay) { replay.index = Math.max(0, Math.min(replay.frames.length - 1, replay.index + delta)); render(); } }
+function renderReplay() {
+  const frame = replay.frames[replay.index];
+  $("replay-range").value = replay.index;
+  $("replay-pos").textContent = `move ${replay.index} of ${replay.frames.length - 1} · turn ${frame.state.turn + 1}`;
+  ui.status.textContent = frame.log.map((e) => e.text).join(" · ") || "Start of the game";
+  ui.controls.replaceChildren();
+}
+$("replay-first").addEventListener("click", () => { replay.index = 0; render(); });
+$("replay-prev").addEventListener("click", () => stepReplay(-1));
+$("replay-next").addEventListener("click", () => stepReplay(1));
+$("replay-last").addEventListener("click", () => { replay.index = replay.frames.length - 1; render(); });
+$("replay-close").addEventListener("click", stopReplay);
+$("replay-range").addEventListener("input", (e) => { replay.index = Number(e.target.value); render(); });
+$("replay-jump").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const turn = Number($("replay-turn").value) - 1;
+  const i = replay.frames.findIndex((f) => f.state.turn >= turn);
+  replay.index = i < 0 ? replay.frames.length - 1 : i;
+  render();
+});
+
+// ------------------------------------------------------------------- join
+$("join").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const nameValue = $("join-name").value.trim();
+  localStorage.setItem("cantstop-name", nameValue);
+  try {
+    const joined = await api(`/api/games/${gameId}/join`, { method: "POST", body: { seat: Number($("join-seat").value), name: nameValue } });
+    you = joined.seat;
+    ui.error.textContent = "";
+  } catch (error) {
+    ui.error.textContent = error.message;
+  }
+  render();
+});
+
+$("share").value = location.href;
+$("share-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
+
+// ------------------------------------------------------------------- live
+let lastLogVersion = -1; // log entries up to this version are shown already
+function receive(message) {
+  if (message.type === "hello") {
+    // A hello prepared before this page joined a seat says "spectator": keep the seat we know.
+    you = message.you ?? you;
+    game = message.game;
+    logEntries = [];
+    ui.log.replaceChildren();
+    addLog(message.log, false);
+    lastLogVersion = Math.max(-1, ...message.log.map((e) => e.version));
+    oddsFor = -1;
+  } else if (message.type === "update") {
+    const entries = message.log.filter((e) => e.version > lastLogVersion);
+    addLog(entries, true);
+    lastLogVersion = Math.max(lastLogVersion, ...entries.map((e) => e.version));
+    if (!game || message.game.version >= game.version) game = message.game;
+  } else if (message.type === "error") {
+    ui.error.textContent = message.message;
+  }
+  render();
+}
+
+let retry = 500;
+function connect() {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${gameId}`);
+  ws.addEventListener("open", () => { retry = 500; ui.live.classList.add("on"); ui.live.title = "live"; });
+  ws.addEventListener("message", (e) => {
+    receive(JSON.parse(e.data));
+  });
+  ws.addEventListener("close", () => {
+    ui.live.classList.remove("on");
+    ui.live.title = "reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+ui.odds.hidden = !showOdds;
+ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
+connect();

@@ -1,0 +1,317 @@
+"""Storage behind one small interface: games, seats, events and ratings in any SQLAlchemy database.
+
+An event row is one step of a game's record (dice, a choice or stop); its `seq` is
+the game's state version after it. The unique (game_id, seq) key is what makes a
+duplicate or late action impossible to apply twice, even across server processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from cantstop.core.record import Event, Record, Roll
+from cantstop.core.state import Decision
+from cantstop.core.variant import preset
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def default_url() -> str:
+    """`CANTSTOP_DB`, or a SQLite file in the user's data directory."""
+    if os.environ.get("CANTSTOP_DB"):
+        return os.environ["CANTSTOP_DB"]
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("cantstop"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'cantstop.sqlite3'}"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(200))
+    first: Mapped[int | None] = mapped_column(Integer, nullable=True)  # set when play starts
+    tags: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, over
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+    updated: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # open, person, bot
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # dice, choice, decision
+    data: Mapped[str] = mapped_column(String(64))  # JSON list of numbers, or the decision
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    kind: str  # "open", "person" or "bot"
+    bot: str | None
+    name: str | None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    variant: str
+    first: int | None
+    tags: dict[str, str]
+    status: str
+    winner: int | None
+    version: int
+    created: datetime
+    seats: tuple[Seat, ...]
+
+    def record(self, events: list[Event]) -> Record:
+        assert self.first is not None, "a waiting game has no record yet"
+        return Record(
+            preset(self.variant), [s.name or f"Seat {s.seat + 1}" for s in self.seats], self.first, events, dict(self.tags)
+        )
+
+
+@dataclass(frozen=True)
+class Rating:
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill estimate the leaderboard sorts by."""
+        return self.mu - 3 * self.sigma
+
+
+class StaleError(Exception):
+    """Another action was stored at this version first."""
+
+
+def encode_event(item: Event) -> tuple[str, str]:
+    if isinstance(item, Roll):
+        return "dice", json.dumps(list(item))
+    if isinstance(item, tuple):
+        return "choice", json.dumps(list(item))
+    return "decision", str(item)
+
+
+def decode_event(kind: str, data: str) -> Event:
+    if kind == "dice":
+        return Roll(tuple(json.loads(data)))
+    if kind == "choice":
+        return tuple(json.loads(data))
+    return Decision(data)
+
+
+class Storage:
+    """Everything the server keeps: one object, one database URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_size"] = 10
+            kwargs["max_overflow"] = 20
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        """Bring the schema up to date with the migrations shipped in the package."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    # ------------------------------------------------------------------ games
+    def create_game(self, variant: str, seats: list[tuple[str, str | None]]) -> str:
+        """A new game with `seats` as (kind, bot name) pairs; returns its id."""
+        game_id = secrets.token_urlsafe(9)
+        with self.session() as s:
+            s.add(GameRow(id=game_id, variant=variant, tags={}, status="waiting", version=0))
+            s.flush()
+            for i, (kind, bot) in enumerate(seats):
+                s.add(SeatRow(game_id=game_id, seat=i, kind=kind, bot=bot, name=f"bot:{bot}" if bot else None))
+        return game_id
+
+    def game(self, game_id: str) -> StoredGame | None:
+        with self.session() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            return self._stored(s, row)
+
+    def _stored(self, s: Session, row: GameRow) -> StoredGame:
+        seats = s.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)).all()
+        return StoredGame(
+            row.id, row.variant, row.first, dict(row.tags or {}), row.status, row.winner, row.version,
+            row.created, tuple(Seat(x.seat, x.kind, x.bot, x.name) for x in seats),
+        )
+
+    def games(self, status: tuple[str, ...], limit: int = 50) -> list[StoredGame]:
+        with self.session() as s:
+            rows = s.scalars(
+                select(GameRow).where(GameRow.status.in_(status)).order_by(GameRow.updated.desc()).limit(limit)
+            ).all()
+            return [self._stored(s, row) for row in rows]
+
+    def claim_seat(self, game_id: str, seat: int, name: str) -> str | None:
+        """Give an open seat to `name`; returns the secret token, or None if it was taken."""
+        token = secrets.token_urlsafe(24)
+        with self.session() as s:
+            row = s.get(SeatRow, (game_id, seat), with_for_update=True)
+            if row is None or row.kind != "open":
+                return None
+            row.kind, row.name, row.token_hash = "person", name, hash_token(token)
+        return token
+
+    def seat_of(self, game_id: str, token: str) -> int | None:
+        with self.session() as s:
+            return s.scalar(
+                select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
+            )
+
+    def start(self, game_id: str, first: int, tags: dict[str, str]) -> bool:
+        """Mark a waiting game as playing; False if another process started it first."""
+        with self.session() as s:
+            row = s.get(GameRow, game_id, with_for_update=True)
+            if row is None or row.status != "waiting":
+                return False
+            row.status, row.first, row.tags, row.updated = "playing", first, tags, now()
+        return True
+
+    # ----------------------------------------------------------------- events
+    def events(self, game_id: str, after: int = 0) -> list[Event]:
+        with self.session() as s:
+            rows = s.execute(
+                select(EventRow.kind, EventRow.data)
+                .where(EventRow.game_id == game_id, EventRow.seq > after)
+                .order_by(EventRow.seq)
+            ).all()
+            return [decode_event(kind, data) for kind, data in rows]
+
+    def append(self, game_id: str, seq: int, item: Event, winner: int | None = None) -> None:
+        """Store event number `seq`; raises StaleError if that number is already taken."""
+        kind, data = encode_event(item)
+        try:
+            with self.session() as s:
+                s.add(EventRow(game_id=game_id, seq=seq, kind=kind, data=data))
+                s.flush()
+                row = s.get(GameRow, game_id)
+                assert row is not None
+                row.version, row.updated = seq, now()
+                if winner is not None:
+                    row.status, row.winner = "over", winner
+        except IntegrityError:
+            raise StaleError(f"version {seq - 1} of game {game_id} already has a next action") from None
+
+    # ---------------------------------------------------------------- ratings
+    def ratings(self, names: list[str]) -> dict[str, Rating]:
+        with self.session() as s:
+            rows = s.scalars(select(PlayerRow).where(PlayerRow.name.in_(names))).all()
+            return {r.name: Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+    def save_ratings(self, ratings: list[Rating]) -> None:
+        with self.session() as s:
+            for r in ratings:
+                row = s.get(PlayerRow, r.name)
+                if row is None:
+                    s.add(PlayerRow(name=r.name, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins))
+                else:
+                    row.mu, row.sigma, row.games, row.wins = r.mu, r.sigma, r.games, r.wins
+
+    def leaderboard(self, limit: int = 50) -> list[Rating]:
+        with self.session() as s:
+            rows = s.scalars(select(PlayerRow)).all()
+            ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
+        return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL lets readers work while a writer commits; NORMAL sync is still crash-safe in WAL mode.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

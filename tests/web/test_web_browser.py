@@ -1,0 +1,142 @@
+"""The browser client in Debian's chromium (never a downloaded browser), driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from web_helpers import Server
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser tests: install Debian's chromium (see .ci/run)")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}", bot_delay=0.01) as running:
+        yield running
+
+
+def create(server: Server, variant: str, seats: list[str]) -> str:
+    response = httpx.post(server.url + "/api/games", json={"variant": variant, "seats": seats})
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def take_seat(page: Any, name: str, seat: int) -> None:
+    page.fill("#join-name", name)
+    page.select_option("#join-seat", str(seat))
+    page.click("#join button[type=submit]")
+    page.wait_for_selector("#join", state="hidden")
+
+
+def my_move(page: Any, rolls: int) -> str | None:
+    """Play one move with the keyboard if it is this page's turn; returns the key pressed."""
+    if page.locator("#controls .choice:enabled").count():
+        key = "1"
+    elif page.locator("#controls .stop:enabled").count() and rolls >= 2:
+        key = "s"
+    elif page.locator("#controls .roll:enabled").count():
+        key = "r"
+    else:
+        return None
+    version = page.evaluate("document.body.dataset.version")
+    page.keyboard.press(key)
+    try:
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=10_000)
+    except Exception:
+        raise AssertionError(f"key {key} at version {version} did nothing: {page.text_content('#error')!r}, {page.text_content('#status')!r}") from None
+    return key
+
+
+def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: Any, server: Server, tmp_path: Path) -> None:
+    game_id = create(server, "classic", ["open", "bot:random"])
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/game/{game_id}")
+    take_seat(page, "Ann", 0)
+    rolls, shot = 0, False
+    for _ in range(3000):
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+        key = my_move(page, rolls)
+        if key is None:
+            page.wait_for_timeout(20)
+            continue
+        rolls = 0 if key == "s" else rolls + (key == "r")
+        if key == "1" and not shot:
+            page.screenshot(path=str(tmp_path / "playing.png"))
+            shot = True
+    assert page.evaluate("document.body.dataset.status") == "over"
+    page.wait_for_selector(".log-win")
+    assert "won in" in page.text_content("#status")
+    assert page.locator(".seat.winner").count() == 1
+    assert errors == []
+    # The replay viewer steps through the finished game.
+    page.click("text=Replay this game")
+    page.wait_for_selector("#replay:not([hidden])")
+    assert page.text_content("#replay-pos").startswith("move 0 of")
+    page.click("#replay-next")
+    assert page.text_content("#replay-pos").startswith("move 1 of")
+    page.fill("#replay-turn", "3")
+    page.click("#replay-jump button")
+    assert "turn 3" in page.text_content("#replay-pos")
+    page.keyboard.press("Escape")
+    record = page.get_attribute("a[href$='/record']", "href")
+    assert httpx.get(server.url + record).text.startswith("[Variant")
+    page.screenshot(path=str(tmp_path / "over.png"))
+
+
+def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_path: Path) -> None:
+    game_id = create(server, "classic+to_win=1", ["open", "open"])
+    pages = []
+    for seat, name in enumerate(("Ann", "Bob")):
+        context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone screen
+        page = context.new_page()
+        page.goto(f"{server.url}/game/{game_id}")
+        take_seat(page, name, seat)
+        pages.append(page)
+    for page in pages:
+        page.wait_for_function("document.body.dataset.status === 'playing'")
+    rolls = [0, 0]
+    for _ in range(2000):
+        if all(p.evaluate("document.body.dataset.status") == "over" for p in pages):
+            break
+        moved = False
+        for i, page in enumerate(pages):
+            key = my_move(page, rolls[i])
+            if key is not None:
+                moved = True
+                rolls[i] = 0 if key == "s" else rolls[i] + (key == "r")
+                other = pages[1 - i]
+                version = page.evaluate("document.body.dataset.version")
+                # The other browser sees the move at once, through its WebSocket.
+                other.wait_for_function(f"Number(document.body.dataset.version) >= {version}")
+        if not moved:
+            pages[0].wait_for_timeout(20)
+    versions = {p.evaluate("document.body.dataset.version") for p in pages}
+    assert len(versions) == 1
+    texts = [p.text_content("#log") for p in pages]
+    assert texts[0] == texts[1] and "wins in" in texts[0]
+    pages[1].screenshot(path=str(tmp_path / "phone.png"), full_page=True)

@@ -1,0 +1,113 @@
+"""Storage on SQLite and (with CANTSTOP_TEST_PG) PostgreSQL: the same behaviour on both."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlalchemy import inspect, select
+from web_helpers import new_game, wait_for
+
+from cantstop.core.record import Roll
+from cantstop.core.state import ROLL, STOP
+from cantstop.web.app import create_app
+from cantstop.web.storage import (
+    EventRow,
+    Rating,
+    SeatRow,
+    StaleError,
+    Storage,
+    decode_event,
+    encode_event,
+)
+
+
+def test_migrations_create_the_schema_and_are_idempotent(any_storage: Storage) -> None:
+    any_storage.migrate()  # a second start changes nothing
+    tables = set(inspect(any_storage.engine).get_table_names())
+    assert {"games", "seats", "events", "players", "alembic_version"} <= tables
+
+
+def test_seats_hold_hashed_tokens(any_storage: Storage) -> None:
+    game_id = any_storage.create_game("classic", [("open", None), ("bot", "random")])
+    token = any_storage.claim_seat(game_id, 0, "Ann")
+    assert token is not None
+    assert any_storage.claim_seat(game_id, 0, "Eve") is None  # taken
+    assert any_storage.claim_seat(game_id, 1, "Eve") is None  # a bot's
+    assert any_storage.seat_of(game_id, token) == 0
+    assert any_storage.seat_of(game_id, token + "x") is None
+    with any_storage.session() as s:
+        stored = s.scalars(select(SeatRow.token_hash)).all()
+    assert token not in stored and any(stored)
+    game = any_storage.game(game_id)
+    assert game is not None and [s.name for s in game.seats] == ["Ann", "bot:random"]
+
+
+def test_a_version_is_stored_once(any_storage: Storage) -> None:
+    game_id = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    assert any_storage.start(game_id, 1, {"RollOff": "A:3 B:9"})
+    assert not any_storage.start(game_id, 0, {})
+    any_storage.append(game_id, 1, Roll((1, 2, 3, 4)))
+    with pytest.raises(StaleError):
+        any_storage.append(game_id, 1, Roll((6, 6, 6, 6)))
+    any_storage.append(game_id, 2, (3, 7))
+    any_storage.append(game_id, 3, STOP)
+    assert any_storage.events(game_id) == [Roll((1, 2, 3, 4)), (3, 7), STOP]
+    assert any_storage.events(game_id, 2) == [STOP]
+    game = any_storage.game(game_id)
+    assert game is not None and game.version == 3 and game.first == 1 and game.status == "playing"
+
+
+def test_racing_writers_store_exactly_one_action_per_version(any_storage: Storage) -> None:
+    game_id = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    any_storage.start(game_id, 0, {})
+    outcomes: list[str] = []
+    barrier = threading.Barrier(6)
+
+    def write(face: int) -> None:
+        barrier.wait()
+        try:
+            any_storage.append(game_id, 1, Roll((face, 1, 1, 1)))
+            outcomes.append("stored")
+        except StaleError:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=write, args=(f,)) for f in range(1, 7)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["stale"] * 5 + ["stored"]
+    with any_storage.session() as s:
+        assert len(s.scalars(select(EventRow).where(EventRow.game_id == game_id)).all()) == 1
+
+
+def test_ratings_and_leaderboard(any_storage: Storage) -> None:
+    any_storage.save_ratings([Rating("Ann", 30, 2, 3, 2), Rating("Bob", 28, 8, 1, 0)])
+    any_storage.save_ratings([Rating("Bob", 29, 7, 2, 1)])
+    assert [r.name for r in any_storage.leaderboard()] == ["Ann", "Bob"]
+    assert any_storage.ratings(["Bob", "Zed"]) == {"Bob": Rating("Bob", 29, 7, 2, 1)}
+
+
+def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
+    with TestClient(create_app(any_storage, bot_delay=0)) as client:
+        game_id = new_game(client, ["bot:random", "bot:random"])
+        final = wait_for(client, game_id, lambda g: g["status"] == "over")
+    assert len(any_storage.events(game_id)) == final["version"]
+    assert any_storage.leaderboard() == []  # one name in both seats: nobody to be rated against
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.one_of(
+        st.tuples(*[st.integers(1, 9)] * 4).map(Roll),
+        st.lists(st.integers(2, 20), min_size=1, max_size=3).map(lambda cs: tuple(sorted(cs))),
+        st.sampled_from([ROLL, STOP]),
+    )
+)
+def test_events_round_trip_through_their_stored_form(item: object) -> None:
+    back = decode_event(*encode_event(item))  # type: ignore[arg-type]
+    assert back == item and type(back) is type(item)

@@ -1,0 +1,93 @@
+"""Helpers shared by the web tests."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: TestClient, seats: list[str], variant: str = "classic") -> str:
+    response = client.post("/api/games", json={"variant": variant, "seats": seats})
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def join(client: TestClient, game_id: str, seat: int, name: str) -> str:
+    response = client.post(f"/api/games/{game_id}/join", json={"seat": seat, "name": name})
+    assert response.status_code == 200, response.text
+    client.cookies.clear()  # tests name the seat they act for explicitly
+    return str(response.json()["token"])
+
+
+def wait_for(client: TestClient, game_id: str, ready: Any, limit: int = 2000) -> dict[str, Any]:
+    """Poll the game until `ready(game)` (bots play on the server's own loop meanwhile)."""
+    for _ in range(limit):
+        game: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+        if ready(game):
+            return game
+        time.sleep(0.005)
+    raise AssertionError(f"game {game_id} never became ready: {game}")
+
+
+def pick(state: dict[str, Any], turn_rolls: int) -> Any:
+    """A simple person: first choice, stops after three rolls in a turn."""
+    if state["phase"] == "roll":
+        return "roll"
+    if state["phase"] == "choose":
+        return state["legal"][0]
+    return "stop" if turn_rolls >= 3 and "stop" in state["legal"] else "roll"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A real `cantstop serve` process on a loopback port (killed, never left running)."""
+
+    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None) -> None:
+        self.db, self.bot_delay = db, bot_delay
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        cantstop = Path(sys.executable).with_name("cantstop")
+        self.process = subprocess.Popen(
+            [str(cantstop), "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        for _ in range(600):
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server died: {self.process.stdout.read().decode() if self.process.stdout else ''}")
+            try:
+                httpx.get(self.url + "/api/variants", timeout=1)
+                return self
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise AssertionError("the server did not come up")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, as in a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.kill()
