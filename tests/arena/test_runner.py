@@ -127,3 +127,12 @@ def test_labels_are_unique_and_unknown_bots_are_named() -> None:
         bot_labels(["random", "nobody"])
     with pytest.raises(ValueError, match="cmd: needs a command"):
         bot_labels(["random", "cmd: "])
+
+
+def test_a_hanging_bot_is_interrupted_in_worker_processes_too(tmp_path: Path) -> None:
+    spec = spec_of("test-hang", "random", seed=3, budget_ms=20)
+    run_match(spec, 4, 1, tmp_path / "one")
+    run_match(spec, 4, 2, tmp_path / "two")
+    one = (tmp_path / "one" / "games.jsonl").read_text()
+    assert one == (tmp_path / "two" / "games.jsonl").read_text()
+    assert one.count('"fault":"timeout"') == 4
