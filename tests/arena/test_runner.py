@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cantstop.arena.forfeit import Fault
-from cantstop.arena.match import MatchSpec
-from cantstop.arena.runner import bot_labels, run_match
+from cantstop.arena.match import GameResult, MatchSpec
+from cantstop.arena.runner import Tally, bot_labels, run_match
 from cantstop.arena.sprt import parse_sprt
 from cantstop.core.record import read_record
 
@@ -136,3 +136,11 @@ def test_a_hanging_bot_is_interrupted_in_worker_processes_too(tmp_path: Path) ->
     one = (tmp_path / "one" / "games.jsonl").read_text()
     assert one == (tmp_path / "two" / "games.jsonl").read_text()
     assert one.count('"fault":"timeout"') == 4
+
+
+def test_a_forfeit_among_three_bots_has_no_winner_and_loses_to_each_other_bot() -> None:
+    tally = Tally(("a", "b", "c"))
+    tally.add(GameResult(0, 0, (2, 0, 1), None, 4, forfeit=1, fault=Fault.CRASH, reason="boom"))
+    assert tally.wins == [0, 0, 0] and tally.draws == [0, 0, 0]
+    assert tally.pairwise[2][0] == 1 and tally.pairwise[1][0] == 1 and tally.pairwise[0] == [0, 0, 0]
+    assert tally.forfeits[0][Fault.CRASH] == 1 and tally.first_reason[0] == "crash: boom"

@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cantstop.arena.schedule import DealDice
 from cantstop.core.notation import to_notation
@@ -133,3 +135,14 @@ def test_cantstop_bot_plays_a_whole_game_over_pipes() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), max_size=60))
+def test_no_line_ends_the_session_or_escapes_as_an_exception(line: str) -> None:
+    out: list[str] = []
+    engine = Engine("random", out.append)
+    for prefix in ("", "go ", "position ", "newgame ", "setoption name Seed value "):
+        text = prefix + line
+        assert engine.handle(text) == (text.split()[:1] != ["quit"])
+    allowed = ("info string error: ", "bestmove none", "readyok", "id ", "option ", "cantstopok")
+    assert all(text.startswith(allowed) for text in out), out
