@@ -85,6 +85,10 @@ def arena(
     if out is None:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         out = Path("arena-results") / stamp
+        copy = 1
+        while out.exists():  # two matches started in the same second
+            copy += 1
+            out = Path("arena-results") / f"{stamp}-{copy}"
     if out.exists() and any(out.iterdir()):
         raise click.BadParameter(f"{out} exists and is not empty; name a new directory", param_hint="--out")
 
