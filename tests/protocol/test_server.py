@@ -6,6 +6,7 @@ import io
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -68,7 +69,7 @@ def test_go_in_a_position_with_nothing_to_decide() -> None:
 def test_a_bot_that_raises_gives_up_with_its_reason() -> None:
     lines: list[str] = []
     engine = Engine("random", lines.append)
-    engine.info = engine.info.__class__("boom", engine.info.level, "", lambda s, r, b: 1 / 0)  # type: ignore[arg-type,return-value]
+    engine.info = replace(engine.info, play=lambda s, r, b: 1 / 0)
     engine.handle("position " + to_notation(new_game("classic", 2).roll((2, 4, 5, 5))))
     engine.handle("go movetime 10")
     assert lines == ["info string error: the bot failed: ZeroDivisionError: division by zero", "bestmove none"]
