@@ -62,7 +62,7 @@ def test_every_game_is_a_record_and_a_summary_line(tmp_path: Path) -> None:
     ],
 )
 def test_a_failing_bot_forfeits_and_the_match_goes_on(tmp_path: Path, bot: str, fault: Fault, words: str) -> None:
-    spec = spec_of("random", bot, seed=3, budget_ms=20)
+    spec = spec_of("random", bot, seed=3, budget_ms=100)
     outcome = run_match(spec, 6, 1, tmp_path)
     assert outcome.tally.games == 6
     forfeits = [line["forfeit"] for line in lines(tmp_path) if line["forfeit"]]
@@ -130,7 +130,7 @@ def test_labels_are_unique_and_unknown_bots_are_named() -> None:
 
 
 def test_a_hanging_bot_is_interrupted_in_worker_processes_too(tmp_path: Path) -> None:
-    spec = spec_of("test-hang", "random", seed=3, budget_ms=20)
+    spec = spec_of("test-hang", "random", seed=3, budget_ms=100)
     run_match(spec, 4, 1, tmp_path / "one")
     run_match(spec, 4, 2, tmp_path / "two")
     one = (tmp_path / "one" / "games.jsonl").read_text()
