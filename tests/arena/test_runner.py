@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cantstop.arena.forfeit import Fault
-from cantstop.arena.match import MatchSpec
-from cantstop.arena.runner import bot_labels, run_match
+from cantstop.arena.match import GameResult, MatchSpec
+from cantstop.arena.runner import Tally, bot_labels, run_match
 from cantstop.arena.sprt import parse_sprt
 from cantstop.core.record import read_record
 
@@ -62,7 +62,7 @@ def test_every_game_is_a_record_and_a_summary_line(tmp_path: Path) -> None:
     ],
 )
 def test_a_failing_bot_forfeits_and_the_match_goes_on(tmp_path: Path, bot: str, fault: Fault, words: str) -> None:
-    spec = spec_of("random", bot, seed=3, budget_ms=20)
+    spec = spec_of("random", bot, seed=3, budget_ms=100)
     outcome = run_match(spec, 6, 1, tmp_path)
     assert outcome.tally.games == 6
     forfeits = [line["forfeit"] for line in lines(tmp_path) if line["forfeit"]]
@@ -127,3 +127,20 @@ def test_labels_are_unique_and_unknown_bots_are_named() -> None:
         bot_labels(["random", "nobody"])
     with pytest.raises(ValueError, match="cmd: needs a command"):
         bot_labels(["random", "cmd: "])
+
+
+def test_a_hanging_bot_is_interrupted_in_worker_processes_too(tmp_path: Path) -> None:
+    spec = spec_of("test-hang", "random", seed=3, budget_ms=100)
+    run_match(spec, 4, 1, tmp_path / "one")
+    run_match(spec, 4, 2, tmp_path / "two")
+    one = (tmp_path / "one" / "games.jsonl").read_text()
+    assert one == (tmp_path / "two" / "games.jsonl").read_text()
+    assert one.count('"fault":"timeout"') == 4
+
+
+def test_a_forfeit_among_three_bots_has_no_winner_and_loses_to_each_other_bot() -> None:
+    tally = Tally(("a", "b", "c"))
+    tally.add(GameResult(0, 0, (2, 0, 1), None, 4, forfeit=1, fault=Fault.CRASH, reason="boom"))
+    assert tally.wins == [0, 0, 0] and tally.draws == [0, 0, 0]
+    assert tally.pairwise[2][0] == 1 and tally.pairwise[1][0] == 1 and tally.pairwise[0] == [0, 0, 0]
+    assert tally.forfeits[0][Fault.CRASH] == 1 and tally.first_reason[0] == "crash: boom"

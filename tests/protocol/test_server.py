@@ -6,8 +6,11 @@ import io
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cantstop.arena.schedule import DealDice
 from cantstop.core.notation import to_notation
@@ -66,7 +69,7 @@ def test_go_in_a_position_with_nothing_to_decide() -> None:
 def test_a_bot_that_raises_gives_up_with_its_reason() -> None:
     lines: list[str] = []
     engine = Engine("random", lines.append)
-    engine.info = engine.info.__class__("boom", engine.info.level, "", lambda s, r, b: 1 / 0)  # type: ignore[arg-type,return-value]
+    engine.info = replace(engine.info, play=lambda s, r, b: 1 / 0)
     engine.handle("position " + to_notation(new_game("classic", 2).roll((2, 4, 5, 5))))
     engine.handle("go movetime 10")
     assert lines == ["info string error: the bot failed: ZeroDivisionError: division by zero", "bestmove none"]
@@ -133,3 +136,14 @@ def test_cantstop_bot_plays_a_whole_game_over_pipes() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), max_size=60))
+def test_no_line_ends_the_session_or_escapes_as_an_exception(line: str) -> None:
+    out: list[str] = []
+    engine = Engine("random", out.append)
+    for prefix in ("", "go ", "position ", "newgame ", "setoption name Seed value "):
+        text = prefix + line
+        assert engine.handle(text) == (text.split()[:1] != ["quit"])
+    allowed = ("info string error: ", "bestmove none", "readyok", "id ", "option ", "cantstopok")
+    assert all(text.startswith(allowed) for text in out), out

@@ -59,26 +59,35 @@ class _Watchdog:
         self.running = False
 
     def _tick(self, signum: int, frame: FrameType | None) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            self.deadline = None
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            self.deadline = now + 4 * self.TICK  # again later if the bot swallows this one
             raise _Hung
+
+    def start(self) -> bool:
+        """Start ticking, where this process and thread can; False if it could not or already ran."""
+        usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        if not usable or self.running:
+            return False
+        signal.signal(signal.SIGALRM, self._tick)
+        signal.setitimer(signal.ITIMER_REAL, self.TICK, self.TICK)
+        self.running = True
+        return True
+
+    def stop(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        self.running = False
 
     @contextmanager
     def running_here(self) -> Iterator[None]:
-        """Run the watchdog while the block runs, where this process and thread can."""
-        usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-        if not usable or self.running:
-            yield
-            return
-        previous = signal.signal(signal.SIGALRM, self._tick)
-        signal.setitimer(signal.ITIMER_REAL, self.TICK, self.TICK)
-        self.running = True
+        """Run the watchdog while the block runs (if it can run and is not running already)."""
+        started = self.start()
         try:
             yield
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            self.running = False
+            if started:
+                self.stop()
 
 
 WATCHDOG = _Watchdog()
@@ -103,6 +112,7 @@ class BuiltinPlayer:
             action = self.info.play(state, self.rng, Budget(seconds=budget_ms / 1000))
             WATCHDOG.deadline = None
         except _Hung:
+            WATCHDOG.deadline = None
             raise Forfeit(
                 Fault.TIMEOUT, f"still thinking after {limit:.0f} ms (budget {budget_ms} ms); interrupted"
             ) from None

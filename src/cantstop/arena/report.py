@@ -35,7 +35,7 @@ def print_report(outcome: Outcome, console: Console) -> None:
     console.print(wins)
 
     fit = tally.fit()
-    elo = Table(title="Elo differences (Bradley–Terry, 95% intervals)")
+    elo = Table(title="Elo differences (Bradley–Terry)")
     for header in ("bot", "versus", "Elo", "95% interval"):
         elo.add_column(header, justify="left" if header in ("bot", "versus") else "right")
     for i in range(n):

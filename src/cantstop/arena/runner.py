@@ -96,7 +96,7 @@ def _init_worker(spec: MatchSpec, log_dir: Path | None) -> None:
 
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    WATCHDOG.running_here().__enter__()  # for the worker's whole life
+    WATCHDOG.start()  # for the worker's whole life
 
 
 def _play(task: Task) -> GameResult:

@@ -20,6 +20,7 @@ from rich.progress import (
 from cantstop.arena.match import MatchSpec
 from cantstop.arena.report import print_report
 from cantstop.arena.runner import bot_labels, run_match
+from cantstop.arena.schedule import seat_orders
 from cantstop.arena.sprt import parse_sprt
 from cantstop.cli.engine import load_variant, variant_option
 from cantstop.core.variant import variant_spec
@@ -84,9 +85,18 @@ def arena(
     if out is None:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         out = Path("arena-results") / stamp
+        copy = 1
+        while out.exists():  # two matches started in the same second
+            copy += 1
+            out = Path("arena-results") / f"{stamp}-{copy}"
     if out.exists() and any(out.iterdir()):
         raise click.BadParameter(f"{out} exists and is not empty; name a new directory", param_hint="--out")
 
+    errors = Console(stderr=True)
+    orders = len(seat_orders(len(bots)))
+    deals = -(-games // orders)
+    if deals * orders != games:
+        errors.print(f"playing {deals * orders} games: {deals} deals × {orders} seat orders", markup=False)
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -94,7 +104,7 @@ def arena(
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=errors,
         disable=not progress,
     )
     with bar:
