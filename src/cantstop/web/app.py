@@ -32,8 +32,8 @@ from cantstop.web.storage import Storage
 STATIC = Path(str(files("cantstop.web") / "static"))
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
 MAX_MESSAGE = 2 * 1024  # bytes of one WebSocket message
-RATE = 10.0  # WebSocket messages per second a connection may send on average
-BURST = 20.0  # ... and at once
+RATE = 20.0  # WebSocket messages per second a connection may send on average
+BURST = 40.0  # ... and at once
 
 
 def cookie_name(game_id: str) -> str:
@@ -169,7 +169,7 @@ def create_app(
             return
         await ws.accept()
         seat = await games.seat_of(game_id, await token_of(ws, game_id))
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        queue: asyncio.Queue[str] = asyncio.Queue()
         game.listeners.add(queue)
         async with game.lock:
             await games.refresh(game)
@@ -222,10 +222,10 @@ def create_app(
     return app
 
 
-async def forward(ws: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> None:
+async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
     try:
         while True:
-            await ws.send_json(await queue.get())
+            await ws.send_text(await queue.get())
     except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
         pass
 

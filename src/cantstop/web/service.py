@@ -9,10 +9,12 @@ client hears of it; bots play from an asyncio task per game.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +25,10 @@ from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Event, Record, Roll, apply_event
 from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actions
-from cantstop.core.variant import preset
+from cantstop.core.variant import preset, variant_spec
 from cantstop.web.describe import game_json, log_lines
 from cantstop.web.ratings import rate_game
-from cantstop.web.storage import StaleError, Storage, StoredGame
+from cantstop.web.storage import Append, StaleError, Storage, StoredGame
 
 log = logging.getLogger("cantstop.web")
 NAME = re.compile(r"^[^\x00-\x1f;\"\\\[\]{}]{1,40}$")
@@ -52,8 +54,10 @@ class LiveGame:
     state: State | None
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
     bot_task: asyncio.Task[None] | None = None
+    spec: str | None = None  # the variant spec of the started game, worked out once
+    _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
     @property
     def version(self) -> int:
@@ -64,7 +68,13 @@ class LiveGame:
         return [s.name or seat_letter(s.seat) for s in self.meta.seats]
 
     def snapshot(self) -> dict[str, Any]:
-        return game_json(self.meta, self.state, self.version)
+        """The game's JSON, built once per version and seating (every client gets the same)."""
+        cached = self._snapshot
+        if cached is None or cached[0] != self.version or cached[1] is not self.meta:
+            if self.spec is None and self.state is not None:
+                self.spec = variant_spec(self.state.variant)
+            cached = self._snapshot = (self.version, self.meta, game_json(self.meta, self.state, self.version, self.spec))
+        return cached[2]
 
 
 def parse_action(raw: str | list[int]) -> Action:
@@ -100,9 +110,41 @@ class GameService:
         self.games: dict[str, LiveGame] = {}
         self.on_commit = on_commit  # tells other processes (PostgreSQL NOTIFY)
         self._loading: dict[str, asyncio.Lock] = {}
+        self._executor = ThreadPoolExecutor(storage.threads, thread_name_prefix="cantstop-db")
+        self._pending: list[tuple[Append, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.to_thread(fn, *args)
+        """Run a (blocking) storage call off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    async def store(self, append: Append) -> None:
+        """Commit one event, batched with whatever other games commit at the same moment."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((append, done))
+        self._wake.set()
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    stored = await self.db(self.storage.append_many, [a for a, _ in batch])
+                except Exception as error:  # the database is down: every waiting action fails alike
+                    for _, done in batch:
+                        done.set_exception(error)
+                    continue
+                for (a, done), ok in zip(batch, stored):
+                    if ok:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(StaleError(f"version {a.seq} of game {a.game_id} is taken"))
 
     # --------------------------------------------------------------- loading
     async def live(self, game_id: str) -> LiveGame:
@@ -166,7 +208,7 @@ class GameService:
             self.wake_bots(game)
 
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
-        message = {"type": "update", "game": game.snapshot(), "log": entries}
+        message = json.dumps({"type": "update", "game": game.snapshot(), "log": entries})  # encoded once
         for queue in list(game.listeners):
             if queue.qsize() < 1000:  # a client that reads nothing is dropped, not waited for
                 queue.put_nowait(message)
@@ -245,7 +287,8 @@ class GameService:
             raise ApiError(403, "not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
         action = parse_action(raw)
         async with game.lock:
-            await self.refresh(game)
+            if version > game.version or game.state is None:
+                await self.refresh(game)  # another process may have moved on; else the insert tells
             state = game.state
             if state is None:
                 raise ApiError(409, "not_started", f"the game waits for players in seats {self._open(game)}")
@@ -272,7 +315,7 @@ class GameService:
                 legal = ["roll"] if state.phase is Phase.ROLL else [a if isinstance(a, str) else list(a) for a in state.legal_actions()]
                 raise ApiError(422, "illegal", str(error), legal=legal) from None
             try:
-                await self.db(self.storage.append, game_id, game.version + 1, item, after.winner)
+                await self.store(Append(game_id, game.version + 1, item, after.winner))
             except StaleError:
                 await self.refresh(game)
                 raise ApiError(409, "stale", f"another action was applied first; the game is at version {game.version}", version=game.version) from None
@@ -323,6 +366,9 @@ class GameService:
 
     async def close(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
+        if self._writer is not None:
+            tasks.append(self._writer)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self._executor.shutdown(wait=False)
