@@ -25,6 +25,7 @@ from cantstop.core.record import apply_event, write_record
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import PRESETS
 from cantstop.web.describe import action_json, log_lines, state_json, summary_json
+from cantstop.web.notify import listen
 from cantstop.web.schemas import ActionIn, Created, Join, Joined, NewGame, WsAction
 from cantstop.web.service import ApiError, GameService
 from cantstop.web.storage import Storage
@@ -52,7 +53,13 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await games.resume()
+        listener = None
+        if storage.shared:  # other processes may serve the same games: hear of their moves
+            listener = asyncio.create_task(listen(storage.url, games.notified, games.catch_up_all))
         yield
+        if listener is not None:
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
         await games.close()
 
     app = FastAPI(title="Can't Stop", version="1", lifespan=lifespan, description="Play Can't Stop: create games, join seats, act, watch.")

@@ -166,6 +166,7 @@ class GameService:
 
     async def _catch_up(self, game: LiveGame, events: list[Event]) -> list[dict[str, Any]]:
         """Apply stored events this process has not seen; returns their log entries."""
+        entries: list[dict[str, Any]] = []
         if game.record is None:
             meta = await self.db(self.storage.game, game.meta.id)
             if meta is None or meta.first is None:
@@ -173,9 +174,8 @@ class GameService:
             game.meta = meta
             game.record = meta.record([])
             game.state = game.record.start()
-            game.log = [self._start_line(game)]
+            entries.append(self._start_line(game))
         assert game.state is not None
-        entries: list[dict[str, Any]] = []
         for item in events:
             before = game.state
             game.state = apply_event(before, item)
@@ -191,26 +191,39 @@ class GameService:
         how = f" (roll-off {rolloff})" if rolloff else ""
         return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first{how}"}
 
-    async def refresh(self, game: LiveGame) -> None:
-        """Pick up what other processes stored, and tell this process's clients."""
-        if game.record is not None and game.state is not None and game.state.is_over:
+    async def refresh(self, game: LiveGame, seats: bool = False) -> None:
+        """Pick up what other processes stored (with `seats`, seat changes too) and tell our clients."""
+        if game.state is not None and game.state.is_over:
             return
-        was_waiting = game.record is None
-        if was_waiting:
+        changed = False
+        if game.record is None or seats:
             meta = await self.db(self.storage.game, game.meta.id)
-            if meta is not None:
-                game.meta = meta
+            if meta is not None and meta != game.meta:
+                game.meta, changed = meta, True
         entries = await self._catch_up(game, await self.db(self.storage.events, game.meta.id, game.version))
-        if entries or (was_waiting and game.record is not None):
-            self.publish(game, entries if entries else game.log)
+        if entries or changed:
             if game.state is not None and game.state.is_over:
                 game.meta = await self.db(self.storage.game, game.meta.id)
+            self.publish(game, entries)
             self.wake_bots(game)
+
+    async def catch_up_all(self) -> None:
+        for game in list(self.games.values()):
+            async with game.lock:
+                await self.refresh(game, seats=True)
+
+    async def notified(self, game_id: str, version: int) -> None:
+        """Another process (or this one) stored something for `game_id`: catch up if behind."""
+        game = self.games.get(game_id)
+        if game is None or (version >= 0 and game.version >= version):
+            return
+        async with game.lock:
+            await self.refresh(game, seats=version < 0)
 
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
         message = json.dumps({"type": "update", "game": game.snapshot(), "log": entries})  # encoded once
         for queue in list(game.listeners):
-            if queue.qsize() < 1000:  # a client that reads nothing is dropped, not waited for
+            if queue.qsize() < 1000:  # a client that reads nothing misses updates; nobody waits for it
                 queue.put_nowait(message)
 
     # ------------------------------------------------------------- creating

@@ -30,6 +30,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -41,6 +42,7 @@ from cantstop.core.state import Decision
 from cantstop.core.variant import preset
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+CHANNEL = "cantstop"  # the PostgreSQL LISTEN/NOTIFY channel of game changes
 
 
 def default_url() -> str:
@@ -259,6 +261,7 @@ class Storage:
             if row is None or row.kind != "open":
                 return None
             row.kind, row.name, row.token_hash = "person", name, hash_token(token)
+            self._notify(s, game_id, -1)
         return token
 
     def seat_of(self, game_id: str, token: str) -> int | None:
@@ -274,6 +277,7 @@ class Storage:
             if row is None or row.status != "waiting":
                 return False
             row.status, row.first, row.tags, row.updated = "playing", first, tags, now()
+            self._notify(s, game_id, -1)
         return True
 
     # ----------------------------------------------------------------- events
@@ -318,6 +322,13 @@ class Storage:
         for a in items:
             if a.winner is not None:
                 s.execute(update(GameRow).where(GameRow.id == a.game_id).values(status="over", winner=a.winner))
+        for a in latest.values():
+            self._notify(s, a.game_id, a.seq)
+
+    def _notify(self, s: Session, game_id: str, version: int) -> None:
+        """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
+        if self.shared:
+            s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id} {version}"})
 
     # ---------------------------------------------------------------- ratings
     def ratings(self, names: list[str]) -> dict[str, Rating]:
