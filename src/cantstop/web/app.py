@@ -177,13 +177,14 @@ def create_app(
         await ws.accept()
         seat = await games.seat_of(game_id, await token_of(ws, game_id))
         queue: asyncio.Queue[str] = asyncio.Queue()
-        game.listeners.add(queue)
-        async with game.lock:
-            await games.refresh(game)
-            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
-        sender = asyncio.create_task(forward(ws, queue))
+        sender: asyncio.Task[None] | None = None
         bucket = TokenBucket(RATE, BURST)
         try:
+            async with game.lock:  # no update can slip between the hello and the first update
+                await games.refresh(game)
+                game.listeners.add(queue)
+                await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
+            sender = asyncio.create_task(forward(ws, queue))
             while True:
                 text = await ws.receive_text()
                 reply = await handle(text, bucket, game_id, seat)
@@ -196,7 +197,8 @@ def create_app(
             pass
         finally:
             game.listeners.discard(queue)
-            sender.cancel()
+            if sender is not None:
+                sender.cancel()
 
     async def handle(text: str, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
         if not bucket.take():

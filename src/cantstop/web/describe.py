@@ -34,26 +34,10 @@ def action_json(action: object) -> Any:
     return list(action) if isinstance(action, tuple) else str(action)
 
 
-def state_json(state: State, spec: str | None = None) -> dict[str, Any]:
-    """The position with what a client needs to draw it and to offer the legal actions.
-
-    `spec` is the variant's spec when the caller knows it: working it out is the slow part.
-    """
+def state_json(state: State) -> dict[str, Any]:
+    """The position with what a client needs to draw it and to offer the legal actions."""
     v = state.variant
-    if spec is None:
-        data = to_json(state)
-    else:  # the same keys as to_json, without recomputing the spec on every move
-        columns = v.columns
-        data = {
-            "variant": spec,
-            "pieces": [{str(c): row[c] for c in columns if row[c]} for row in state.pieces],
-            "runners": {str(c): state.runners[c] for c in columns if state.runners[c]},
-            "player": state.player,
-            "phase": state.phase.name.lower(),
-            "dice": list(state.dice) if state.dice else None,
-            "steps": state.steps,
-            "turn": state.turn,
-        }
+    data = to_json(state)
     legal: list[Any] = [action_json(a) for a in state.legal_actions()]
     if state.phase is Phase.ROLL:
         legal = ["roll"]
@@ -71,7 +55,7 @@ def state_json(state: State, spec: str | None = None) -> dict[str, Any]:
     return data
 
 
-def game_json(game: StoredGame, state: State | None, version: int, spec: str | None = None) -> dict[str, Any]:
+def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, Any]:
     """A game as every client sees it (no tokens: they never leave the server except once)."""
     return {
         "id": game.id,
@@ -85,7 +69,7 @@ def game_json(game: StoredGame, state: State | None, version: int, spec: str | N
         ],
         "first": game.first,
         "rolloff": game.tags.get("RollOff"),
-        "state": state_json(state, spec) if state is not None else None,
+        "state": state_json(state) if state is not None else None,
     }
 
 

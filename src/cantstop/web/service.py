@@ -25,7 +25,7 @@ from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Event, Record, Roll, apply_event
 from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actions
-from cantstop.core.variant import preset, variant_spec
+from cantstop.core.variant import preset
 from cantstop.web.describe import game_json, log_lines
 from cantstop.web.ratings import rate_game
 from cantstop.web.storage import Append, StaleError, Storage, StoredGame
@@ -56,7 +56,6 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
     bot_task: asyncio.Task[None] | None = None
-    spec: str | None = None  # the variant spec of the started game, worked out once
     _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
     @property
@@ -71,9 +70,7 @@ class LiveGame:
         """The game's JSON, built once per version and seating (every client gets the same)."""
         cached = self._snapshot
         if cached is None or cached[0] != self.version or cached[1] is not self.meta:
-            if self.spec is None and self.state is not None:
-                self.spec = variant_spec(self.state.variant)
-            cached = self._snapshot = (self.version, self.meta, game_json(self.meta, self.state, self.version, self.spec))
+            cached = self._snapshot = (self.version, self.meta, game_json(self.meta, self.state, self.version))
         return cached[2]
 
 
