@@ -247,3 +247,12 @@ def test_nothing_a_client_sends_breaks_the_game(client: TestClient, data: st.Dat
             assert response.status_code in (403, 409, 422) and response.json()
     record = read_record(client.get(f"/api/games/{game_id}/record").text)
     assert len(record.events) == applied == client.get(f"/api/games/{game_id}").json()["version"]
+
+
+def test_solitaire_is_played_alone_and_not_rated(client: TestClient) -> None:
+    game_id = new_game(client, ["open"], variant="solitaire")
+    token = join(client, game_id, 0, "Sol")
+    final = play_out(client, game_id, token)
+    assert final["state"]["winner"] == 0
+    assert final["log"][-1]["text"] == f"Sol finishes in {final['state']['turn']} turns"
+    assert client.get("/api/leaderboard").json() == []
