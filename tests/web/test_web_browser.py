@@ -129,6 +129,9 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
         pages.append(page)
     for page in pages:
         page.wait_for_function("document.body.dataset.status === 'playing'")
+    pages[1].reload()  # a reload finds the seat again (its cookie) and the game as it stands
+    pages[1].wait_for_selector(".seat .tag")
+    assert "Bob" in pages[1].text_content(".seat:has(.tag)")
     rolls = [0, 0]
     for _ in range(2000):
         if all(p.evaluate("document.body.dataset.status") == "over" for p in pages):

@@ -199,6 +199,7 @@ def create_app(
             game.listeners.discard(queue)
             if sender is not None:
                 sender.cancel()
+            games.forget_if_idle(game)
 
     async def handle(text: str, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
         if not bucket.take():

@@ -217,6 +217,11 @@ class GameService:
         async with game.lock:
             await self.refresh(game, seats=version < 0)
 
+    def forget_if_idle(self, game: LiveGame) -> None:
+        """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""
+        if not game.listeners and game.state is not None and game.state.is_over:
+            self.games.pop(game.meta.id, None)
+
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
         message = json.dumps({"type": "update", "game": game.snapshot(), "log": entries})  # encoded once
         for queue in list(game.listeners):
