@@ -256,3 +256,16 @@ def test_solitaire_is_played_alone_and_not_rated(client: TestClient) -> None:
     assert final["state"]["winner"] == 0
     assert final["log"][-1]["text"] == f"Sol finishes in {final['state']['turn']} turns"
     assert client.get("/api/leaderboard").json() == []
+
+
+def test_a_broken_bot_does_not_stall_the_game(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cantstop.bots import base
+
+    def broken(state: object, rng: object, budget: object) -> object:
+        raise RuntimeError("out of its mind")
+
+    info = base.get_bot("random")
+    monkeypatch.setitem(base._REGISTRY, "random", base.BotInfo(info.name, info.level, info.description, broken))
+    game_id = new_game(client, ["bot:random", "bot:random"])
+    final = wait_for(client, game_id, lambda g: g["status"] == "over")
+    assert final["state"]["winner"] in (0, 1)

@@ -364,8 +364,13 @@ class GameService:
                 continue
             action: Action = ROLL
             if state.phase is not Phase.ROLL:
-                bot = get_bot(seat.bot)
-                action = await asyncio.to_thread(bot.play, state, rng, Budget(seconds=1.0))
+                try:
+                    action = await asyncio.to_thread(get_bot(seat.bot).play, state, rng, Budget(seconds=1.0))
+                    if action not in state.legal_actions():
+                        raise ValueError(f"illegal action {action!r}")
+                except Exception as error:  # a broken bot must not stall the game: play any legal move
+                    log.warning("bot %s failed in game %s (%s); playing a random move", seat.bot, game.meta.id, error)
+                    action = rng.choice(state.legal_actions())
             try:
                 raw: str | list[int] = list(action) if isinstance(action, tuple) else str(action)
                 await self.act(game.meta.id, state.player, version, raw)
