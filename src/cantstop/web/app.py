@@ -45,10 +45,9 @@ def create_app(
     storage: Storage,
     bot_delay: float = 0.8,
     origins: tuple[str, ...] = (),
-    service: GameService | None = None,
 ) -> FastAPI:
     """The whole server around one storage; `origins` are extra origins allowed on WebSockets."""
-    games = service or GameService(storage, bot_delay)
+    games = GameService(storage, bot_delay)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

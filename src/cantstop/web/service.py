@@ -100,12 +100,11 @@ def bot_spec(name: str) -> str:
 class GameService:
     """All games this process serves; safe to share between requests on one event loop."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.8, on_commit: Callable[[str, int], None] | None = None) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.8) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.dice = SecureDice()
         self.games: dict[str, LiveGame] = {}
-        self.on_commit = on_commit  # tells other processes (PostgreSQL NOTIFY)
         self._loading: dict[str, asyncio.Lock] = {}
         self._executor = ThreadPoolExecutor(storage.threads, thread_name_prefix="cantstop-db")
         self._pending: list[tuple[Append, asyncio.Future[None]]] = []
@@ -339,8 +338,6 @@ class GameService:
                 game.meta = await self.db(self.storage.game, game_id)
                 await self.db(rate_game, self.storage, game.names, after)
             self.publish(game, entries)
-            if self.on_commit is not None:
-                self.on_commit(game_id, game.version)
             self.wake_bots(game)
             return game.snapshot()
 
