@@ -134,9 +134,12 @@ class GameService:
                     stored = await self.db(self.storage.append_many, [a for a, _ in batch])
                 except Exception as error:  # the database is down: every waiting action fails alike
                     for _, done in batch:
-                        done.set_exception(error)
+                        if not done.done():  # a cancelled waiter must not stop the writer
+                            done.set_exception(error)
                     continue
                 for (a, done), ok in zip(batch, stored):
+                    if done.done():
+                        continue
                     if ok:
                         done.set_result(None)
                     else:
