@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from web_helpers import auth, join, new_game, pick, wait_for
 
 from cantstop.core.record import read_record
@@ -218,3 +220,52 @@ def test_the_openapi_page_lists_the_api(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/games", "/api/games/{game_id}/actions", "/api/games/{game_id}/join", "/api/leaderboard"} <= set(paths)
     assert client.get("/docs").status_code == 200
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_nothing_a_client_sends_breaks_the_game(client: TestClient, data: st.DataObject) -> None:
+    """Random actions, versions and tokens: each is applied whole or refused with a JSON error."""
+    game_id = new_game(client, ["open", "open"])
+    tokens = [join(client, game_id, 0, "Ann"), join(client, game_id, 1, "Bob"), "forged"]
+    applied = 0
+    actions = st.one_of(
+        st.sampled_from(["roll", "stop", "7", "6+8", "2+2+2", "", "ROLL"]),
+        st.lists(st.integers(2, 12), max_size=3),
+    )
+    for _ in range(40):
+        game = client.get(f"/api/games/{game_id}").json()
+        state = game["state"]
+        legal = state["legal"] + ["roll"]
+        action = data.draw(st.one_of(st.sampled_from(legal), actions))
+        version = game["version"] + data.draw(st.sampled_from([0, 0, 0, -1, 1]))
+        token = data.draw(st.sampled_from([tokens[state["player"]], *tokens]))
+        response = client.post(f"/api/games/{game_id}/actions", json={"version": version, "action": action}, headers=auth(token))
+        if response.status_code == 200:
+            applied += 1
+        else:
+            assert response.status_code in (403, 409, 422) and response.json()
+    record = read_record(client.get(f"/api/games/{game_id}/record").text)
+    assert len(record.events) == applied == client.get(f"/api/games/{game_id}").json()["version"]
+
+
+def test_solitaire_is_played_alone_and_not_rated(client: TestClient) -> None:
+    game_id = new_game(client, ["open"], variant="solitaire")
+    token = join(client, game_id, 0, "Sol")
+    final = play_out(client, game_id, token)
+    assert final["state"]["winner"] == 0
+    assert final["log"][-1]["text"] == f"Sol finishes in {final['state']['turn']} turns"
+    assert client.get("/api/leaderboard").json() == []
+
+
+def test_a_broken_bot_does_not_stall_the_game(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cantstop.bots import base
+
+    def broken(state: object, rng: object, budget: object) -> object:
+        raise RuntimeError("out of its mind")
+
+    info = base.get_bot("random")
+    monkeypatch.setitem(base._REGISTRY, "random", base.BotInfo(info.name, info.level, info.description, broken))
+    game_id = new_game(client, ["bot:random", "bot:random"])
+    final = wait_for(client, game_id, lambda g: g["status"] == "over")
+    assert final["state"]["winner"] in (0, 1)

@@ -70,12 +70,20 @@ def my_move(page: Any, rolls: int) -> str | None:
 
 
 def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: Any, server: Server, tmp_path: Path) -> None:
-    game_id = create(server, "classic", ["open", "bot:random"])
     page = browser.new_page(viewport={"width": 1280, "height": 820})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.url}/game/{game_id}")
+    # The home page's form creates the game and leads to it.
+    page.goto(server.url)
+    page.wait_for_selector("select[name=seat] >> nth=1")
+    page.select_option("#variant", "classic")
+    page.select_option("select[name=seat] >> nth=0", "open")
+    page.select_option("select[name=seat] >> nth=1", "bot:random")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/game/*")
     take_seat(page, "Ann", 0)
+    page.keyboard.press("o")  # odds on demand
+    page.wait_for_selector(".odds-head")
     rolls, shot = 0, False
     for _ in range(3000):
         if page.evaluate("document.body.dataset.status") == "over":
@@ -85,7 +93,9 @@ def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: A
             page.wait_for_timeout(20)
             continue
         rolls = 0 if key == "s" else rolls + (key == "r")
-        if key == "1" and not shot:
+        if not shot and page.locator("#controls .choice:enabled").count():
+            page.hover("#controls .choice >> nth=0")  # hovering a choice previews its runners
+            assert page.locator(".runner.ghost").count() >= 1
             page.screenshot(path=str(tmp_path / "playing.png"))
             shot = True
     assert page.evaluate("document.body.dataset.status") == "over"
@@ -119,6 +129,9 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
         pages.append(page)
     for page in pages:
         page.wait_for_function("document.body.dataset.status === 'playing'")
+    pages[1].reload()  # a reload finds the seat again (its cookie) and the game as it stands
+    pages[1].wait_for_selector(".seat .tag")
+    assert "Bob" in pages[1].text_content(".seat:has(.tag)")
     rolls = [0, 0]
     for _ in range(2000):
         if all(p.evaluate("document.body.dataset.status") == "over" for p in pages):

@@ -110,7 +110,7 @@ def test_a_flooding_connection_is_cut_off(client: TestClient) -> None:
     game_id = new_game(client, ["open", "open"])
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         until(ws, "hello")
-        for _ in range(int(BURST) + 5):
+        for _ in range(int(BURST) * 10):  # far faster than the refill, however slow the machine
             ws.send_json({"type": "ping"})
         replies = []
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -119,3 +119,19 @@ def test_a_flooding_connection_is_cut_off(client: TestClient) -> None:
     assert closed.value.code == 1008
     assert replies[-1]["error"] == "too_fast"
     assert sum(r["type"] == "pong" for r in replies) >= int(BURST)  # the burst is served before the cut
+
+
+def test_a_finished_game_nobody_watches_leaves_memory_and_comes_back(client: TestClient) -> None:
+    game_id = new_game(client, ["bot:random", "bot:random"])
+    service = client.app.state.games  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello = until(ws, "hello")
+        game = hello["game"]
+        while game["status"] != "over":
+            game = until(ws, "update")["game"]
+    assert game_id not in service.games
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        assert until(ws, "hello")["game"]["version"] == game["version"]  # rebuilt from storage
+    assert game_id not in service.games
+    again = client.get(f"/api/games/{game_id}").json()
+    assert again["version"] == game["version"] and again["state"] == game["state"]

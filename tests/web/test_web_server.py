@@ -79,7 +79,9 @@ def test_games_survive_a_kill_and_restart_exactly(tmp_path: Path) -> None:
             assert response.status_code == 200
         before = http.get(f"/api/games/{game_id}").json()
         bots = create(http, ["bot:random", "bot:random"])
-        while http.get(f"/api/games/{bots}").json()["version"] < 5:
+        for _ in range(3000):
+            if http.get(f"/api/games/{bots}").json()["version"] >= 5:
+                break
             time.sleep(0.01)
         http.close()
     finally:

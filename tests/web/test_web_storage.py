@@ -111,3 +111,14 @@ def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
 def test_events_round_trip_through_their_stored_form(item: object) -> None:
     back = decode_event(*encode_event(item))  # type: ignore[arg-type]
     assert back == item and type(back) is type(item)
+
+
+def test_the_migrations_build_exactly_the_models_schema(any_storage: Storage) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from cantstop.web.storage import Base
+
+    with any_storage.engine.connect() as conn:
+        differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert differences == []

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 
 def auth(token: str) -> dict[str, str]:
@@ -91,3 +97,28 @@ class Server:
 
     def __exit__(self, *_: object) -> None:
         self.kill()
+
+
+def postgres_url() -> str | None:
+    """CANTSTOP_TEST_PG, a URL of a database the tests may create schemas in."""
+    url = os.environ.get("CANTSTOP_TEST_PG")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the PostgreSQL tests: set CANTSTOP_TEST_PG (see .ci/run)")
+        pytest.skip("set CANTSTOP_TEST_PG=postgresql+psycopg://... to run the PostgreSQL tests")
+    return url
+
+
+@contextmanager
+def pg_schema(url: str) -> Iterator[str]:
+    """A fresh schema for one test (tests run in parallel): yields a URL that uses it."""
+    schema = "t_" + uuid.uuid4().hex[:12]
+    admin = create_engine(url)
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

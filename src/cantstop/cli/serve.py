@@ -42,5 +42,6 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
         port=port,
         workers=workers,
         ws_max_size=16 * 1024,
+        ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
         log_level="warning",
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -170,6 +170,7 @@ def _parse_value(key: str, text: str, spec: str) -> object:
         raise ValueError(f"bad value {text!r} for {key} in variant {spec!r}") from None
 
 
+@cache  # the server writes a position as JSON on every move: work the spec out once per variant
 def variant_spec(variant: Variant) -> str:
     """The shortest spec `preset` reads back as an equal variant: a preset name plus changes."""
     specs = []

@@ -25,6 +25,7 @@ from cantstop.core.record import apply_event, write_record
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import PRESETS
 from cantstop.web.describe import action_json, log_lines, state_json, summary_json
+from cantstop.web.notify import listen
 from cantstop.web.schemas import ActionIn, Created, Join, Joined, NewGame, WsAction
 from cantstop.web.service import ApiError, GameService
 from cantstop.web.storage import Storage
@@ -32,8 +33,8 @@ from cantstop.web.storage import Storage
 STATIC = Path(str(files("cantstop.web") / "static"))
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
 MAX_MESSAGE = 2 * 1024  # bytes of one WebSocket message
-RATE = 10.0  # WebSocket messages per second a connection may send on average
-BURST = 20.0  # ... and at once
+RATE = 20.0  # WebSocket messages per second a connection may send on average
+BURST = 40.0  # ... and at once
 
 
 def cookie_name(game_id: str) -> str:
@@ -44,15 +45,20 @@ def create_app(
     storage: Storage,
     bot_delay: float = 0.8,
     origins: tuple[str, ...] = (),
-    service: GameService | None = None,
 ) -> FastAPI:
     """The whole server around one storage; `origins` are extra origins allowed on WebSockets."""
-    games = service or GameService(storage, bot_delay)
+    games = GameService(storage, bot_delay)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await games.resume()
+        listener = None
+        if storage.shared:  # other processes may serve the same games: hear of their moves
+            listener = asyncio.create_task(listen(storage.url, games.notified, games.catch_up_all))
         yield
+        if listener is not None:
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
         await games.close()
 
     app = FastAPI(title="Can't Stop", version="1", lifespan=lifespan, description="Play Can't Stop: create games, join seats, act, watch.")
@@ -169,14 +175,15 @@ def create_app(
             return
         await ws.accept()
         seat = await games.seat_of(game_id, await token_of(ws, game_id))
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        game.listeners.add(queue)
-        async with game.lock:
-            await games.refresh(game)
-            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
-        sender = asyncio.create_task(forward(ws, queue))
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        sender: asyncio.Task[None] | None = None
         bucket = TokenBucket(RATE, BURST)
         try:
+            async with game.lock:  # no update can slip between the hello and the first update
+                await games.refresh(game)
+                game.listeners.add(queue)
+                await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
+            sender = asyncio.create_task(forward(ws, queue))
             while True:
                 text = await ws.receive_text()
                 reply = await handle(text, bucket, game_id, seat)
@@ -189,7 +196,9 @@ def create_app(
             pass
         finally:
             game.listeners.discard(queue)
-            sender.cancel()
+            if sender is not None:
+                sender.cancel()
+            games.forget_if_idle(game)
 
     async def handle(text: str, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
         if not bucket.take():
@@ -222,10 +231,10 @@ def create_app(
     return app
 
 
-async def forward(ws: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> None:
+async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
     try:
         while True:
-            await ws.send_json(await queue.get())
+            await ws.send_text(await queue.get())
     except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
         pass
 

@@ -26,7 +26,8 @@ def log_lines(before: State, item: Event, after: State, names: list[str]) -> lis
         if after.claimed[c] != before.claimed[c]:
             lines.append({"kind": "claim", "seat": before.player, "text": f"{who} claims column {c}", "columns": [c]})
     if after.is_over:
-        lines.append({"kind": "win", "seat": after.player, "text": f"{names[after.player]} wins in {after.turn} turns"})
+        verb = "finishes" if after.players == 1 else "wins"  # solitaire: the score is the turns taken
+        lines.append({"kind": "win", "seat": after.player, "text": f"{names[after.player]} {verb} in {after.turn} turns"})
     return lines
 
 

@@ -9,10 +9,12 @@ client hears of it; bots play from an asyncio task per game.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +28,7 @@ from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actio
 from cantstop.core.variant import preset
 from cantstop.web.describe import game_json, log_lines
 from cantstop.web.ratings import rate_game
-from cantstop.web.storage import StaleError, Storage, StoredGame
+from cantstop.web.storage import Append, StaleError, Storage, StoredGame
 
 log = logging.getLogger("cantstop.web")
 NAME = re.compile(r"^[^\x00-\x1f;\"\\\[\]{}]{1,40}$")
@@ -52,8 +54,9 @@ class LiveGame:
     state: State | None
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
     bot_task: asyncio.Task[None] | None = None
+    _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
     @property
     def version(self) -> int:
@@ -64,7 +67,11 @@ class LiveGame:
         return [s.name or seat_letter(s.seat) for s in self.meta.seats]
 
     def snapshot(self) -> dict[str, Any]:
-        return game_json(self.meta, self.state, self.version)
+        """The game's JSON, built once per version and seating (every client gets the same)."""
+        cached = self._snapshot
+        if cached is None or cached[0] != self.version or cached[1] is not self.meta:
+            cached = self._snapshot = (self.version, self.meta, game_json(self.meta, self.state, self.version))
+        return cached[2]
 
 
 def parse_action(raw: str | list[int]) -> Action:
@@ -93,16 +100,50 @@ def bot_spec(name: str) -> str:
 class GameService:
     """All games this process serves; safe to share between requests on one event loop."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.8, on_commit: Callable[[str, int], None] | None = None) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.8) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.dice = SecureDice()
         self.games: dict[str, LiveGame] = {}
-        self.on_commit = on_commit  # tells other processes (PostgreSQL NOTIFY)
         self._loading: dict[str, asyncio.Lock] = {}
+        self._executor = ThreadPoolExecutor(storage.threads, thread_name_prefix="cantstop-db")
+        self._pending: list[tuple[Append, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.to_thread(fn, *args)
+        """Run a (blocking) storage call off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    async def store(self, append: Append) -> None:
+        """Commit one event, batched with whatever other games commit at the same moment."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((append, done))
+        self._wake.set()
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    stored = await self.db(self.storage.append_many, [a for a, _ in batch])
+                except Exception as error:  # the database is down: every waiting action fails alike
+                    for _, done in batch:
+                        if not done.done():  # a cancelled waiter must not stop the writer
+                            done.set_exception(error)
+                    continue
+                for (a, done), ok in zip(batch, stored):
+                    if done.done():
+                        continue
+                    if ok:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(StaleError(f"version {a.seq} of game {a.game_id} is taken"))
 
     # --------------------------------------------------------------- loading
     async def live(self, game_id: str) -> LiveGame:
@@ -124,6 +165,7 @@ class GameService:
 
     async def _catch_up(self, game: LiveGame, events: list[Event]) -> list[dict[str, Any]]:
         """Apply stored events this process has not seen; returns their log entries."""
+        entries: list[dict[str, Any]] = []
         if game.record is None:
             meta = await self.db(self.storage.game, game.meta.id)
             if meta is None or meta.first is None:
@@ -131,9 +173,8 @@ class GameService:
             game.meta = meta
             game.record = meta.record([])
             game.state = game.record.start()
-            game.log = [self._start_line(game)]
+            entries.append(self._start_line(game))
         assert game.state is not None
-        entries: list[dict[str, Any]] = []
         for item in events:
             before = game.state
             game.state = apply_event(before, item)
@@ -149,26 +190,44 @@ class GameService:
         how = f" (roll-off {rolloff})" if rolloff else ""
         return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first{how}"}
 
-    async def refresh(self, game: LiveGame) -> None:
-        """Pick up what other processes stored, and tell this process's clients."""
-        if game.record is not None and game.state is not None and game.state.is_over:
+    async def refresh(self, game: LiveGame, seats: bool = False) -> None:
+        """Pick up what other processes stored (with `seats`, seat changes too) and tell our clients."""
+        if game.state is not None and game.state.is_over:
             return
-        was_waiting = game.record is None
-        if was_waiting:
+        changed = False
+        if game.record is None or seats:
             meta = await self.db(self.storage.game, game.meta.id)
-            if meta is not None:
-                game.meta = meta
+            if meta is not None and meta != game.meta:
+                game.meta, changed = meta, True
         entries = await self._catch_up(game, await self.db(self.storage.events, game.meta.id, game.version))
-        if entries or (was_waiting and game.record is not None):
-            self.publish(game, entries if entries else game.log)
+        if entries or changed:
             if game.state is not None and game.state.is_over:
                 game.meta = await self.db(self.storage.game, game.meta.id)
+            self.publish(game, entries)
             self.wake_bots(game)
 
+    async def catch_up_all(self) -> None:
+        for game in list(self.games.values()):
+            async with game.lock:
+                await self.refresh(game, seats=True)
+
+    async def notified(self, game_id: str, version: int) -> None:
+        """Another process (or this one) stored something for `game_id`: catch up if behind."""
+        game = self.games.get(game_id)
+        if game is None or (version >= 0 and game.version >= version):
+            return
+        async with game.lock:
+            await self.refresh(game, seats=version < 0)
+
+    def forget_if_idle(self, game: LiveGame) -> None:
+        """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""
+        if not game.listeners and game.state is not None and game.state.is_over:
+            self.games.pop(game.meta.id, None)
+
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
-        message = {"type": "update", "game": game.snapshot(), "log": entries}
+        message = json.dumps({"type": "update", "game": game.snapshot(), "log": entries})  # encoded once
         for queue in list(game.listeners):
-            if queue.qsize() < 1000:  # a client that reads nothing is dropped, not waited for
+            if queue.qsize() < 1000:  # a client that reads nothing misses updates; nobody waits for it
                 queue.put_nowait(message)
 
     # ------------------------------------------------------------- creating
@@ -245,7 +304,8 @@ class GameService:
             raise ApiError(403, "not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
         action = parse_action(raw)
         async with game.lock:
-            await self.refresh(game)
+            if version > game.version or game.state is None:
+                await self.refresh(game)  # another process may have moved on; else the insert tells
             state = game.state
             if state is None:
                 raise ApiError(409, "not_started", f"the game waits for players in seats {self._open(game)}")
@@ -272,7 +332,7 @@ class GameService:
                 legal = ["roll"] if state.phase is Phase.ROLL else [a if isinstance(a, str) else list(a) for a in state.legal_actions()]
                 raise ApiError(422, "illegal", str(error), legal=legal) from None
             try:
-                await self.db(self.storage.append, game_id, game.version + 1, item, after.winner)
+                await self.store(Append(game_id, game.version + 1, item, after.winner))
             except StaleError:
                 await self.refresh(game)
                 raise ApiError(409, "stale", f"another action was applied first; the game is at version {game.version}", version=game.version) from None
@@ -281,8 +341,6 @@ class GameService:
                 game.meta = await self.db(self.storage.game, game_id)
                 await self.db(rate_game, self.storage, game.names, after)
             self.publish(game, entries)
-            if self.on_commit is not None:
-                self.on_commit(game_id, game.version)
             self.wake_bots(game)
             return game.snapshot()
 
@@ -306,8 +364,13 @@ class GameService:
                 continue
             action: Action = ROLL
             if state.phase is not Phase.ROLL:
-                bot = get_bot(seat.bot)
-                action = await asyncio.to_thread(bot.play, state, rng, Budget(seconds=1.0))
+                try:
+                    action = await asyncio.to_thread(get_bot(seat.bot).play, state, rng, Budget(seconds=1.0))
+                    if action not in state.legal_actions():
+                        raise ValueError(f"illegal action {action!r}")
+                except Exception as error:  # a broken bot must not stall the game: play any legal move
+                    log.warning("bot %s failed in game %s (%s); playing a random move", seat.bot, game.meta.id, error)
+                    action = rng.choice(state.legal_actions())
             try:
                 raw: str | list[int] = list(action) if isinstance(action, tuple) else str(action)
                 await self.act(game.meta.id, state.player, version, raw)
@@ -323,6 +386,9 @@ class GameService:
 
     async def close(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
+        if self._writer is not None:
+            tasks.append(self._writer)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self._executor.shutdown(wait=False)

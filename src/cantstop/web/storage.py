@@ -28,7 +28,10 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    insert,
     select,
+    text,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -39,6 +42,7 @@ from cantstop.core.state import Decision
 from cantstop.core.variant import preset
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+CHANNEL = "cantstop"  # the PostgreSQL LISTEN/NOTIFY channel of game changes
 
 
 def default_url() -> str:
@@ -148,6 +152,16 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+@dataclass(frozen=True)
+class Append:
+    """One event to store: the game, its new version, the event, and the winner if it ends the game."""
+
+    game_id: str
+    seq: int
+    item: Event
+    winner: int | None = None
+
+
 class StaleError(Exception):
     """Another action was stored at this version first."""
 
@@ -183,6 +197,9 @@ class Storage:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one writer at a time: one thread for it avoids its busy-wait on locks.
+        self.threads = 1 if url.startswith("sqlite") else 8
+        self.shared = not url.startswith("sqlite")  # other server processes may write too
 
     def migrate(self) -> None:
         """Bring the schema up to date with the migrations shipped in the package."""
@@ -244,6 +261,7 @@ class Storage:
             if row is None or row.kind != "open":
                 return None
             row.kind, row.name, row.token_hash = "person", name, hash_token(token)
+            self._notify(s, game_id, -1)
         return token
 
     def seat_of(self, game_id: str, token: str) -> int | None:
@@ -259,6 +277,7 @@ class Storage:
             if row is None or row.status != "waiting":
                 return False
             row.status, row.first, row.tags, row.updated = "playing", first, tags, now()
+            self._notify(s, game_id, -1)
         return True
 
     # ----------------------------------------------------------------- events
@@ -273,18 +292,43 @@ class Storage:
 
     def append(self, game_id: str, seq: int, item: Event, winner: int | None = None) -> None:
         """Store event number `seq`; raises StaleError if that number is already taken."""
-        kind, data = encode_event(item)
+        if not self.append_many([Append(game_id, seq, item, winner)])[0]:
+            raise StaleError(f"version {seq - 1} of game {game_id} already has a next action")
+
+    def append_many(self, items: list[Append]) -> list[bool]:
+        """Store several games' events in one transaction (a group commit); False where stale.
+
+        One commit for many actions is what lets one SQLite file keep up with many games.
+        If any is stale (another process stored that version first), each is retried alone.
+        """
         try:
             with self.session() as s:
-                s.add(EventRow(game_id=game_id, seq=seq, kind=kind, data=data))
-                s.flush()
-                row = s.get(GameRow, game_id)
-                assert row is not None
-                row.version, row.updated = seq, now()
-                if winner is not None:
-                    row.status, row.winner = "over", winner
+                self._insert(s, items)
+            return [True] * len(items)
         except IntegrityError:
-            raise StaleError(f"version {seq - 1} of game {game_id} already has a next action") from None
+            if len(items) == 1:
+                return [False]
+        return [self.append_many([one])[0] for one in items]
+
+    def _insert(self, s: Session, items: list[Append]) -> None:
+        stamp = now()
+        rows = []
+        for a in items:
+            kind, data = encode_event(a.item)
+            rows.append({"game_id": a.game_id, "seq": a.seq, "kind": kind, "data": data, "created": stamp})
+        s.execute(insert(EventRow), rows)
+        latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
+        s.execute(update(GameRow), [{"id": a.game_id, "version": a.seq, "updated": stamp} for a in latest.values()])
+        for a in items:
+            if a.winner is not None:
+                s.execute(update(GameRow).where(GameRow.id == a.game_id).values(status="over", winner=a.winner))
+        for a in latest.values():
+            self._notify(s, a.game_id, a.seq)
+
+    def _notify(self, s: Session, game_id: str, version: int) -> None:
+        """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
+        if self.shared:
+            s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id} {version}"})
 
     # ---------------------------------------------------------------- ratings
     def ratings(self, names: list[str]) -> dict[str, Rating]:

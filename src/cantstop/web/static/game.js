@@ -81,7 +81,10 @@ function renderJoin() {
 function renderStatus(state) {
   const who = name(state.player);
   let line;
-  if (game.status === "over" || state.winner !== null) line = `${name(state.winner)} won in ${state.turn} turns.`;
+  if (game.status === "over" || state.winner !== null) {
+    // Solitaire's score is its number of turns: fewer is better.
+    line = game.seats.length === 1 ? `Finished in ${state.turn} turns.` : `${name(state.winner)} won in ${state.turn} turns.`;
+  }
   else if (state.player === you) line = { roll: "Your turn: roll the dice.", choose: "Choose how to move.", decide: "Roll again or stop?" }[state.phase];
   else line = `${who} is ${{ roll: "about to roll", choose: "choosing", decide: "deciding" }[state.phase]}…`;
   ui.status.textContent = line;

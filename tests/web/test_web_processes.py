@@ -1,0 +1,78 @@
+"""Two server processes against one PostgreSQL: a move made through one is seen through the other."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from web_helpers import Server, pg_schema, postgres_url
+from websockets.sync.client import ClientConnection, connect
+
+from cantstop.core.record import read_record
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def two_servers() -> Iterator[tuple[Server, Server]]:
+    url = postgres_url()
+    assert url is not None
+    with pg_schema(url) as scoped, Server(scoped) as first, Server(scoped) as second:
+        yield first, second
+
+
+def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    for _ in range(100):
+        message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def updated_to(ws: ClientConnection, version: int) -> dict[str, Any]:
+    while True:
+        message = receive(ws, "update")
+        if message["game"]["version"] >= version:
+            return message
+
+
+def test_a_game_played_with_one_client_on_each_process(two_servers: tuple[Server, Server]) -> None:
+    first, second = two_servers
+    game_id = httpx.post(first.url + "/api/games", json={"variant": "classic+to_win=1", "seats": ["open", "open"]}).json()["id"]
+    ann = httpx.post(f"{first.url}/api/games/{game_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+    bob = httpx.post(f"{second.url}/api/games/{game_id}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+    ws_url = {s: s.url.replace("http", "ws") + f"/ws/games/{game_id}" for s in (first, second)}
+    with connect(ws_url[first], additional_headers={"Authorization": f"Bearer {ann}"}) as on_first, \
+            connect(ws_url[second], additional_headers={"Authorization": f"Bearer {bob}"}) as on_second, \
+            connect(ws_url[second]) as watcher:
+        clients = {0: on_first, 1: on_second}
+        game = receive(on_first, "hello")["game"]
+        assert receive(on_second, "hello")["you"] == 1
+        receive(watcher, "hello")
+        rolls = 0
+        for _ in range(1000):
+            state = game["state"]
+            if game["status"] == "over" or state["winner"] is not None:
+                break
+            mover, other = clients[state["player"]], clients[1 - state["player"]]
+            if state["phase"] == "choose":
+                action: Any = state["legal"][0]
+            elif state["phase"] == "decide" and rolls >= 2:
+                action, rolls = "stop", 0
+            else:
+                action, rolls = "roll", rolls + 1
+            version = game["version"]
+            mover.send(json.dumps({"type": "action", "version": version, "action": action}))
+            assert receive(mover, "ok")["version"] == version + 1
+            # The client on the other process, and a spectator there, see the move at once.
+            seen = updated_to(other, version + 1)["game"]
+            assert updated_to(watcher, version + 1)["game"] == seen
+            game = updated_to(mover, version + 1)["game"]
+            assert seen == game
+        assert game["state"]["winner"] is not None
+    records = [httpx.get(f"{s.url}/api/games/{game_id}/record").text for s in (first, second)]
+    assert records[0] == records[1]
+    assert len(read_record(records[0]).events) == game["version"]
