@@ -177,21 +177,10 @@ class State(NamedTuple):
                 return self._advance(action)
         elif phase is _DECIDE:
             if action is ROLL or action == "roll":
+                variant, pieces, runners, claimed, player, _, _, steps, turn, status, _ = self
                 return _new(
                     State,
-                    (
-                        self.variant,
-                        self.pieces,
-                        self.runners,
-                        self.claimed,
-                        self.player,
-                        _ROLL,
-                        None,
-                        self.steps,
-                        self.turn,
-                        self.status,
-                        (),
-                    ),
+                    (variant, pieces, runners, claimed, player, _ROLL, None, steps, turn, status, ()),
                 )
             if (action is STOP or action == "stop") and self.may_stop():
                 return self._stop()
