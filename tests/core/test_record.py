@@ -127,13 +127,16 @@ def test_corrupt_records_name_the_line(body: str, line: int, message: str) -> No
     ],
 )
 def test_corrupt_headers_say_what_is_wrong(text: str, message: str) -> None:
-    with pytest.raises(RecordError, match=message.replace(".", r"\.")):
+    with pytest.raises(RecordError, match=message.replace(".", r"\.")) as info:
         read_record(text)
+    # the error names the line of the tag at fault; a missing tag has no line
+    expected = {"Players tag is missing": None, "unknown variant 'chess'": 1}.get(message, 2)
+    assert info.value.line == expected
 
 
 def test_a_wrong_result_tag_on_a_finished_game() -> None:
     text = GOLDEN[0].read_text(encoding="utf-8").replace('[Result "A"]', '[Result "B"]')
-    with pytest.raises(RecordError, match="Result tag says 'B' but the moves give 'A'"):
+    with pytest.raises(RecordError, match=r"^line 8: the Result tag says 'B' but the moves give 'A'"):
         read_record(text)
 
 

@@ -85,3 +85,13 @@ def test_bad_specs_say_what_is_allowed(spec: str, message: str) -> None:
 def test_with_options_makes_a_custom_copy() -> None:
     v = preset("classic").with_options(runners=2)
     assert v.runners == 2 and v.name == "custom" and isinstance(v, Variant)
+
+
+def test_the_same_spec_gives_the_same_variant_and_tables() -> None:
+    """Positions read from text must not rebuild the roll tables (and lose the choice cache)."""
+    from cantstop.core.notation import from_notation
+
+    a = from_notation("classic+to_win=5 00000000000/00000000000 00000000000 A roll 0 0")
+    b = from_notation("classic+to_win=5 00000000000/00000000000 00000000000 B roll 0 0")
+    assert a.variant is b.variant and a.variant.tables is b.variant.tables
+    assert preset("turtles+wild_dice=2") is preset("turtles+wild_dice=2")

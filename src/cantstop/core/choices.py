@@ -46,6 +46,12 @@ def group_choices(
 ) -> set[Choice]:
     """The maximal applicable sub-multisets of one group of sums."""
     n = len(group)
+    if n == 2:  # a pair: both sums if they go together, else each sum that goes alone
+        if applicable(group, room, has_runner, runners_left, steps_left):
+            return {group}
+        return {
+            (c,) for c in group if applicable((c,), room, has_runner, runners_left, steps_left)
+        }
     full = (1 << n) - 1
     ok = [False] * (full + 1)
     subs: list[Choice] = [()] * (full + 1)

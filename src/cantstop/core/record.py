@@ -161,6 +161,7 @@ def _turn_lines(record: Record) -> Iterator[str]:
 def read_record(text: str) -> Record:
     """Parse a record; a `RecordError` names the line and what was expected there."""
     tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}  # so that an error about a tag names its line
     body: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = _COMMENT.sub(" ", raw).strip()
@@ -173,30 +174,35 @@ def read_record(text: str) -> Record:
             if not match:
                 raise RecordError(f'bad tag {line!r}: write [Name "value"]', number)
             tags[match.group(1)] = _unquote(match.group(2))
+            tag_lines[match.group(1)] = number
         else:
             body.append((number, line))
     try:
         variant = preset(tags.get("Variant", "classic"))
     except ValueError as error:
-        raise RecordError(str(error)) from None
+        raise RecordError(str(error), tag_lines.get("Variant")) from None
     players = [p.strip() for p in tags.get("Players", "").split(";") if p.strip()]
     if not players:
         raise RecordError('the Players tag is missing: write [Players "Ann; Bob"]')
     first_tag = tags.get("First", "A")
     if first_tag not in SEATS[: len(players)]:
-        raise RecordError(f"First {first_tag!r} is not a seat of {SEATS[: len(players)]}")
+        raise RecordError(
+            f"First {first_tag!r} is not a seat of {SEATS[: len(players)]}", tag_lines.get("First")
+        )
     try:
         record = Record(variant, players, SEATS.index(first_tag))
         state = record.start()
     except ValueError as error:
-        raise RecordError(str(error)) from None
+        raise RecordError(str(error), tag_lines.get("Players")) from None
     record.tags = {k: v for k, v in tags.items() if k not in ("Variant", "Players", "First", "Result", "Turns")}
     for position, (number, line) in enumerate(body):
         state = _read_turn(record, state, number, line, last=position == len(body) - 1)
     result = tags.get("Result")
     actual = seat_letter(state.player) if state.is_over else "*"
     if result is not None and result != actual:
-        raise RecordError(f"the Result tag says {result!r} but the moves give {actual!r}")
+        raise RecordError(
+            f"the Result tag says {result!r} but the moves give {actual!r}", tag_lines["Result"]
+        )
     return record
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -131,11 +131,13 @@ _SPEC_FIELDS = (
 )
 
 
+@lru_cache(maxsize=256)
 def preset(spec: str) -> Variant:
     """A variant by name, e.g. 'classic', or a preset with changes: 'classic+to_win=5+skip'.
 
     Changes are `field=value` (heights as dot-separated numbers, e.g. 3.5.7) or a bare
-    flag name for a true boolean. A clear error lists what exists.
+    flag name for a true boolean. A clear error lists what exists. The same spec gives the
+    same object, so positions read from text share one set of tables and choice cache.
     """
     base, *changes = spec.strip().split("+")
     if base not in PRESETS:
@@ -170,7 +172,7 @@ def _parse_value(key: str, text: str, spec: str) -> object:
         raise ValueError(f"bad value {text!r} for {key} in variant {spec!r}") from None
 
 
-@cache  # the server writes a position as JSON on every move: work the spec out once per variant
+@lru_cache(maxsize=256)  # the server writes a position on every move: work a spec out once
 def variant_spec(variant: Variant) -> str:
     """The shortest spec `preset` reads back as an equal variant: a preset name plus changes."""
     specs = []
