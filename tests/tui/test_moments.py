@@ -192,3 +192,28 @@ async def test_a_too_small_terminal_says_how_big_it_must_be(tmp_path: Path, size
         await pilot.pause()
         assert not app.screen.has_class("-small")
         assert app.screen.query_one(BoardView).region.height > 0
+
+
+async def test_bots_play_on_their_own_but_wait_while_a_dialog_is_open(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "bot:random,Ann")
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        session = screen.session
+        await pilot.press("question_mark")
+        screen.bot_delay = 0.02  # from now on bots move on their own
+        screen.schedule_bot()
+        events = len(session.game.record.events)
+        await pilot.pause(0.3)  # many bot delays long
+        assert len(session.game.record.events) == events  # nothing moved under the help screen
+        await pilot.press("escape")
+        for _ in range(100):  # bounded wait for the bot's turn to be played out
+            if session.seat.is_person:
+                break
+            await pilot.pause(0.05)
+        assert session.seat.is_person and len(session.game.record.events) > events
+
+
+async def test_the_same_fallback_notice_is_given_once(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,bot:medium,bot:medium")
+    async with app.run_test():
+        assert log_text(app).count("bot yet") <= 1

@@ -70,7 +70,7 @@ class GameScreen(SizedScreen):
         super().__init__()
         self.session = session
         self.bot_delay = bot_delay
-        self.notices = notices or []
+        self.notices = list(dict.fromkeys(notices or []))  # two medium bots: one notice
         self.advice_on = False
         self.bust_view: tuple[State, Dice] | None = None  # the board as it was when a bust hit
         self.last_dice: Dice | None = None
@@ -156,7 +156,7 @@ class GameScreen(SizedScreen):
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
         text.append(f" {PHASE_WORDS[state.phase]}")
         if not s.seat.is_person:
-            text.append(" · space: step  f: fast-forward", style="grey70")
+            text.append(" · f: skip ahead", style="grey70")
         return text
 
     def fill_choices(self) -> None:
@@ -246,6 +246,9 @@ class GameScreen(SizedScreen):
         self.timer = None
         s = self.session
         if s.state.is_over or s.seat.is_person or self.waiting:
+            return
+        if refresh and self.app.screen is not self:  # help or the quit question is open: bots wait
+            self.schedule_bot()
             return
         bust_shown = self.bust_view is not None
         self.bust_view = None
