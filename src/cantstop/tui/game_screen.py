@@ -187,8 +187,8 @@ class GameScreen(SizedScreen):
 
     def preview_state(self) -> State | None:
         state = self.session.state
-        if state.phase is not Phase.CHOOSE:
-            return None
+        if state.phase is not Phase.CHOOSE or not self.session.seat.is_person:
+            return None  # a bot's pick is not the highlighted one: show what it plays instead
         index = self.query_one("#choices", OptionList).highlighted
         if index is None or not 0 <= index < len(state.options):
             index = 0
