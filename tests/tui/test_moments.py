@@ -38,6 +38,7 @@ async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_p
         # the board still shows the runner that was lost, and the dice are marked as a bust
         assert screen.query_one(BoardView).state.runners[2] == 3
         assert "BUST" in str(screen.query_one("#dice").render())
+        assert "turn 1 · Ann busts" in str(screen.query_one("#status").render())
         await pilot.press("x")  # any key goes on
         assert not isinstance(app.screen, Notice)
         state = screen.session.state

@@ -152,6 +152,11 @@ class GameScreen(SizedScreen):
             text = Text(f"Can't Stop · {s.variant.name} · {state.turn} turns · ")
             text.append(f"{act(self.seat_name(state.winner), 'win')}!", style="bold")
             return text
+        if self.bust_view is not None and self.waiting:  # the bust message is up: the turn is not over yet
+            busted = self.bust_view[0]
+            text = Text(f"Can't Stop · {s.variant.name} · turn {busted.turn + 1} · ")
+            text.append(f"{act(self.seat_name(busted.player), 'bust')}", style="bold white on red")
+            return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
         text.append(f" {PHASE_WORDS[state.phase]}")
