@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList, RichLog
 from tui_helpers import ScriptedDice, game_screen, make_app
 
+from cantstop.bots import BotInfo, Budget, Level
 from cantstop.core.record import read_record
-from cantstop.core.state import Phase
+from cantstop.core.state import Action, Phase, State
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
+from cantstop.tui.seats import Seat
 from cantstop.tui.widgets import BoardView, TooSmall
 
 pytestmark = pytest.mark.asyncio
@@ -21,7 +24,8 @@ SIXES = (6, 6, 6, 6)  # 12+12
 
 def log_text(app: object) -> str:
     screen = game_screen(app)  # type: ignore[arg-type]
-    return "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+    text = " ".join(line.text for line in screen.query_one("#log", RichLog).lines)
+    return " ".join(text.split())  # the log wraps long lines: compare words, not line breaks
 
 
 async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_path: Path) -> None:
@@ -218,3 +222,17 @@ async def test_the_same_fallback_notice_is_given_once(tmp_path: Path) -> None:
     app = make_app(tmp_path, "Ann,bot:medium,bot:medium")
     async with app.run_test():
         assert log_text(app).count("bot yet") <= 1
+
+
+async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
+    def broken(state: State, rng: random.Random, budget: Budget) -> Action:
+        raise RuntimeError("out of ideas")
+
+    seat = Seat("Broken bot", "bot:broken", BotInfo("broken", Level.EASY, "always fails", broken))
+    app = make_app(tmp_path, "Ann")
+    app.config.seats = [seat, Seat("Ann", "Ann")]
+    async with app.run_test() as pilot:
+        session = game_screen(app).session
+        await pilot.press("f")
+        assert session.seat.name == "Ann" or session.state.is_over
+        assert "broken failed (RuntimeError: out of ideas); it plays" in log_text(app)

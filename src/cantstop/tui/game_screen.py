@@ -1,16 +1,19 @@
-"""The game: board, players, dice, choices, advice and log; people act by keys, bots by timer."""
+"""The game: board, players, dice, choices, advice and log; people act by keys, bots on their own."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.timer import Timer
 from textual.widgets import Button, Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
 from cantstop.bots.advice import advise
 from cantstop.core.choices import format_choice
@@ -74,7 +77,7 @@ class GameScreen(SizedScreen):
         self.advice_on = False
         self.bust_view: tuple[State, Dice] | None = None  # the board as it was when a bust hit
         self.last_dice: Dice | None = None
-        self.timer: Timer | None = None
+        self.bot_worker: Worker[None] | None = None  # the bot's next move, thinking or waiting
         self.waiting = False  # a modal is up: bots wait too
 
     # ---------------------------------------------------------------- layout
@@ -238,27 +241,44 @@ class GameScreen(SizedScreen):
             self.schedule_bot()
 
     def schedule_bot(self, delay: float | None = None) -> None:
+        """Let the bot to move think (in a thread) and act once `delay` has passed."""
         self.cancel_timer()
-        self.timer = self.set_timer(self.bot_delay if delay is None else delay, self.bot_step)
+        wait = self.bot_delay if delay is None else delay
+        self.bot_worker = self.run_worker(partial(self.bot_move_later, wait), group="bot", exclusive=True)
+
+    async def bot_move_later(self, delay: float) -> None:
+        s = self.session
+        state = s.state
+        start = time.monotonic()
+        move: tuple[Action, str | None] | None = None
+        if state.phase in (Phase.CHOOSE, Phase.DECIDE) and not s.seat.is_person:
+            # Thinking happens during the pause between moves, off the event loop: keys stay live.
+            move = await asyncio.to_thread(s.bot_action)
+        await asyncio.sleep(max(0.0, delay - (time.monotonic() - start)))
+        while self.app.screen is not self:  # help or the quit question is open: bots wait
+            await asyncio.sleep(0.1)
+        if s.state is state:  # nothing else moved the game meanwhile (a skip, an undo)
+            self.bot_worker = None
+            self.bot_step(move=move)
 
     def cancel_timer(self) -> None:
-        if self.timer is not None:
-            self.timer.stop()
-            self.timer = None
+        if self.bot_worker is not None:
+            self.bot_worker.cancel()
+            self.bot_worker = None
 
-    def bot_step(self, refresh: bool = True) -> None:
+    def bot_step(self, refresh: bool = True, move: tuple[Action, str | None] | None = None) -> None:
         """One action of the bot to move: a roll, a choice or a decision."""
-        self.timer = None
         s = self.session
         if s.state.is_over or s.seat.is_person or self.waiting:
-            return
-        if refresh and self.app.screen is not self:  # help or the quit question is open: bots wait
-            self.schedule_bot()
             return
         bust_shown = self.bust_view is not None
         self.bust_view = None
         state = s.state
-        action: Action = ROLL if state.phase is Phase.ROLL else s.bot_action()
+        if move is None:
+            move = (ROLL, None) if state.phase is Phase.ROLL else s.bot_action()
+        action, problem = move
+        if problem:
+            self.note(problem, "bold yellow")
         busted = self.apply(action, person=False)
         if refresh:
             self.update_view()
