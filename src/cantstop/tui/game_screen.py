@@ -64,7 +64,7 @@ class GameScreen(SizedScreen):
         Binding("u", "undo", "Undo"),
         Binding("f", "fast", "Fast-forward"),
         Binding("space", "step", "Bot step", show=False),
-        Binding("n", "again", "New game", show=False),
+        Binding("n", "again", "New game"),
         Binding("question_mark", "help", "Help"),
         *(Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)),
     ]
@@ -133,6 +133,7 @@ class GameScreen(SizedScreen):
         else:
             board.show(state, self.preview_state())
         self.query_one("#status", Static).update(self.status_text())
+        self.refresh_bindings()
         self.query_one("#players", Static).update(
             players_text(state, [x.name for x in s.seats], [not x.is_person for x in s.seats])
         )
@@ -356,6 +357,17 @@ class GameScreen(SizedScreen):
             self.app.exit(str(self.session.path))
 
     # ---------------------------------------------------------------- keys
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show in the footer only the keys that mean something in this game right now."""
+        s = self.session
+        if action == "again":
+            return s.state.is_over
+        if action == "undo":
+            return s.practice and not s.state.is_over
+        if action in ("fast", "step"):
+            return any(not seat.is_person for seat in s.seats) and not s.state.is_over
+        return True
+
     def person_to_move(self) -> bool:
         return self.session.seat.is_person and not self.session.state.is_over and not self.waiting
 
