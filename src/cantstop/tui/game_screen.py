@@ -79,6 +79,7 @@ class GameScreen(SizedScreen):
         self.last_dice: Dice | None = None
         self.bot_worker: Worker[None] | None = None  # the bot's next move, thinking or waiting
         self.waiting = False  # a modal is up: bots wait too
+        self.footer_over = False  # whether the footer shows the keys of a finished game
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -133,7 +134,9 @@ class GameScreen(SizedScreen):
         else:
             board.show(state, self.preview_state())
         self.query_one("#status", Static).update(self.status_text())
-        self.refresh_bindings()
+        if self.footer_over != state.is_over:  # redrawing the footer is costly: only when it changes
+            self.footer_over = state.is_over
+            self.refresh_bindings()
         self.query_one("#players", Static).update(
             players_text(state, [x.name for x in s.seats], [not x.is_person for x in s.seats])
         )
