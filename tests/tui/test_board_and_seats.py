@@ -117,3 +117,19 @@ async def test_the_start_screen_refuses_seats_the_rules_do_not_allow(tmp_path: P
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and len(app.screen.session.seats) == 1
         assert app.screen.session.state.phase is Phase.ROLL
+
+
+@pytest.mark.asyncio
+async def test_names_are_typed_on_the_start_screen_and_enter_starts(tmp_path: Path) -> None:
+    app = CantStopApp(PlayConfig(records=tmp_path, bot_delay=10_000))
+    async with app.run_test() as pilot:
+        screen = app.screen
+        name = screen.query_one("#name0")
+        name.focus()
+        name.value = ""  # type: ignore[attr-defined]
+        await pilot.press("Q", "u", "i", "n", "q")  # letters that are keys elsewhere just type
+        assert name.value == "Quinq"  # type: ignore[attr-defined]
+        assert isinstance(app.screen, StartScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.session.seats[0].name == "Quinq"

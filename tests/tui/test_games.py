@@ -17,7 +17,7 @@ pytestmark = pytest.mark.asyncio
 async def test_hot_seat_people_only_play_a_whole_game(tmp_path: Path) -> None:
     app = make_app(tmp_path, "Ann,Bob", "classic", seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
-        await play_out(pilot, app, rolls_per_turn=3)
+        await play_out(pilot, app, rolls_per_turn=3, keys=30)
         session = game_screen(app).session
         state = session.state
         assert state.is_over and isinstance(app.screen, GameOver)
@@ -30,7 +30,7 @@ async def test_hot_seat_people_only_play_a_whole_game(tmp_path: Path) -> None:
 async def test_person_against_bots_plays_to_the_end(tmp_path: Path) -> None:
     app = make_app(tmp_path, "Ann,bot:random,bot:easy", "classic", seed=11)
     async with app.run_test(size=(100, 30)) as pilot:
-        await play_out(pilot, app, rolls_per_turn=3, keys=False)
+        await play_out(pilot, app, rolls_per_turn=3, keys=10)
         session = game_screen(app).session
         assert session.state.is_over
         assert [s.is_person for s in session.seats] == [True, False, False]

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList, RichLog
 from tui_helpers import ScriptedDice, game_screen, make_app
 
+from cantstop.bots import BotInfo, Budget, Level
 from cantstop.core.record import read_record
-from cantstop.core.state import Phase
+from cantstop.core.state import Action, Phase, State
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
+from cantstop.tui.seats import Seat
 from cantstop.tui.widgets import BoardView, TooSmall
 
 pytestmark = pytest.mark.asyncio
@@ -21,7 +24,8 @@ SIXES = (6, 6, 6, 6)  # 12+12
 
 def log_text(app: object) -> str:
     screen = game_screen(app)  # type: ignore[arg-type]
-    return "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+    text = " ".join(line.text for line in screen.query_one("#log", RichLog).lines)
+    return " ".join(text.split())  # the log wraps long lines: compare words, not line breaks
 
 
 async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_path: Path) -> None:
@@ -38,6 +42,7 @@ async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_p
         # the board still shows the runner that was lost, and the dice are marked as a bust
         assert screen.query_one(BoardView).state.runners[2] == 3
         assert "BUST" in str(screen.query_one("#dice").render())
+        assert "turn 1 · Ann busts" in str(screen.query_one("#status").render())
         await pilot.press("x")  # any key goes on
         assert not isinstance(app.screen, Notice)
         state = screen.session.state
@@ -192,3 +197,42 @@ async def test_a_too_small_terminal_says_how_big_it_must_be(tmp_path: Path, size
         await pilot.pause()
         assert not app.screen.has_class("-small")
         assert app.screen.query_one(BoardView).region.height > 0
+
+
+async def test_bots_play_on_their_own_but_wait_while_a_dialog_is_open(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "bot:random,Ann")
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        session = screen.session
+        await pilot.press("question_mark")
+        screen.bot_delay = 0.02  # from now on bots move on their own
+        screen.schedule_bot()
+        events = len(session.game.record.events)
+        await pilot.pause(0.3)  # many bot delays long
+        assert len(session.game.record.events) == events  # nothing moved under the help screen
+        await pilot.press("escape")
+        for _ in range(100):  # bounded wait for the bot's turn to be played out
+            if session.seat.is_person:
+                break
+            await pilot.pause(0.05)
+        assert session.seat.is_person and len(session.game.record.events) > events
+
+
+async def test_the_same_fallback_notice_is_given_once(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,bot:medium,bot:medium")
+    async with app.run_test():
+        assert log_text(app).count("bot yet") <= 1
+
+
+async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
+    def broken(state: State, rng: random.Random, budget: Budget) -> Action:
+        raise RuntimeError("out of ideas")
+
+    seat = Seat("Broken bot", "bot:broken", BotInfo("broken", Level.EASY, "always fails", broken))
+    app = make_app(tmp_path, "Ann")
+    app.config.seats = [seat, Seat("Ann", "Ann")]
+    async with app.run_test() as pilot:
+        session = game_screen(app).session
+        await pilot.press("f")
+        assert session.seat.name == "Ann" or session.state.is_over
+        assert "broken failed (RuntimeError: out of ideas); it plays" in log_text(app)

@@ -83,6 +83,8 @@ def test_bad_flags_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
         ("--players", "Ann,Bob", "--variant", "solitaire"): "solitaire is for 1-1 players",
         ("--variant", "chess"): "unknown variant 'chess'",
         ("--players", "Ann,Bob", "--first", "C"): "use A, B or 1-2",
+        ("--resume", "x.txt", "--players", "Ann"): "drop --players, --variant and --first",
+        ("--first", "A"): "name the seats with --players",
     }
     for args, message in cases.items():
         result = runner.invoke(main, ["play", "--records", str(tmp_path), *args])

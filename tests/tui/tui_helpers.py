@@ -63,18 +63,21 @@ def game_screen(app: CantStopApp) -> GameScreen:
 
 
 async def play_out(
-    pilot: Pilot[str], app: CantStopApp, rolls_per_turn: int = 2, keys: bool = True, limit: int = 3000
+    pilot: Pilot[str], app: CantStopApp, rolls_per_turn: int = 2, keys: int = 0, limit: int = 3000
 ) -> None:
     """Play until the game-over screen: people roll `rolls_per_turn` times then stop.
 
-    With `keys` every move is a key press (as a person types, slow: each press redraws);
-    without, the screen's key actions are called directly and the screen redraws rarely.
+    The first `keys` moves are key presses, as a person types (slow: each press redraws);
+    after them the screen's key actions are called directly and the screen redraws rarely.
     """
     rolled = 0
+    pressed = 0
     actions = {"r": "action_roll", "s": "action_stop", "f": "action_fast", "1": "action_choose"}
 
     async def press(key: str) -> None:
-        if keys:
+        nonlocal pressed
+        pressed += 1
+        if pressed <= keys:
             await pilot.press(key)
         else:
             screen = game_screen(app)

@@ -55,13 +55,19 @@ def play(
     if delay < 0:
         raise click.BadParameter("must be 0 or more seconds", param_hint="--delay")
     config = PlayConfig(records=records or default_records_dir(), seed=seed, bot_delay=delay)
+    variant_given = ctx.get_parameter_source("variant_name") is not click.core.ParameterSource.DEFAULT
+    if resume_file is not None and (players is not None or variant_given or first is not None):
+        raise click.BadParameter(
+            "a resumed game keeps the seats, rules and turn order of its record: "
+            "drop --players, --variant and --first",
+            param_hint="--resume",
+        )
     if resume_file is not None:
         try:
             config.resume, config.notices = Session.resume(resume_file, SeededDice(seed))
         except RecordError as error:
             raise click.ClickException(f"cannot resume {resume_file}: {error}") from None
     else:
-        variant_given = ctx.get_parameter_source("variant_name") is not click.core.ParameterSource.DEFAULT
         config.variant = load_variant(variant_name)
         if players is not None or variant_given:
             try:

@@ -1,16 +1,19 @@
-"""The game: board, players, dice, choices, advice and log; people act by keys, bots by timer."""
+"""The game: board, players, dice, choices, advice and log; people act by keys, bots on their own."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.timer import Timer
 from textual.widgets import Button, Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
 from cantstop.bots.advice import advise
 from cantstop.core.choices import format_choice
@@ -61,7 +64,7 @@ class GameScreen(SizedScreen):
         Binding("u", "undo", "Undo"),
         Binding("f", "fast", "Fast-forward"),
         Binding("space", "step", "Bot step", show=False),
-        Binding("n", "again", "New game", show=False),
+        Binding("n", "again", "New game"),
         Binding("question_mark", "help", "Help"),
         *(Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)),
     ]
@@ -70,12 +73,13 @@ class GameScreen(SizedScreen):
         super().__init__()
         self.session = session
         self.bot_delay = bot_delay
-        self.notices = notices or []
+        self.notices = list(dict.fromkeys(notices or []))  # two medium bots: one notice
         self.advice_on = False
         self.bust_view: tuple[State, Dice] | None = None  # the board as it was when a bust hit
         self.last_dice: Dice | None = None
-        self.timer: Timer | None = None
+        self.bot_worker: Worker[None] | None = None  # the bot's next move, thinking or waiting
         self.waiting = False  # a modal is up: bots wait too
+        self.footer_over = False  # whether the footer shows the keys of a finished game
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -130,6 +134,9 @@ class GameScreen(SizedScreen):
         else:
             board.show(state, self.preview_state())
         self.query_one("#status", Static).update(self.status_text())
+        if self.footer_over != state.is_over:  # redrawing the footer is costly: only when it changes
+            self.footer_over = state.is_over
+            self.refresh_bindings()
         self.query_one("#players", Static).update(
             players_text(state, [x.name for x in s.seats], [not x.is_person for x in s.seats])
         )
@@ -152,11 +159,16 @@ class GameScreen(SizedScreen):
             text = Text(f"Can't Stop · {s.variant.name} · {state.turn} turns · ")
             text.append(f"{act(self.seat_name(state.winner), 'win')}!", style="bold")
             return text
+        if self.bust_view is not None and self.waiting:  # the bust message is up: the turn is not over yet
+            busted = self.bust_view[0]
+            text = Text(f"Can't Stop · {s.variant.name} · turn {busted.turn + 1} · ")
+            text.append(f"{act(self.seat_name(busted.player), 'bust')}", style="bold white on red")
+            return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
         text.append(f" {PHASE_WORDS[state.phase]}")
         if not s.seat.is_person:
-            text.append(" · space: step  f: fast-forward", style="grey70")
+            text.append(" · f: skip ahead", style="grey70")
         return text
 
     def fill_choices(self) -> None:
@@ -187,8 +199,8 @@ class GameScreen(SizedScreen):
 
     def preview_state(self) -> State | None:
         state = self.session.state
-        if state.phase is not Phase.CHOOSE:
-            return None
+        if state.phase is not Phase.CHOOSE or not self.session.seat.is_person:
+            return None  # a bot's pick is not the highlighted one: show what it plays instead
         index = self.query_one("#choices", OptionList).highlighted
         if index is None or not 0 <= index < len(state.options):
             index = 0
@@ -233,24 +245,44 @@ class GameScreen(SizedScreen):
             self.schedule_bot()
 
     def schedule_bot(self, delay: float | None = None) -> None:
+        """Let the bot to move think (in a thread) and act once `delay` has passed."""
         self.cancel_timer()
-        self.timer = self.set_timer(self.bot_delay if delay is None else delay, self.bot_step)
+        wait = self.bot_delay if delay is None else delay
+        self.bot_worker = self.run_worker(partial(self.bot_move_later, wait), group="bot", exclusive=True)
+
+    async def bot_move_later(self, delay: float) -> None:
+        s = self.session
+        state = s.state
+        start = time.monotonic()
+        move: tuple[Action, str | None] | None = None
+        if state.phase in (Phase.CHOOSE, Phase.DECIDE) and not s.seat.is_person:
+            # Thinking happens during the pause between moves, off the event loop: keys stay live.
+            move = await asyncio.to_thread(s.bot_action)
+        await asyncio.sleep(max(0.0, delay - (time.monotonic() - start)))
+        while self.app.screen is not self:  # help or the quit question is open: bots wait
+            await asyncio.sleep(0.1)
+        if s.state is state:  # nothing else moved the game meanwhile (a skip, an undo)
+            self.bot_worker = None
+            self.bot_step(move=move)
 
     def cancel_timer(self) -> None:
-        if self.timer is not None:
-            self.timer.stop()
-            self.timer = None
+        if self.bot_worker is not None:
+            self.bot_worker.cancel()
+            self.bot_worker = None
 
-    def bot_step(self, refresh: bool = True) -> None:
+    def bot_step(self, refresh: bool = True, move: tuple[Action, str | None] | None = None) -> None:
         """One action of the bot to move: a roll, a choice or a decision."""
-        self.timer = None
         s = self.session
         if s.state.is_over or s.seat.is_person or self.waiting:
             return
         bust_shown = self.bust_view is not None
         self.bust_view = None
         state = s.state
-        action: Action = ROLL if state.phase is Phase.ROLL else s.bot_action()
+        if move is None:
+            move = (ROLL, None) if state.phase is Phase.ROLL else s.bot_action()
+        action, problem = move
+        if problem:
+            self.note(problem, "bold yellow")
         busted = self.apply(action, person=False)
         if refresh:
             self.update_view()
@@ -328,6 +360,17 @@ class GameScreen(SizedScreen):
             self.app.exit(str(self.session.path))
 
     # ---------------------------------------------------------------- keys
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show in the footer only the keys that mean something in this game right now."""
+        s = self.session
+        if action == "again":
+            return s.state.is_over
+        if action == "undo":
+            return s.practice and not s.state.is_over
+        if action in ("fast", "step"):
+            return any(not seat.is_person for seat in s.seats) and not s.state.is_over
+        return True
+
     def person_to_move(self) -> bool:
         return self.session.seat.is_person and not self.session.state.is_over and not self.waiting
 

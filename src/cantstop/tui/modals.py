@@ -33,7 +33,8 @@ KEYS: tuple[tuple[str, str], ...] = (
 LEGEND = (
     "Board: A-D are the players' pieces (each in its colour), ◆ a runner of the player "
     "to move, ◇ where the highlighted choice would put a runner. A column filled with a "
-    "letter is claimed by that player. Column numbers frame each column."
+    "letter is claimed by that player. Column numbers frame each column. "
+    "A die showing T is a wild turtle: it counts as any value."
 )
 
 

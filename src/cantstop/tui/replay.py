@@ -106,9 +106,12 @@ class ReplayScreen(SizedScreen):
         before = self.states[i - 1] if i else state
         busted = isinstance(event, Roll) and state.turn != before.turn
         self.query_one(BoardView).show(before if busted else state)
-        status = Text(f"Replay {self.title_text} · event {i}/{len(self.states) - 1} · turn {state.turn + 1}")
+        status = Text(f"Replay {self.title_text} · event {i}/{len(self.states) - 1} · ")
         if state.is_over:
-            status.append(f" · {self.record.players[state.player]} won", style="bold")
+            turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
+            status.append(f"{self.record.players[state.player]} won after {turns}", style="bold")
+        else:
+            status.append(f"turn {state.turn + 1}")
         self.query_one("#status", Static).update(status)
         self.query_one("#players", Static).update(
             players_text(state, self.record.players, [False] * len(self.record.players))

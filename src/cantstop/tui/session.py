@@ -160,13 +160,19 @@ class Session:
         self.save()
         return self.state
 
-    def bot_action(self) -> Action:
+    def bot_action(self) -> tuple[Action, str | None]:
+        """The bot's move, or, if the bot fails or cheats, the first legal move and why."""
         bot = self.seat.bot
         assert bot is not None
-        action = bot.play(self.state, self.rng, BOT_BUDGET)
-        if action not in self.state.legal_actions():
-            raise RecordError(f"{bot.name} chose {action!r}, which is not legal here")
-        return action
+        state = self.state
+        legal = state.legal_actions()
+        try:
+            action = bot.play(state, self.rng, BOT_BUDGET)
+        except Exception as error:  # a bot's bug must not end a person's game
+            return legal[0], f"{bot.name} failed ({type(error).__name__}: {error}); it plays {legal[0]}"
+        if action not in legal:
+            return legal[0], f"{bot.name} chose {action!r}, which is not legal; it plays {legal[0]}"
+        return action, None
 
 
 def columns_text(state: State, seat: int) -> str:

@@ -12,7 +12,7 @@ from textual.widgets import Button, Footer, Input, Select, Static
 
 from cantstop.bots import bot_names, get_bot
 from cantstop.core.variant import PRESETS, preset
-from cantstop.tui.seats import BOT_PREFIX, LEVELS, parse_seats
+from cantstop.tui.seats import BOT_PREFIX, LEVELS, parse_seats, resolve_bot
 from cantstop.tui.widgets import SizedScreen, TooSmall
 
 PERSON, EMPTY = "person", "empty"
@@ -22,7 +22,10 @@ DEFAULT_NAMES = ("You", "Player 2", "Player 3", "Player 4")
 
 def kind_options() -> list[tuple[str, str]]:
     options = [("Person", PERSON)]
-    options += [(f"Bot, {level.value}", BOT_PREFIX + level.value) for level in LEVELS]
+    for level in LEVELS:
+        info, notice = resolve_bot(level.value)
+        stand_in = f" (for now: {info.name})" if notice else ""
+        options.append((f"Bot, {level.value}{stand_in}", BOT_PREFIX + level.value))
     options += [
         (f"Bot {name} ({get_bot(name).level.value})", BOT_PREFIX + name)
         for name in bot_names()

@@ -62,7 +62,7 @@ def dice_text(dice: Dice | None, wild: tuple[int | None, int] = (None, 0)) -> Te
 
 def players_text(state: State, names: list[str], bots: list[bool]) -> Text:
     """One line per seat: letter, name, columns claimed; the seat to move is marked."""
-    text = Text()
+    text = Text(f"    {'player':<14}     claimed\n", style="grey50")
     for seat, name in enumerate(names):
         if seat:
             text.append("\n")
