@@ -92,10 +92,11 @@ def test_cantstop_bot_plays_a_whole_game_over_pipes() -> None:
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(line + "\n")
         process.stdin.flush()
-        answer = [process.stdout.readline().strip()]
-        while not answer[-1].startswith(until):
-            answer.append(process.stdout.readline().strip())
-        return answer
+        answer = [process.stdout.readline()]
+        while answer[-1] and not answer[-1].startswith(until):
+            answer.append(process.stdout.readline())
+        assert answer[-1], f"the engine closed its output; it said {answer}"
+        return [line.strip() for line in answer]
 
     try:
         assert ask("cantstop", "cantstopok")[0].startswith("id name cantstop-random")
