@@ -18,7 +18,7 @@ play: $(STAMP)
 test: $(STAMP) lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
