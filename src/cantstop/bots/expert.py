@@ -42,7 +42,7 @@ EAGER = 0.0  # credit per unplaced runner for rolling on (the option of new colu
 RIVAL = 0.5  # how much the best rival's value counts against ours
 LEAD = 0.5  # shading of our column by a rival's lead in it
 THREAT_SCALE = 0.25  # a rival needing `x` more column-units wins next turn with ~exp(-x/scale)
-WIN = 100.0  # value of a won game (stopping to win is always taken)
+WIN_BONUS = 0.5  # a won game is worth `to_win` claimed columns plus this
 
 
 @lru_cache(maxsize=64)
@@ -61,32 +61,31 @@ def _total(values: list[float], count: int) -> float:
 class _Judge:
     """Values of end-of-turn positions for the player to move, from one turn's start."""
 
-    def __init__(self, state: State) -> None:
-        variant = state.variant
+    def __init__(
+        self, variant: Variant, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], me: int
+    ) -> None:
         table = _fractions(variant)
         self.count = variant.to_win
-        me = state.player
-        claimed = state.claimed
-        rivals = [p for p in range(state.players) if p != me]
+        rivals = [p for p in range(len(pieces)) if p != me]
         self.open = tuple(c for c in variant.columns if claimed[c] < 0)
         self.heights = variant.heights
         self.mine_claimed = sum(1 for c in variant.columns if claimed[c] == me)
         # Our worth of each open column by space, shaded by the best rival's lead there.
         self.worth: dict[int, tuple[float, ...]] = {}
         for c in self.open:
-            lead = max((table[c][state.pieces[p][c]] for p in rivals), default=0.0)
+            lead = max((table[c][pieces[p][c]] for p in rivals), default=0.0)
             self.worth[c] = tuple(v * (1.0 - LEAD * max(0.0, lead - v)) for v in table[c])
         # Rivals' column worths: a column we claim is wiped for them.
         self.rivals = [
             {
-                c: 1.0 if claimed[c] == p else table[c][state.pieces[p][c]]
+                c: 1.0 if claimed[c] == p else table[c][pieces[p][c]]
                 for c in variant.columns
                 if claimed[c] < 0 or claimed[c] == p
             }
             for p in rivals
         ]
         self.standing = self._rivals(())
-        own = state.pieces[me]
+        own = pieces[me]
         self.base = self.value({c: own[c] for c in self.open}, ())
 
     def _rivals(self, tops: tuple[int, ...]) -> tuple[float, float]:
@@ -103,7 +102,7 @@ class _Judge:
         """Our value if the turn ends with our pieces on `spaces` (open columns) claiming `tops`."""
         claims = self.mine_claimed + len(tops)
         if claims >= self.count:
-            return WIN
+            return self.count + WIN_BONUS
         worth = self.worth
         ours = [worth[c][spaces[c]] for c in self.open if c not in tops]
         ours.extend([1.0] * claims)
@@ -111,7 +110,8 @@ class _Judge:
         if not self.rivals:
             return mine
         rival, threat = self._rivals(tops) if tops else self.standing
-        return (1.0 - threat) * (mine - RIVAL * rival) - threat * WIN * 0.1
+        # A lost game is worth as much below zero as a won one above it.
+        return (1.0 - threat) * (mine - RIVAL * rival) - threat * (self.count + WIN_BONUS)
 
 
 def _spaces(state: State) -> tuple[dict[int, int], tuple[int, ...]]:
@@ -142,19 +142,46 @@ def _stop_after(
     return judge.value(spaces, tops)
 
 
-def roll_value(judge: _Judge, state: State) -> float:
+@lru_cache(maxsize=256)
+def _judge(
+    variant: Variant, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], me: int
+) -> _Judge:
+    """The judge of a turn: every decision of the turn shares it."""
+    return _Judge(variant, pieces, claimed, me)
+
+
+def judge_of(state: State) -> _Judge:
+    return _judge(state.variant, state.pieces, state.claimed, state.player)
+
+
+@lru_cache(maxsize=4096)
+def roll_value(state: State) -> float:
+    """Expected value of rolling once more from DECIDE `state`, then stopping (memoised:
+    a choice's look-ahead is the next decision's)."""
+    return _roll_value(judge_of(state), state)
+
+
+def _roll_value(judge: _Judge, state: State) -> float:
     """Expected value of rolling once more from DECIDE `state`, then stopping."""
     tables = state.variant.tables
     spaces, tops = _spaces(state)
     base = {c: spaces[c] for c in judge.open}
     total = 0.0
     bust = 0
+    seen: dict[Choice, float] = {}  # many rolls offer the same choices
     for outcome, weight in enumerate(tables.weights):
         options = state.outcome_choices(outcome)
         if not options:
             bust += weight
             continue
-        total += weight * max(_stop_after(judge, state, base, tops, c) for c in options)
+        best = -math.inf
+        for choice in options:
+            value = seen.get(choice)
+            if value is None:
+                value = seen[choice] = _stop_after(judge, state, base, tops, choice)
+            if value > best:
+                best = value
+        total += weight * best
     return (total + bust * judge.base) / tables.total + EAGER * state.runners_left
 
 
@@ -164,7 +191,7 @@ def decide(judge: _Judge, state: State) -> Action:
     if stop_wins(state):
         return STOP
     stop = judge.value(*_spaces(state))
-    return ROLL if roll_value(judge, state) > stop else STOP
+    return ROLL if roll_value(state) > stop else STOP
 
 
 def choose(judge: _Judge, state: State) -> Choice:
@@ -177,7 +204,7 @@ def choose(judge: _Judge, state: State) -> Choice:
         after = state.play(choice)
         if stop_wins(after):
             return choice
-        value = roll_value(judge, after)
+        value = roll_value(after)
         if after.may_stop():
             value = max(value, judge.value(*_spaces(after)))
         if value > best_value:
@@ -191,7 +218,7 @@ def choose(judge: _Judge, state: State) -> Choice:
     "Exact one-roll look-ahead over a value of progress, aware of the race.",
 )
 def play_expert(state: State, rng: random.Random, budget: Budget) -> Action:
-    judge = _Judge(state)
+    judge = judge_of(state)
     if state.phase is Phase.CHOOSE:
         return choose(judge, state)
     return decide(judge, state)
