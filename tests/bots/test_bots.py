@@ -99,3 +99,19 @@ def test_expert_beats_rule28_with_seats_swapped() -> None:
         wins += play_game(["rule28", "expert"], "classic", seed).winner == 1
     # Measured about 75% over 10,000 games; 60% of 200 is far below it yet far above chance.
     assert wins >= 120
+
+
+def test_advice_names_the_expert_action_and_the_odds() -> None:
+    from cantstop.bots.advice import advise
+    from cantstop.bots.heuristic import stop_wins
+
+    state = random_position("classic", 2, 4, 40)
+    advice = advise(state)
+    assert advice.action in state.legal_actions()
+    assert advice.action == get_bot("expert").play(state, random.Random(0), Budget(seconds=0.5))
+    assert "% bust next roll" in advice.reason
+    if state.phase is Phase.DECIDE:
+        assert advice.reason.startswith(("stop: ", "roll again: "))
+        assert stop_wins(state) <= (advice.action == "stop")
+    else:
+        assert advice.reason.startswith("play ")
