@@ -1,6 +1,7 @@
 """Bot speed: rule28 self-play 2-player games per second, and the expert's decision times.
 
-Run: `python benchmarks/bots.py --seconds 20` (one core, one process). The expert is
+Run: `python benchmarks/bots.py --seconds 20` (one core, one process). With
+`--match A B --pairs N` it plays a duplicate-dice match instead (the docs' table). The expert is
 timed on every decision it makes as one seat of classic 2-player games against rule28.
 """
 
@@ -61,10 +62,37 @@ def expert_decision_times(seconds: float) -> list[float]:
     return sorted(times)
 
 
+def duplicate_match(first: str, second: str, pairs: int, first_seed: int) -> tuple[int, int]:
+    """Wins of `first` over `2 * pairs` games: each dice stream played with both seatings."""
+    wins = 0
+    for seed in range(first_seed, first_seed + pairs):
+        for names, seat in (((first, second), 0), ((second, first), 1)):
+            bots = [get_bot(n).play for n in names]
+            state = new_game("classic", 2)
+            dice = SeededDice(seed)
+            rng = random.Random(seed)
+            while state.phase is not Phase.OVER:
+                if state.phase is Phase.ROLL:
+                    state = state.roll(dice.roll(4, 6))
+                else:
+                    state = state.play(bots[state.player](state, rng, Budget()))
+            wins += state.winner == seat
+    return wins, 2 * pairs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
+    parser.add_argument("--match", nargs=2, metavar="BOT", help="instead: a duplicate-dice match")
+    parser.add_argument("--pairs", type=int, default=500, help="dice streams of --match")
+    parser.add_argument("--first-seed", type=int, default=0, help="first dice seed of --match")
     args = parser.parse_args()
+    if args.match:
+        wins, games = duplicate_match(*args.match, args.pairs, args.first_seed)
+        share = wins / games
+        half = 1.96 * (share * (1 - share) / games) ** 0.5
+        print(f"{args.match[0]} vs {args.match[1]}: {wins}/{games} = {share:.2%} ± {half:.2%}")
+        return
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     print(f"rule28 self-play, 2 players: {rule28_games_per_second(args.seconds):,.0f} games/s")
     times = expert_decision_times(args.seconds)

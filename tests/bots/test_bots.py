@@ -115,3 +115,12 @@ def test_advice_names_the_expert_action_and_the_odds() -> None:
         assert stop_wins(state) <= (advice.action == "stop")
     else:
         assert advice.reason.startswith("play ")
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_expert_finishes_a_game_in_every_preset(variant: str) -> None:
+    """Whole games exercise what single positions may miss (skip's hops, step limits, wilds)."""
+    v = PRESETS[variant]
+    names = ["expert", "rule28", "cautious", "random"][: max(v.min_players, 2) if v.max_players > 1 else 1]
+    state = play_game(names, variant, 7)
+    assert state.winner is not None and len(state.columns_won(state.winner)) == v.to_win

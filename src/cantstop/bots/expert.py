@@ -14,7 +14,7 @@ the expected value after one more roll (every roll weighed; the best choice of
 each; a bust falls back to the turn's start) beats stopping now. Once all runners
 are out this is the optimal rule for a monotone stopping problem (the risk only
 grows with the progress at stake while the chance of a bust stays the same); with
-runners still to place the next roll keeps options open, and `EAGER` credits that.
+runners still to place it slightly under-values rolling, when busts are rare anyway.
 
 **Race.** A rival near the end of the game will probably win on their next turn: the
 estimated chance `threat` (from how much they still need) shrinks what a turn ended
@@ -38,7 +38,6 @@ from cantstop.core.variant import Variant
 
 ALPHA = 1.5  # convexity of a column's worth in its progress fraction
 SPARE = 0.3  # worth of a column beyond the `to_win` best ones
-EAGER = 0.0  # credit per unplaced runner for rolling on (the option of new columns)
 RIVAL = 0.5  # how much the best rival's value counts against ours
 LEAD = 0.5  # shading of our column by a rival's lead in it
 THREAT_SCALE = 0.25  # a rival needing `x` more column-units wins next turn with ~exp(-x/scale)
@@ -128,11 +127,9 @@ def _spaces(state: State) -> tuple[dict[int, int], tuple[int, ...]]:
 
 
 def _stop_after(
-    judge: _Judge, state: State, base: dict[int, int], tops: tuple[int, ...], choice: Choice
+    judge: _Judge, base: dict[int, int], tops: tuple[int, ...], choice: Choice
 ) -> float:
-    """Value of stopping right after playing `choice` from `state` (pieces `base`, at `tops`)."""
-    if state.variant.skip:
-        return judge.value(*_spaces(state.play(choice)))
+    """Value of stopping right after playing `choice` with pieces on `base`, runners on `tops`."""
     spaces = base.copy()
     heights = judge.heights
     for c in choice:
@@ -169,20 +166,25 @@ def _roll_value(judge: _Judge, state: State) -> float:
     total = 0.0
     bust = 0
     seen: dict[Choice, float] = {}  # many rolls offer the same choices
+    skip = state.variant.skip
     for outcome, weight in enumerate(tables.weights):
         options = state.outcome_choices(outcome)
         if not options:
             bust += weight
             continue
-        best = -math.inf
-        for choice in options:
-            value = seen.get(choice)
-            if value is None:
-                value = seen[choice] = _stop_after(judge, state, base, tops, choice)
-            if value > best:
-                best = value
+        if skip:  # runners hop over rivals' pieces: let the engine place them
+            rolled = state.play(ROLL).roll(tables.outcomes[outcome])
+            best = max(judge.value(*_spaces(rolled.play(c))) for c in options)
+        else:
+            best = -math.inf
+            for choice in options:
+                value = seen.get(choice)
+                if value is None:
+                    value = seen[choice] = _stop_after(judge, base, tops, choice)
+                if value > best:
+                    best = value
         total += weight * best
-    return (total + bust * judge.base) / tables.total + EAGER * state.runners_left
+    return (total + bust * judge.base) / tables.total
 
 
 def decide(judge: _Judge, state: State) -> Action:
