@@ -124,3 +124,32 @@ def test_expert_finishes_a_game_in_every_preset(variant: str) -> None:
     names = ["expert", "rule28", "cautious", "random"][: max(v.min_players, 2) if v.max_players > 1 else 1]
     state = play_game(names, variant, 7)
     assert state.winner is not None and len(state.columns_won(state.winner)) == v.to_win
+
+
+def test_expert_takes_more_risk_when_a_rival_is_about_to_win() -> None:
+    """Two columns of ours claimed, a runner two below the top of 7, runners on 5 and 9.
+
+    Against a rival with nothing, the expert banks its progress; against a rival who
+    has claimed two columns and stands one space below the top of a third, stopping
+    probably hands over the game, so it rolls for the win.
+    """
+    from cantstop import preset
+    from cantstop.core.state import make_state
+
+    v = preset("classic")
+    me = [0] * 13
+    me[3], me[11] = 5, 5
+    runners = [0] * 13
+    runners[7], runners[5], runners[9] = 11, 2, 2
+    calm = [0] * 13
+    close = [0] * 13
+    close[2], close[12], close[6] = 3, 3, 10
+
+    def decision(rival: list[int]) -> object:
+        state = make_state(
+            v, (tuple(me), tuple(rival)), tuple(runners), 0, Phase.DECIDE, None, 14
+        )
+        return get_bot("expert").play(state, random.Random(0), Budget())
+
+    assert decision(calm) == "stop"
+    assert decision(close) == "roll"
