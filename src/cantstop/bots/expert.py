@@ -16,9 +16,11 @@ are out this is the optimal rule for a monotone stopping problem (the risk only
 grows with the progress at stake while the chance of a bust stays the same); with
 runners still to place it slightly under-values rolling, when busts are rare anyway.
 
-**Race.** A rival near the end of the game will probably win on their next turn: the
-estimated chance `threat` (from how much they still need) shrinks what a turn ended
-without winning is worth, so the bot takes more risk exactly when the race demands it.
+**Race.** Against rivals the value is a chance to win: a logistic curve of our lead
+in column-units (so a player behind takes risks and one ahead plays safe), times the
+chance that no rival wins on their next turn (`threat`, from how much they still
+need). A won game is worth 1. A rival about to win makes every turn that does not win
+nearly worthless, so the bot rolls for the win exactly when the race demands it.
 Stopping when it wins is always taken.
 
 **Choices** are scored by the same value: the better of stopping or rolling after it.
@@ -38,10 +40,11 @@ from cantstop.core.variant import Variant
 
 ALPHA = 1.5  # convexity of a column's worth in its progress fraction
 SPARE = 0.3  # worth of a column beyond the `to_win` best ones
-RIVAL = 0.5  # how much the best rival's value counts against ours
+RIVAL = 1.0  # how much the best rival's value counts against ours
 LEAD = 0.5  # shading of our column by a rival's lead in it
 THREAT_SCALE = 0.25  # a rival needing `x` more column-units wins next turn with ~exp(-x/scale)
-WIN_BONUS = 0.5  # a won game is worth `to_win` claimed columns plus this
+WIN_BONUS = 0.5  # alone, a won game is worth `to_win` claimed columns plus this
+SHARPNESS = 2.0  # against rivals: chance to win = logistic(SHARPNESS * (ours - RIVAL * theirs))
 
 
 @lru_cache(maxsize=64)
@@ -101,16 +104,16 @@ class _Judge:
         """Our value if the turn ends with our pieces on `spaces` (open columns) claiming `tops`."""
         claims = self.mine_claimed + len(tops)
         if claims >= self.count:
-            return self.count + WIN_BONUS
+            return 1.0 if self.rivals else self.count + WIN_BONUS
         worth = self.worth
         ours = [worth[c][spaces[c]] for c in self.open if c not in tops]
         ours.extend([1.0] * claims)
         mine = _total(ours, self.count)
         if not self.rivals:
             return mine
+        # Against rivals, a chance to win: logistic in our lead, and only if no rival wins first.
         rival, threat = self._rivals(tops) if tops else self.standing
-        # A lost game is worth as much below zero as a won one above it.
-        return (1.0 - threat) * (mine - RIVAL * rival) - threat * (self.count + WIN_BONUS)
+        return (1.0 - threat) / (1.0 + math.exp(-SHARPNESS * (mine - RIVAL * rival)))
 
 
 def _spaces(state: State) -> tuple[dict[int, int], tuple[int, ...]]:
