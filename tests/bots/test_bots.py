@@ -153,3 +153,19 @@ def test_expert_takes_more_risk_when_a_rival_is_about_to_win() -> None:
 
     assert decision(calm) == "stop"
     assert decision(close) == "roll"
+
+
+def test_advice_says_when_stopping_wins() -> None:
+    from cantstop import preset
+    from cantstop.bots.advice import advise
+    from cantstop.core.state import make_state
+
+    v = preset("classic")
+    me = [0] * 13
+    me[3], me[11] = 5, 5
+    runners = [0] * 13
+    runners[7] = 13
+    state = make_state(v, (tuple(me), (0,) * 13), tuple(runners), 0, Phase.DECIDE, None, 9)
+    advice = advise(state)
+    assert advice.action == "stop"
+    assert advice.reason.startswith("stop: it wins the game (")
