@@ -17,20 +17,27 @@ from cantstop import Phase, SeededDice, new_game
 from cantstop.bots import Budget, get_bot
 
 
-def rule28_games_per_second(seconds: float) -> float:
-    play = get_bot("rule28").play
+def play_game(names: tuple[str, ...], seed: int) -> int:
+    """One classic game between bots `names` on dice `seed`; the winning seat."""
+    bots = [get_bot(n).play for n in names]
+    state = new_game("classic", len(names))
+    dice = SeededDice(seed)
+    rng = random.Random(seed)
     budget = Budget()
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.ROLL:
+            state = state.roll(dice.roll(4, 6))
+        else:
+            state = state.play(bots[state.player](state, rng, budget))
+    assert state.winner is not None
+    return state.winner
+
+
+def rule28_games_per_second(seconds: float) -> float:
     games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = new_game("classic", 2)
-        dice = SeededDice(games)
-        rng = random.Random(games)
-        while state.phase is not Phase.OVER:
-            if state.phase is Phase.ROLL:
-                state = state.roll(dice.roll(4, 6))
-            else:
-                state = state.play(play(state, rng, budget))
+        play_game(("rule28", "rule28"), games)
         games += 1
     return games / (time.perf_counter() - start)
 
@@ -66,17 +73,8 @@ def duplicate_match(first: str, second: str, pairs: int, first_seed: int) -> tup
     """Wins of `first` over `2 * pairs` games: each dice stream played with both seatings."""
     wins = 0
     for seed in range(first_seed, first_seed + pairs):
-        for names, seat in (((first, second), 0), ((second, first), 1)):
-            bots = [get_bot(n).play for n in names]
-            state = new_game("classic", 2)
-            dice = SeededDice(seed)
-            rng = random.Random(seed)
-            while state.phase is not Phase.OVER:
-                if state.phase is Phase.ROLL:
-                    state = state.roll(dice.roll(4, 6))
-                else:
-                    state = state.play(bots[state.player](state, rng, Budget()))
-            wins += state.winner == seat
+        wins += play_game((first, second), seed) == 0
+        wins += play_game((second, first), seed) == 1
     return wins, 2 * pairs
 
 
