@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 
 from cantstop.bots.base import Budget, get_bot
+from cantstop.bots.heuristic import stop_wins
 from cantstop.core.choices import format_choice
 from cantstop.core.odds import next_roll
 from cantstop.core.state import STOP, Action, Phase, State
@@ -37,4 +38,6 @@ def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:
         verb = f"play {format_choice(action)}"  # type: ignore[arg-type]
     else:
         verb = "stop" if action is STOP else "roll again"
+        if action is STOP and stop_wins(state):
+            odds = f"it wins the game ({odds})"
     return Advice(action, bust, f"{verb}: {odds}")

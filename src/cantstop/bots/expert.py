@@ -14,11 +14,13 @@ the expected value after one more roll (every roll weighed; the best choice of
 each; a bust falls back to the turn's start) beats stopping now. Once all runners
 are out this is the optimal rule for a monotone stopping problem (the risk only
 grows with the progress at stake while the chance of a bust stays the same); with
-runners still to place the next roll keeps options open, and `EAGER` credits that.
+runners still to place it slightly under-values rolling, when busts are rare anyway.
 
-**Race.** A rival near the end of the game will probably win on their next turn: the
-estimated chance `threat` (from how much they still need) shrinks what a turn ended
-without winning is worth, so the bot takes more risk exactly when the race demands it.
+**Race.** Against rivals the value is a chance to win: a logistic curve of our lead
+in column-units (so a player behind takes risks and one ahead plays safe), times the
+chance that no rival wins on their next turn (`threat`, from how much they still
+need). A won game is worth 1. A rival about to win makes every turn that does not win
+nearly worthless, so the bot rolls for the win exactly when the race demands it.
 Stopping when it wins is always taken.
 
 **Choices** are scored by the same value: the better of stopping or rolling after it.
@@ -38,11 +40,11 @@ from cantstop.core.variant import Variant
 
 ALPHA = 1.5  # convexity of a column's worth in its progress fraction
 SPARE = 0.3  # worth of a column beyond the `to_win` best ones
-EAGER = 0.0  # credit per unplaced runner for rolling on (the option of new columns)
-RIVAL = 0.5  # how much the best rival's value counts against ours
+RIVAL = 1.0  # how much the best rival's value counts against ours
 LEAD = 0.5  # shading of our column by a rival's lead in it
 THREAT_SCALE = 0.25  # a rival needing `x` more column-units wins next turn with ~exp(-x/scale)
-WIN = 100.0  # value of a won game (stopping to win is always taken)
+WIN_BONUS = 0.5  # alone, a won game is worth `to_win` claimed columns plus this
+SHARPNESS = 2.0  # against rivals: chance to win = logistic(SHARPNESS * (ours - RIVAL * theirs))
 
 
 @lru_cache(maxsize=64)
@@ -61,32 +63,31 @@ def _total(values: list[float], count: int) -> float:
 class _Judge:
     """Values of end-of-turn positions for the player to move, from one turn's start."""
 
-    def __init__(self, state: State) -> None:
-        variant = state.variant
+    def __init__(
+        self, variant: Variant, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], me: int
+    ) -> None:
         table = _fractions(variant)
         self.count = variant.to_win
-        me = state.player
-        claimed = state.claimed
-        rivals = [p for p in range(state.players) if p != me]
+        rivals = [p for p in range(len(pieces)) if p != me]
         self.open = tuple(c for c in variant.columns if claimed[c] < 0)
         self.heights = variant.heights
         self.mine_claimed = sum(1 for c in variant.columns if claimed[c] == me)
         # Our worth of each open column by space, shaded by the best rival's lead there.
         self.worth: dict[int, tuple[float, ...]] = {}
         for c in self.open:
-            lead = max((table[c][state.pieces[p][c]] for p in rivals), default=0.0)
+            lead = max((table[c][pieces[p][c]] for p in rivals), default=0.0)
             self.worth[c] = tuple(v * (1.0 - LEAD * max(0.0, lead - v)) for v in table[c])
         # Rivals' column worths: a column we claim is wiped for them.
         self.rivals = [
             {
-                c: 1.0 if claimed[c] == p else table[c][state.pieces[p][c]]
+                c: 1.0 if claimed[c] == p else table[c][pieces[p][c]]
                 for c in variant.columns
                 if claimed[c] < 0 or claimed[c] == p
             }
             for p in rivals
         ]
         self.standing = self._rivals(())
-        own = state.pieces[me]
+        own = pieces[me]
         self.base = self.value({c: own[c] for c in self.open}, ())
 
     def _rivals(self, tops: tuple[int, ...]) -> tuple[float, float]:
@@ -103,15 +104,16 @@ class _Judge:
         """Our value if the turn ends with our pieces on `spaces` (open columns) claiming `tops`."""
         claims = self.mine_claimed + len(tops)
         if claims >= self.count:
-            return WIN
+            return 1.0 if self.rivals else self.count + WIN_BONUS
         worth = self.worth
         ours = [worth[c][spaces[c]] for c in self.open if c not in tops]
         ours.extend([1.0] * claims)
         mine = _total(ours, self.count)
         if not self.rivals:
             return mine
+        # Against rivals, a chance to win: logistic in our lead, and only if no rival wins first.
         rival, threat = self._rivals(tops) if tops else self.standing
-        return (1.0 - threat) * (mine - RIVAL * rival) - threat * WIN * 0.1
+        return (1.0 - threat) / (1.0 + math.exp(-SHARPNESS * (mine - RIVAL * rival)))
 
 
 def _spaces(state: State) -> tuple[dict[int, int], tuple[int, ...]]:
@@ -128,11 +130,9 @@ def _spaces(state: State) -> tuple[dict[int, int], tuple[int, ...]]:
 
 
 def _stop_after(
-    judge: _Judge, state: State, base: dict[int, int], tops: tuple[int, ...], choice: Choice
+    judge: _Judge, base: dict[int, int], tops: tuple[int, ...], choice: Choice
 ) -> float:
-    """Value of stopping right after playing `choice` from `state` (pieces `base`, at `tops`)."""
-    if state.variant.skip:
-        return judge.value(*_spaces(state.play(choice)))
+    """Value of stopping right after playing `choice` with pieces on `base`, runners on `tops`."""
     spaces = base.copy()
     heights = judge.heights
     for c in choice:
@@ -142,20 +142,52 @@ def _stop_after(
     return judge.value(spaces, tops)
 
 
-def roll_value(judge: _Judge, state: State) -> float:
+@lru_cache(maxsize=256)
+def _judge(
+    variant: Variant, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], me: int
+) -> _Judge:
+    """The judge of a turn: every decision of the turn shares it."""
+    return _Judge(variant, pieces, claimed, me)
+
+
+def judge_of(state: State) -> _Judge:
+    return _judge(state.variant, state.pieces, state.claimed, state.player)
+
+
+@lru_cache(maxsize=4096)
+def roll_value(state: State) -> float:
+    """Expected value of rolling once more from DECIDE `state`, then stopping (memoised:
+    a choice's look-ahead is the next decision's)."""
+    return _roll_value(judge_of(state), state)
+
+
+def _roll_value(judge: _Judge, state: State) -> float:
     """Expected value of rolling once more from DECIDE `state`, then stopping."""
     tables = state.variant.tables
     spaces, tops = _spaces(state)
     base = {c: spaces[c] for c in judge.open}
     total = 0.0
     bust = 0
+    seen: dict[Choice, float] = {}  # many rolls offer the same choices
+    skip = state.variant.skip
     for outcome, weight in enumerate(tables.weights):
         options = state.outcome_choices(outcome)
         if not options:
             bust += weight
             continue
-        total += weight * max(_stop_after(judge, state, base, tops, c) for c in options)
-    return (total + bust * judge.base) / tables.total + EAGER * state.runners_left
+        if skip:  # runners hop over rivals' pieces: let the engine place them
+            rolled = state.play(ROLL).roll(tables.outcomes[outcome])
+            best = max(judge.value(*_spaces(rolled.play(c))) for c in options)
+        else:
+            best = -math.inf
+            for choice in options:
+                value = seen.get(choice)
+                if value is None:
+                    value = seen[choice] = _stop_after(judge, base, tops, choice)
+                if value > best:
+                    best = value
+        total += weight * best
+    return (total + bust * judge.base) / tables.total
 
 
 def decide(judge: _Judge, state: State) -> Action:
@@ -164,7 +196,7 @@ def decide(judge: _Judge, state: State) -> Action:
     if stop_wins(state):
         return STOP
     stop = judge.value(*_spaces(state))
-    return ROLL if roll_value(judge, state) > stop else STOP
+    return ROLL if roll_value(state) > stop else STOP
 
 
 def choose(judge: _Judge, state: State) -> Choice:
@@ -177,7 +209,7 @@ def choose(judge: _Judge, state: State) -> Choice:
         after = state.play(choice)
         if stop_wins(after):
             return choice
-        value = roll_value(judge, after)
+        value = roll_value(after)
         if after.may_stop():
             value = max(value, judge.value(*_spaces(after)))
         if value > best_value:
@@ -191,7 +223,7 @@ def choose(judge: _Judge, state: State) -> Choice:
     "Exact one-roll look-ahead over a value of progress, aware of the race.",
 )
 def play_expert(state: State, rng: random.Random, budget: Budget) -> Action:
-    judge = _Judge(state)
+    judge = judge_of(state)
     if state.phase is Phase.CHOOSE:
         return choose(judge, state)
     return decide(judge, state)

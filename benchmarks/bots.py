@@ -1,0 +1,106 @@
+"""Bot speed: rule28 self-play 2-player games per second, and the expert's decision times.
+
+Run: `python benchmarks/bots.py --seconds 20` (one core, one process). With
+`--match A B --pairs N` it plays a duplicate-dice match instead (the docs' table). The expert is
+timed on every decision it makes as one seat of classic 2-player games against rule28.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+
+from cantstop import Phase, SeededDice, new_game
+from cantstop.bots import Budget, get_bot
+
+
+def play_game(names: tuple[str, ...], seed: int) -> int:
+    """One classic game between bots `names` on dice `seed`; the winning seat."""
+    bots = [get_bot(n).play for n in names]
+    state = new_game("classic", len(names))
+    dice = SeededDice(seed)
+    rng = random.Random(seed)
+    budget = Budget()
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.ROLL:
+            state = state.roll(dice.roll(4, 6))
+        else:
+            state = state.play(bots[state.player](state, rng, budget))
+    assert state.winner is not None
+    return state.winner
+
+
+def rule28_games_per_second(seconds: float) -> float:
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        play_game(("rule28", "rule28"), games)
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def expert_decision_times(seconds: float) -> list[float]:
+    """Seconds per expert decision over games against rule28, seats alternating."""
+    expert = get_bot("expert").play
+    rival = get_bot("rule28").play
+    budget = Budget(seconds=0.1)
+    times: list[float] = []
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        state = new_game("classic", 2)
+        dice = SeededDice(seed)
+        rng = random.Random(seed)
+        me = seed % 2
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.ROLL:
+                state = state.roll(dice.roll(4, 6))
+            elif state.player == me:
+                t = time.perf_counter()
+                action = expert(state, rng, budget)
+                times.append(time.perf_counter() - t)
+                state = state.play(action)
+            else:
+                state = state.play(rival(state, rng, budget))
+        seed += 1
+    return sorted(times)
+
+
+def duplicate_match(first: str, second: str, pairs: int, first_seed: int) -> tuple[int, int]:
+    """Wins of `first` over `2 * pairs` games: each dice stream played with both seatings."""
+    wins = 0
+    for seed in range(first_seed, first_seed + pairs):
+        wins += play_game((first, second), seed) == 0
+        wins += play_game((second, first), seed) == 1
+    return wins, 2 * pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
+    parser.add_argument("--match", nargs=2, metavar="BOT", help="instead: a duplicate-dice match")
+    parser.add_argument("--pairs", type=int, default=500, help="dice streams of --match")
+    parser.add_argument("--first-seed", type=int, default=0, help="first dice seed of --match")
+    args = parser.parse_args()
+    if args.match:
+        wins, games = duplicate_match(*args.match, args.pairs, args.first_seed)
+        share = wins / games
+        half = 1.96 * (share * (1 - share) / games) ** 0.5
+        print(f"{args.match[0]} vs {args.match[1]}: {wins}/{games} = {share:.2%} ± {half:.2%}")
+        return
+    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print(f"rule28 self-play, 2 players: {rule28_games_per_second(args.seconds):,.0f} games/s")
+    times = expert_decision_times(args.seconds)
+    ms = [1000 * t for t in times]
+    print(
+        f"expert decisions: {len(ms)}, median {ms[len(ms) // 2]:.2f} ms, "
+        f"p90 {ms[int(0.9 * len(ms))]:.2f} ms, p99 {ms[int(0.99 * len(ms))]:.2f} ms, "
+        f"mean {statistics.fmean(ms):.2f} ms, max {ms[-1]:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
