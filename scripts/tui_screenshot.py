@@ -42,6 +42,8 @@ async def shoot(out: Path, turns: int, seed: int) -> None:
             # People roll twice then stop; bots fast-forward; until the chosen turn's roll.
             while True:
                 state = screen.session.state
+                if state.is_over:
+                    raise SystemExit(f"the game ended before turn {turns}: pick fewer --turns")
                 if isinstance(app.screen, Notice):
                     await pilot.press("enter")
                 elif not screen.session.seat.is_person:
@@ -69,7 +71,7 @@ async def shoot(out: Path, turns: int, seed: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/img/tui.svg"))
-    parser.add_argument("--turns", type=int, default=24)
+    parser.add_argument("--turns", type=int, default=12)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     asyncio.run(shoot(args.out, args.turns, args.seed))
