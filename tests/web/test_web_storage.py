@@ -1,4 +1,4 @@
-"""Storage on SQLite and (with CANTSTOP_TEST_PG) PostgreSQL: the same behaviour on both."""
+"""Storage on SQLite and PostgreSQL (CANTSTOP_TEST_PG, or a throwaway server): the same behaviour on both."""
 
 from __future__ import annotations
 
