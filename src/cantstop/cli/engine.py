@@ -48,7 +48,7 @@ def percent(value: float) -> str:
 @variant_option()
 @click.option("--top", default=10, show_default=True, help="Rows per table of pairs and triples.")
 def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
-    """Chance that a roll can use at least one of COLUMNS (e.g. 6 7 8).
+    """Chance that a roll can use at least one of COLUMNS, such as 6 7 8.
 
     Without COLUMNS: tables for every single column, and the best and worst pairs
     and triples.
@@ -83,7 +83,7 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
 @click.argument("dice")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def options(position: str, dice: str, as_json: bool) -> None:
-    """The legal choices of DICE (e.g. 2455) in POSITION (the one-line notation)."""
+    """The legal choices of DICE, such as 2455, in POSITION (the one-line notation)."""
     try:
         state = from_notation(position)
     except CantStopError as error:
