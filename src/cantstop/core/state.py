@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import IntEnum, StrEnum
 from functools import lru_cache
+from itertools import compress, count
 from operator import getitem
 from typing import NamedTuple
 
@@ -262,11 +263,12 @@ class State(NamedTuple):
         tops = tables.tops
         mine = list(pieces[me])
         won = []
-        for c, r in enumerate(runners):  # a plain loop beats comprehensions on 13 slots
-            if r:
-                mine[c] = r
-                if r == tops[c]:
-                    won.append(c)
+        # compress() skips the empty slots in C: at most three of the 13 reach the loop body.
+        for c in compress(count(), runners):
+            r = runners[c]
+            mine[c] = r
+            if r == tops[c]:
+                won.append(c)
         rows = (*pieces[:me], tuple(mine), *pieces[me + 1 :])
         if won:
             claimed = tuple(me if c in won else owner for c, owner in enumerate(claimed))
