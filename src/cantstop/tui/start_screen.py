@@ -62,7 +62,7 @@ class StartScreen(SizedScreen):
                 with Horizontal(classes="seat"):
                     yield Static(f"Seat {'ABCD'[i]}", classes="label")
                     yield Select(kind_options(), value=DEFAULT_KINDS[i], allow_blank=False, id=f"kind{i}")
-                    yield Input(DEFAULT_NAMES[i], id=f"name{i}", placeholder="name")
+                    yield Input(DEFAULT_NAMES[i], id=f"name{i}", tooltip="the name shown on the board and in the record")
             with Horizontal(id="variant-row"):
                 yield Static("Rules", classes="label")
                 yield Select([(name, name) for name in PRESETS], value="classic", allow_blank=False, id="variant")
