@@ -77,9 +77,6 @@ def pick_choice(options: Sequence[tuple[int, ...]], runner_columns: Iterable[int
 
 
 # ------------------------------------------------------------------ the engine's games
-COLUMNS = range(2, 13)
-
-
 def random_game(seed: float) -> int:
     """Play one random 2-player classic game; return the number of rolls."""
     state = new_game("classic", 2)
@@ -106,17 +103,15 @@ def rule28_game(seed: float) -> int:
     roll = SeededDice(seed).roll
     over, to_roll, choose = Phase.OVER, Phase.ROLL, Phase.CHOOSE
     while (phase := state.phase) is not over:
-        runners = state.runners
         if phase is to_roll:
             state = state.roll(roll(4, 6))
         elif phase is choose:
-            state = state.play(pick_choice(state.options, [c for c in COLUMNS if runners[c]]))
+            state = state.play(pick_choice(state.options, state.runner_columns))
         else:
+            runners = state.runners
             own = state.pieces[0]
-            claimed = state.claimed
-            moved = {c: runners[c] - own[c] for c in COLUMNS if runners[c]}
-            free = any(claimed[c] < 0 and not runners[c] for c in COLUMNS)
-            state = state.play(ROLL if keep_rolling(moved, free) else STOP)
+            moved = {c: runners[c] - own[c] for c in state.runner_columns}
+            state = state.play(ROLL if keep_rolling(moved, state.may_place()) else STOP)
     return state.turn
 
 

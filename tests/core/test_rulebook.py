@@ -29,7 +29,7 @@ def test_roll_1_5_4_6_makes_6_and_10_or_5_and_11_or_9_and_7() -> None:
 
 def test_choosing_6_and_10_places_markers_on_the_bottom_of_6_and_10() -> None:
     state = new_game().roll((1, 5, 4, 6)).play((6, 10))
-    assert state.runner_columns() == (6, 10)
+    assert state.runner_columns == (6, 10)
     assert state.runners[6] == state.runners[10] == 1
 
 
@@ -173,7 +173,7 @@ def test_relay_race_roll_1_2_4_6_captain_6_makes_7_8_10() -> None:
 
 def test_relay_race_every_usable_sum_is_played() -> None:
     state = new_game("turtles-relay+wild_face=none+wild_dice=0").roll((1, 2, 4, 6)).play((7, 8, 10))
-    assert state.runner_columns() == (7, 8, 10)
+    assert state.runner_columns == (7, 8, 10)
 
 
 def test_seeded_dice_replay_the_same_rolls() -> None:

@@ -67,6 +67,16 @@ def test_claimed_column_is_closed_to_the_claimer_too() -> None:
     assert all(7 not in choice for dice in state.variant.tables.outcomes for choice in state.choices(dice))
 
 
+def test_a_new_runner_needs_a_column_with_room_as_well_as_a_runner_left() -> None:
+    tops = {2: 3, 3: 5, 4: 7, 5: 9, 6: 11, 8: 11, 9: 9, 10: 7}  # claimed by the rival
+    state = position(runners={11: 2, 12: 1}, pieces=[{}, tops], steps=2)
+    assert state.runners_left == 1 and state.may_place()  # column 7 is still open
+    state = position(runners={7: 13, 11: 2, 12: 1}, pieces=[{}, tops], steps=3)
+    assert not state.may_place()  # no runner left
+    state = position(runners={7: 1, 12: 1}, pieces=[{11: 5}, tops], steps=2)
+    assert state.runners_left == 1 and not state.may_place()  # 11 is the mover's, the rest the rival's
+
+
 def test_bust_removes_runners_keeps_pieces_and_passes_the_turn() -> None:
     state = position(runners={2: 1, 3: 1, 12: 1}, pieces=[{7: 4}, {8: 2}], steps=3)
     after = state.roll((5, 5, 5, 5))
@@ -219,6 +229,12 @@ def check_invariants(state: State) -> None:
     assert state == State(*state) and {state: 1}[State(*state)] == 1
     used = [c for c in v.columns if state.runners[c]]
     assert len(used) <= v.runners
+    # The derived fields agree with the definitions they shortcut.
+    assert state.runner_columns == tuple(used)
+    assert state.runners_left == v.runners - len(used)
+    assert state.may_place() == (
+        len(used) < v.runners and any(not state.runners[c] and state.room(c) > 0 for c in v.columns)
+    )
     for c in v.columns:
         top = v.height(c)
         assert 0 <= state.runners[c] <= top

@@ -28,7 +28,7 @@ def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:
     bust = float(next_roll(after).bust) if after.phase is Phase.DECIDE else 0.0
     near = sum(
         1
-        for c in after.runner_columns()
+        for c in after.runner_columns
         if after.variant.height(c) - after.runners[c] <= 1
     )
     odds = f"{bust:.0%} bust next roll"

@@ -26,6 +26,7 @@ Weights are indexed by a column's distance from the middle column (7 on 4d6):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cantstop.bots.base import Budget, Level, register
@@ -75,7 +76,7 @@ def _weight(table: tuple[int, ...], state: State, column: int) -> int:
     return table[min(distance, len(table) - 1)]
 
 
-def _shape(weights: Weights, state: State, columns: list[int]) -> int:
+def _shape(weights: Weights, state: State, columns: Sequence[int]) -> int:
     """The odd/even/high/low terms of a full set of runner columns."""
     # One count and min/max instead of four generator passes: this runs for every choice.
     # The defaults keep an empty list scoring as the all()/not any() tests would.
@@ -96,7 +97,7 @@ def _shape(weights: Weights, state: State, columns: list[int]) -> int:
 def progress_score(weights: Weights, state: State) -> int:
     """The stopping score of the runners on the board this turn."""
     own = state.pieces[state.player]
-    columns = [c for c in state.variant.columns if state.runners[c]]
+    columns = state.runner_columns
     score = sum(
         (state.runners[c] - own[c] + 1) * _weight(weights.progress, state, c) for c in columns
     )
@@ -116,24 +117,17 @@ def move_score(weights: Weights, state: State, choice: Choice) -> int:
         if not runners[c] and c not in placed:
             placed.add(c)
             score += w - weights.marker
-    columns = [c for c in state.variant.columns if runners[c] or c in placed]
+    columns = [*state.runner_columns, *placed]
     if len(columns) >= state.variant.runners:
         score -= _shape(weights, state, columns)
     return score
-
-
-def _free_column(state: State) -> bool:
-    """Could a new runner still be placed (a column without a runner that has room)?"""
-    return any(
-        not state.runners[c] and state.room(c) > 0 for c in state.variant.columns
-    )
 
 
 def stop_wins(state: State) -> bool:
     """Would stopping now claim the columns that win the game?"""
     me = state.player
     tops = sum(
-        1 for c in state.variant.columns if state.runners[c] == state.variant.heights[c - 2]
+        1 for c in state.runner_columns if state.runners[c] == state.variant.heights[c - 2]
     )
     return tops > 0 and state.claimed.count(me) + tops >= state.variant.to_win
 
@@ -145,7 +139,7 @@ def heuristic_play(weights: Weights, state: State) -> Action:
         return ROLL
     if stop_wins(state):
         return STOP
-    if state.runners_left and _free_column(state):
+    if state.may_place():
         return ROLL
     return STOP if progress_score(weights, state) >= weights.threshold else ROLL
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import IntEnum, StrEnum
 from functools import lru_cache
-from itertools import compress, count
 from operator import getitem
 from typing import NamedTuple
 
@@ -53,6 +52,8 @@ class State(NamedTuple):
     steps taken this turn; `turn` counts finished turns. In CHOOSE, `dice` is the
     roll and `options` its choices. `status` is derived (see `column_status`): it is
     kept because every roll of every search looks its choices up by it.
+    `runner_columns` (the columns holding a runner, ascending) is derived too: bots and
+    the end of a turn need it, and keeping it costs a little only when a runner is placed.
     """
 
     variant: Variant
@@ -66,6 +67,7 @@ class State(NamedTuple):
     turn: int
     status: tuple[int, ...]
     options: tuple[Choice, ...] = ()
+    runner_columns: tuple[int, ...] = ()
 
     # ----------------------------------------------------------------- queries
     @property
@@ -83,13 +85,10 @@ class State(NamedTuple):
 
     @property
     def runners_left(self) -> int:
-        return self.variant.runners - len(self.runners) + self.runners.count(0)
+        return self.variant.runners - len(self.runner_columns)
 
     def columns_won(self, player: int) -> tuple[int, ...]:
         return tuple(c for c in self.variant.columns if self.claimed[c] == player)
-
-    def runner_columns(self) -> tuple[int, ...]:
-        return tuple(c for c in self.variant.columns if self.runners[c])
 
     def room(self, column: int) -> int:
         """Steps `column` can still take this turn for the player to move."""
@@ -103,6 +102,11 @@ class State(NamedTuple):
         if phase is Phase.DECIDE:
             return (ROLL, STOP) if self.may_stop() else (ROLL,)
         return ()
+
+    def may_place(self) -> bool:
+        """Could a new runner still be placed: one is left, and a column without one has room?"""
+        # The status holds exactly this: a column's code is its room, plus 4 with a runner.
+        return self.runners_left > 0 and any(code and not code & 4 for code in self.status[2:])
 
     def may_stop(self) -> bool:
         """False only under the no-stop-on-occupied option, with a runner on a rival's piece."""
@@ -163,10 +167,10 @@ class State(NamedTuple):
             if options is _MISSING:
                 options = self.choices(dice)
         if options:
-            variant, pieces, runners, claimed, player, _, _, steps, turn, status, _ = self
+            variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, marked = self
             return _new(
                 State,
-                (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options),
+                (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options, marked),
             )
         return self._end_turn(self.pieces, self.claimed)
 
@@ -178,10 +182,10 @@ class State(NamedTuple):
                 return self._advance(action)
         elif phase is _DECIDE:
             if action is ROLL or action == "roll":
-                variant, pieces, runners, claimed, player, _, _, steps, turn, status, _ = self
+                variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, marked = self
                 return _new(
                     State,
-                    (variant, pieces, runners, claimed, player, _ROLL, None, steps, turn, status, ()),
+                    (variant, pieces, runners, claimed, player, _ROLL, None, steps, turn, status, (), marked),
                 )
             if (action is STOP or action == "stop") and self.may_stop():
                 return self._stop()
@@ -198,7 +202,7 @@ class State(NamedTuple):
         return f"{describe_action(action)} is not legal here; legal actions: {legal}"
 
     def _advance(self, choice: Choice) -> State:
-        variant, pieces, runners_now, claimed, player, _, _, steps, turn, status_now, _ = self
+        variant, pieces, runners_now, claimed, player, _, _, steps, turn, status_now, _, marked = self
         runners = list(runners_now)
         status = list(status_now)
         own = pieces[player]
@@ -206,13 +210,14 @@ class State(NamedTuple):
         # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
         code = tables.runner_code
         cap = tables.most_steps
-        placed = 0
+        placed = False
         if variant.skip:
             for c in choice:
                 taken = {p[c] for i, p in enumerate(pieces) if i != player}
                 space = runners[c]
                 if not space:
-                    placed += 1
+                    placed = True
+                    marked = (*marked, c)
                     space = own[c]
                 space += 1
                 while space in taken:
@@ -226,13 +231,15 @@ class State(NamedTuple):
             for c in choice:
                 space = runners[c]
                 if not space:
-                    placed += 1
+                    placed = True
+                    marked = (*marked, c)
                     space = own[c]
                 space += 1
                 runners[c] = space
                 status[c] = code[room[c][space]]
         if placed:  # only a new runner changes the runners left
-            left = variant.runners - len(runners) + runners.count(0)
+            marked = tuple(sorted(marked))
+            left = variant.runners - len(marked)
             if left < cap:
                 status[0] = left
                 if not left:  # columns without a runner are closed for the rest of the turn
@@ -254,17 +261,17 @@ class State(NamedTuple):
                 turn,
                 tuple(status),
                 (),
+                marked,
             ),
         )
 
     def _stop(self) -> State:
-        variant, pieces, runners, claimed, me, _, _, _, turn, _, _ = self
+        variant, pieces, runners, claimed, me, _, _, _, turn, _, _, marked = self
         tables = variant.tables
         tops = tables.tops
         mine = list(pieces[me])
         won = []
-        # compress() skips the empty slots in C: at most three of the 13 reach the loop body.
-        for c in compress(count(), runners):
+        for c in marked:
             r = runners[c]
             mine[c] = r
             if r == tops[c]:
@@ -292,6 +299,7 @@ class State(NamedTuple):
                         turn + 1,
                         column_status(variant, rows, no_runners, claimed, me),
                         (),
+                        (),
                     ),
                 )
         return self._end_turn(rows, claimed)
@@ -309,7 +317,7 @@ class State(NamedTuple):
             status = _turn_start_status(tables.turn_start, pieces[player], claimed)
         return _new(
             State,
-            (variant, pieces, runners, claimed, player, _ROLL, None, 0, self.turn + 1, status, ()),
+            (variant, pieces, runners, claimed, player, _ROLL, None, 0, self.turn + 1, status, (), ()),
         )
 
 
@@ -411,6 +419,7 @@ def make_state(
         steps,
         turn,
         column_status(variant, pieces, runners, claimed, player, steps),
+        runner_columns=tuple(c for c in range(2, len(runners)) if runners[c]),
     )
     if phase is Phase.CHOOSE:
         assert dice is not None

@@ -314,7 +314,7 @@ class GameScreen(SizedScreen):
             return False
         if action is STOP:
             after = s.play(STOP)
-            moved = ", ".join(f"{c}→{before.runners[c]}" for c in before.runner_columns())
+            moved = ", ".join(f"{c}→{before.runners[c]}" for c in before.runner_columns)
             self.note(f"{act(who, 'stop')} ({moved}).", str(seat_style(before.player)))
             for c in before.variant.columns:
                 if after.claimed[c] >= 0 > before.claimed[c]:
