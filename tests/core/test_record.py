@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import cantstop.core.record as record_module
 from cantstop import ROLL, STOP, Phase, RecordError, SeededDice
 from cantstop.core.game import Game
 from cantstop.core.notation import to_notation
@@ -80,6 +81,22 @@ def test_a_record_of_a_game_in_progress_ends_without_stop() -> None:
     record = read_record(text)
     assert record.result == "*" and record.final().phase is Phase.CHOOSE
     assert "1. A 1546 6+10 2435\n" in write_record(record)
+
+
+def test_writing_a_record_replays_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = read_record((Path(__file__).parent / "golden" / "classic-2p.txt").read_text())
+    applied = []
+    real = record_module.apply_event
+    monkeypatch.setattr(record_module, "apply_event", lambda s, e: applied.append(e) or real(s, e))
+    write_record(record)
+    assert len(applied) == len(record.events)
+
+
+def test_writing_a_corrupt_record_names_the_event() -> None:
+    record = read_record(HEADER + "1. A 1546 6+10 stop")
+    record.events[1] = (6, 8)
+    with pytest.raises(RecordError, match=r"event 2 \(choice 6\+8\): 6\+8 is not legal"):
+        write_record(record)
 
 
 def test_comments_and_blank_lines_are_ignored() -> None:

@@ -120,7 +120,7 @@ def _unquote(text: str) -> str:
 
 def write_record(record: Record) -> str:
     """The record as text; `read_record` gives it back equal."""
-    final = record.final()
+    moves, final = _turn_lines(record)  # one replay gives both the moves and the result
     tags = {
         "Variant": variant_spec(record.variant),
         "Players": "; ".join(record.players),
@@ -131,18 +131,20 @@ def write_record(record: Record) -> str:
     }
     lines = [f'[{k} "{_quote(v)}"]' for k, v in tags.items()]
     lines.append("")
-    lines.extend(_turn_lines(record))
+    lines.extend(moves)
     return "\n".join(lines) + "\n"
 
 
-def _turn_lines(record: Record) -> Iterator[str]:
-    state = record.start()
+def _turn_lines(record: Record) -> tuple[list[str], State]:
+    """One line per turn, and the state after the last event."""
+    states = record.states()  # checks every event, naming the first that does not replay
+    state = next(states)
+    lines: list[str] = []
     tokens: list[str] = []
-    for event in record.events:
+    for event, after in zip(record.events, states):
         if not tokens:
             tokens = [f"{state.turn + 1}.", seat_letter(state.player)]
-        before = state
-        state = apply_event(state, event)
+        before, state = state, after
         if isinstance(event, Roll):
             tokens.append(format_dice(event))
             if state.turn != before.turn:
@@ -152,10 +154,11 @@ def _turn_lines(record: Record) -> Iterator[str]:
         elif event is STOP:
             tokens.append("stop")
         if state.turn != before.turn:
-            yield " ".join(tokens)
+            lines.append(" ".join(tokens))
             tokens = []
     if tokens:
-        yield " ".join(tokens)
+        lines.append(" ".join(tokens))
+    return lines, state
 
 
 def read_record(text: str) -> Record:
