@@ -56,6 +56,9 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
     bot_task: asyncio.Task[None] | None = None
+    # The version this process brought about (a move or the start), -1 if none: its bots
+    # move on from there at once, while other processes only stand by (see GameService._bots).
+    driven: int = -1
     _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
     @property
@@ -100,9 +103,13 @@ def bot_spec(name: str) -> str:
 class GameService:
     """All games this process serves; safe to share between requests on one event loop."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.8) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        # How much longer a process that did not make the last move waits before its bot plays
+        # in place of the one that did: past the bot's 1 s budget, so it acts only if that
+        # process died. Without it every process would compute the same bot move.
+        self.bot_standby = bot_standby
         self.dice = SecureDice()
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -284,6 +291,7 @@ class GameService:
             "Date": game.meta.created.strftime("%Y.%m.%d"),
         }
         await self.db(self.storage.start, game.meta.id, rolloff.first, tags)
+        game.driven = 0
         if locked:
             await self.refresh(game)
         else:
@@ -337,6 +345,7 @@ class GameService:
                 await self.refresh(game)
                 raise ApiError(409, "stale", f"another action was applied first; the game is at version {game.version}", version=game.version) from None
             entries = await self._catch_up(game, [item])
+            game.driven = game.version
             if after.is_over:
                 game.meta = await self.db(self.storage.game, game_id)
                 await self.db(rate_game, self.storage, game.names, after)
@@ -359,7 +368,8 @@ class GameService:
             seat = game.meta.seats[state.player]
             if seat.kind != "bot" or seat.bot is None:
                 return
-            await asyncio.sleep(self.bot_delay)
+            standby = 0.0 if game.driven == version else self.bot_standby
+            await asyncio.sleep(self.bot_delay + standby)
             if game.version != version:
                 continue
             action: Action = ROLL
@@ -382,7 +392,9 @@ class GameService:
     async def resume(self) -> None:
         """After a (re)start: wake the bots of every game in progress."""
         for meta in await self.db(self.storage.games, ("playing",), 10_000):
-            self.wake_bots(await self.live(meta.id))
+            game = await self.live(meta.id)
+            game.driven = game.version  # nobody may be left to move these bots but us
+            self.wake_bots(game)
 
     async def close(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
