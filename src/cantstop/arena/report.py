@@ -1,12 +1,16 @@
-"""What a match prints: wins with intervals, Elo differences, forfeits, the test's verdict."""
+"""What a match prints (wins with intervals, Elo differences, forfeits, the test's verdict)
+and what a tournament prints (standings and a crosstable)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from cantstop.arena.runner import Outcome
 from cantstop.arena.stats import elo_from_score, wilson
+from cantstop.arena.tournament import Standings
 
 
 def print_report(outcome: Outcome, console: Console) -> None:
@@ -71,3 +75,47 @@ def print_report(outcome: Outcome, console: Console) -> None:
         }[outcome.verdict]
         console.print(verdict, markup=False)
     console.print(f"records and games.jsonl in {outcome.out}", markup=False)
+
+
+def print_standings(standings: Standings, out: Path, console: Console) -> None:
+    """The field ranked by strength, then every pair's score as a crosstable."""
+    labels = standings.labels
+    order = standings.ranking()
+    played = sum(map(sum, standings.games)) // 2
+    title = f"Standings ({played} games"
+    title += ", interrupted)" if standings.interrupted else ")"
+    table = Table(title=title)
+    for header in ("#", "bot", "games", "points", "score %", "Elo", "95% interval"):
+        table.add_column(header, justify="left" if header == "bot" else "right")
+    for rank, i in enumerate(order, 1):
+        low, high = standings.elo_interval(i)
+        table.add_row(
+            str(rank),
+            labels[i],
+            str(sum(standings.games[i])),
+            f"{sum(standings.points[i]):g}",
+            f"{100 * standings.score(i):.1f}",
+            f"{standings.elo(i):+.0f}",
+            f"{low:+.0f} … {high:+.0f}",
+        )
+    console.print(table)
+    cross = Table(title="Score % of the row's bot against the column's")
+    cross.add_column("bot")
+    for rank in range(1, len(order) + 1):
+        cross.add_column(str(rank), justify="right")
+    for rank, i in enumerate(order, 1):
+        cells = [
+            "·" if i == j else
+            f"{100 * standings.points[i][j] / standings.games[i][j]:.1f}" if standings.games[i][j] else "-"
+            for j in order
+        ]
+        cross.add_row(f"{rank} {labels[i]}", *cells)
+    console.print(cross)
+    console.print("Elo is above the field's average (Bradley–Terry over every game).", markup=False)
+    if standings.fit.prior:
+        console.print(
+            f"(a bot won or lost every game it played: the fit adds {standings.fit.prior:g} "
+            "virtual wins each way per pair)",
+            markup=False,
+        )
+    console.print(f"each pair's records in {out}/<pair>/, the standings in {out}/standings.json", markup=False)

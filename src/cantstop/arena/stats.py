@@ -112,7 +112,7 @@ def _covariance(theta: list[float], games: list[list[float]]) -> tuple[tuple[flo
 
 
 def _invert(matrix: list[list[float]]) -> list[list[float]]:
-    """Gauss–Jordan inversion with partial pivoting; the matrices here are at most 3×3."""
+    """Gauss–Jordan inversion with partial pivoting (one row and column per bot, less one)."""
     n = len(matrix)
     a = [row[:] + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(matrix)]
     for col in range(n):

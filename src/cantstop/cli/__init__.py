@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cantstop import __version__
-from cantstop.cli.arena import arena
+from cantstop.cli.arena import arena, tournament
 from cantstop.cli.engine import odds, options, replay
 from cantstop.cli.play import play
 from cantstop.cli.protocol import bot
@@ -26,5 +26,6 @@ main.add_command(play)
 main.add_command(solitaire)
 main.add_command(bots)
 main.add_command(arena)
+main.add_command(tournament)
 main.add_command(bot)
 main.add_command(serve)

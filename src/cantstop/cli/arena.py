@@ -1,10 +1,13 @@
-"""`cantstop arena`: a match between bots, with honest statistics."""
+"""`cantstop arena` and `cantstop tournament`: matches between bots, with honest statistics."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -18,70 +21,70 @@ from rich.progress import (
 )
 
 from cantstop.arena.match import MatchSpec
-from cantstop.arena.report import print_report
-from cantstop.arena.runner import bot_labels, run_match
+from cantstop.arena.report import print_report, print_standings
+from cantstop.arena.runner import Outcome, bot_labels, run_match
 from cantstop.arena.schedule import seat_orders
 from cantstop.arena.sprt import parse_sprt
+from cantstop.arena.tournament import run_tournament
 from cantstop.cli.engine import load_variant, variant_option
 from cantstop.core.variant import variant_spec
 
 
-@click.command()
-@click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games to play (rounded up to whole deals); the most to play with --sprt.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the dice and the bots' random sources.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
-              help="Worker processes; the results do not depend on it.")
-@variant_option()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Directory for records and games.jsonl [default: arena-results/<time>].")
-@click.option("--budget-ms", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Thinking time per decision; over budget × tolerance + 50 ms forfeits.")
-@click.option("--tolerance", type=click.FloatRange(min=1.0), default=2.0, show_default=True,
-              help="How far over its budget a decision may run before it forfeits.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=2000, show_default=True,
-              help="A game still going after this many turns is a draw.")
-@click.option("--sprt", "sprt_text", default=None, metavar="'elo0=0 elo1=20 alpha=0.05 beta=0.05'",
-              help="Sequential test for two bots: stop as soon as it decides.")
-@click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
-def arena(
-    bots: tuple[str, ...],
-    games: int,
-    seed: int,
-    jobs: int,
-    variant_name: str,
-    out: Path | None,
-    budget_ms: int,
-    tolerance: float,
-    max_turns: int,
-    sprt_text: str | None,
-    progress: bool,
-) -> None:
-    """Play a match between 2 to 4 BOTS, each a bot name or level, or cmd:COMMAND.
+def match_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options every match and tournament takes, in one place."""
+    options = [
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the dice and the bots' random sources."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+                     show_default="all cores", help="Worker processes; the results do not depend on it."),
+        variant_option(),
+        click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Directory for the records and results [default: arena-results/<time>]."),
+        click.option("--budget-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+                     help="Thinking time per decision; over budget × tolerance + 50 ms forfeits."),
+        click.option("--tolerance", type=click.FloatRange(min=1.0), default=2.0, show_default=True,
+                     help="How far over its budget a decision may run before it forfeits."),
+        click.option("--max-turns", type=click.IntRange(min=1), default=2000, show_default=True,
+                     help="A game still going after this many turns is a draw."),
+        click.option("--progress/--no-progress", default=True, show_default=True,
+                     help="Progress bar on stderr."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
-    Every deal of dice is played in every seat order, so each bot meets the same
-    luck in the same seat. Example: cantstop arena random "cmd:python examples/mybot.py"
-    """
-    if not 2 <= len(bots) <= 4:
-        raise click.UsageError(f"a match needs 2 to 4 bots, not {len(bots)}")
-    variant = load_variant(variant_name)
-    if not variant.min_players <= len(bots) <= variant.max_players:
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """The values of `match_options`, as Click passes them."""
+
+    seed: int
+    jobs: int
+    variant_name: str
+    out: Path | None
+    budget_ms: int
+    tolerance: float
+    max_turns: int
+    progress: bool
+
+
+def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple[MatchSpec, Path]:
+    """Check the bots against the variant, start each outside bot once, and pick the directory."""
+    variant = load_variant(options.variant_name)
+    if not variant.min_players <= players <= variant.max_players:
         raise click.BadParameter(
-            f"{variant.name} is for {variant.min_players}..{variant.max_players} players, not {len(bots)}",
+            f"{variant.name} is for {variant.min_players}..{variant.max_players} players, not {players}",
             param_hint="--variant",
         )
     try:
-        test = parse_sprt(sprt_text) if sprt_text is not None else None
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--sprt") from None
-    if test is not None and len(bots) != 2:
-        raise click.UsageError(f"--sprt compares two bots, not {len(bots)}")
-    try:
-        labels = bot_labels(list(bots), tolerance)
+        labels = bot_labels(list(bots), options.tolerance)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="BOTS") from None
-    spec = MatchSpec(tuple(bots), labels, variant_spec(variant), seed, budget_ms, tolerance, max_turns)
+    spec = MatchSpec(
+        tuple(bots), labels, variant_spec(variant), options.seed, options.budget_ms, options.tolerance,
+        options.max_turns,
+    )
+    out = options.out
     if out is None:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         out = Path("arena-results") / stamp
@@ -91,27 +94,96 @@ def arena(
             out = Path("arena-results") / f"{stamp}-{copy}"
     if out.exists() and any(out.iterdir()):
         raise click.BadParameter(f"{out} exists and is not empty; name a new directory", param_hint="--out")
+    return spec, out
 
-    errors = Console(stderr=True)
-    orders = len(seat_orders(len(bots)))
-    deals = -(-games // orders)
-    if deals * orders != games:
-        errors.print(f"playing {deals * orders} games: {deals} deals × {orders} seat orders", markup=False)
-    bar = Progress(
+
+def progress_bar(console: Console, shown: bool) -> Progress:
+    return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        console=errors,
-        disable=not progress,
+        console=console,
+        disable=not shown,
     )
-    with bar:
-        task = bar.add_task(" vs ".join(labels), total=None)
+
+
+def note_rounding(console: Console, games: int, bots: int) -> None:
+    orders = len(seat_orders(bots))
+    deals = -(-games // orders)
+    if deals * orders != games:
+        console.print(f"playing {deals * orders} games: {deals} deals × {orders} seat orders", markup=False)
+
+
+@click.command()
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games to play (rounded up to whole deals); the most to play with --sprt.")
+@match_options
+@click.option("--sprt", "sprt_text", default=None, metavar="'elo0=0 elo1=20 alpha=0.05 beta=0.05'",
+              help="Sequential test for two bots: stop as soon as it decides.")
+def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, **common: Any) -> None:
+    """Play a match between 2 to 4 BOTS, each a bot name or level, or cmd:COMMAND.
+
+    Every deal of dice is played in every seat order, so each bot meets the same
+    luck in the same seat. Example: cantstop arena random "cmd:python examples/mybot.py"
+    """
+    if not 2 <= len(bots) <= 4:
+        raise click.UsageError(f"a match needs 2 to 4 bots, not {len(bots)}")
+    try:
+        test = parse_sprt(sprt_text) if sprt_text is not None else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--sprt") from None
+    if test is not None and len(bots) != 2:
+        raise click.UsageError(f"--sprt compares two bots, not {len(bots)}")
+    options = MatchOptions(**common)
+    spec, out = prepare(bots, len(bots), options)
+    errors = Console(stderr=True)
+    note_rounding(errors, games, len(bots))
+    with progress_bar(errors, options.progress) as bar:
+        task = bar.add_task(" vs ".join(spec.labels), total=None)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        outcome = run_match(spec, games, jobs, out, test, advance)
+        outcome = run_match(spec, games, options.jobs, out, test, advance)
     print_report(outcome, Console())
+
+
+@click.command()
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games each pair of bots plays (rounded up to an even number).")
+@match_options
+def tournament(bots: tuple[str, ...], games: int, **common: Any) -> None:
+    """A round robin of two-player matches between 2 or more BOTS, ranked together.
+
+    Every pair plays the same deals, each deal in both seat orders; one Bradley–Terry
+    fit over all games gives each bot's Elo above the field's average.
+    Example: cantstop tournament random cautious rule28 ga expert --games 1000
+    """
+    if len(bots) < 2:
+        raise click.UsageError(f"a tournament needs at least 2 bots, not {len(bots)}")
+    options = MatchOptions(**common)
+    spec, out = prepare(bots, 2, options)
+    errors = Console(stderr=True)
+    note_rounding(errors, games, 2)
+    pairs = len(bots) * (len(bots) - 1) // 2
+    with progress_bar(errors, options.progress) as bar:
+        task = bar.add_task("", total=None)
+        played = 0
+
+        def each_match(i: int, j: int, outcome: Outcome | None) -> None:
+            nonlocal played
+            if outcome is None:
+                played += 1
+                bar.update(task, description=f"{played}/{pairs} {spec.labels[i]} vs {spec.labels[j]}",
+                           completed=0, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        standings = run_tournament(spec, games, options.jobs, out, each_match, advance)
+    print_standings(standings, out, Console())
