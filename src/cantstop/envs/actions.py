@@ -109,10 +109,13 @@ class ActionTable:
         return action
 
 
-@lru_cache(maxsize=64)
 def action_table(variant: Variant | str) -> ActionTable:
     """The numbered actions of `variant` (a `Variant` or a spec such as 'turtles-relay')."""
-    v = preset(variant) if isinstance(variant, str) else variant
+    return _table(preset(variant) if isinstance(variant, str) else variant)
+
+
+@lru_cache(maxsize=64)
+def _table(v: Variant) -> ActionTable:
     choices: set[tuple[int, ...]] = set()
     for groups in v.tables.groups:
         for group in groups:
