@@ -37,8 +37,9 @@ Observation = NDArray[np.float32]
 
 
 @lru_cache(maxsize=64)
-def _heights(variant: Variant) -> NDArray[np.float32]:
-    return np.array(variant.heights, dtype=np.float32)
+def _scale(variant: Variant) -> NDArray[np.float32]:
+    """1 / height per column, with the two slots before column 2 (no columns) at 0."""
+    return np.array((0.0, 0.0, *(1 / h for h in variant.heights)), dtype=np.float32)
 
 
 def observation_size(variant: Variant, players: int) -> int:
@@ -51,13 +52,11 @@ def encode(state: State, seat: int) -> Observation:
     variant = state.variant
     players = state.players
     columns = len(variant.heights)
-    heights = _heights(variant)
     obs = np.zeros(observation_size(variant, players), dtype=np.float32)
-    rotated = [state.pieces[(seat + k) % players][2:] for k in range(players)]
-    end = players * columns
-    obs[:end] = (np.array(rotated, dtype=np.float32) / heights).ravel()
-    obs[end : end + columns] = np.array(state.runners[2:], dtype=np.float32) / heights
-    end += columns
+    pieces = state.pieces
+    rows = (*pieces[seat:], *pieces[:seat], state.runners)  # rotated: the observer first
+    end = (players + 1) * columns
+    obs[:end] = (np.array(rows, dtype=np.float32) * _scale(variant))[:, 2:].ravel()
     claimed = np.array(state.claimed[2:])
     obs[end : end + columns] = claimed == seat
     end += columns
