@@ -192,6 +192,11 @@ def test_bad_arguments_are_refused_clearly(kwargs: dict, message: str) -> None:
         CantStopEnv(**kwargs)
 
 
+def test_make_imports_the_package_itself() -> None:
+    env = gymnasium.make("cantstop.envs:cantstop/CantStopSolitaire-v0")
+    assert env.unwrapped.players == 1 and env.unwrapped.variant.name == "solitaire"
+
+
 def test_solitaire_defaults_to_no_opponent() -> None:
     assert CantStopEnv("solitaire").players == 1
     assert CantStopEnv("classic").players == 2
@@ -205,3 +210,21 @@ def test_ansi_render_shows_the_board_and_the_numbered_choices() -> None:
     table = action_table("classic")
     assert "actions: " + table.describe(tuple(int(i) for i in np.flatnonzero(info["action_mask"]))) in text
     assert CantStopEnv().render() is None
+
+
+def test_a_vector_of_envs_steps_and_resets_itself() -> None:
+    envs = gymnasium.make_vec("cantstop/CantStop-v0", num_envs=3, vectorization_mode="sync")
+    _, info = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(200):
+        assert info["action_mask"].shape == (3, 79)
+        # After an episode ends the next step only resets that env: its mask is empty then.
+        actions = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]]
+        obs, rewards, terminated, _, info = envs.step(np.array(actions))
+        assert obs.shape == (3, 88)
+        assert all(r in (-1.0, 0.0, 1.0) for r in rewards)
+        assert all((r != 0) == t for r, t in zip(rewards, terminated))
+        finished += int(terminated.sum())
+    assert finished > 0
+    envs.close()

@@ -90,3 +90,8 @@ def test_over_is_the_last_phase() -> None:
     state = make_state(position().variant, ((0, 0, 3, 5, 7) + (0,) * 8, (0,) * 13), (0,) * 13, 0, Phase.OVER)
     assert split(encode(state, 0), 2)["phase"].tolist() == [0, 0, 0, 1]
     assert split(encode(state, 0), 2)["mine"].tolist()[:3] == [1, 1, 1]
+
+
+def test_a_seat_outside_the_game_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.1 for this 2-player game, not 2"):
+        encode(position(), 2)

@@ -51,6 +51,8 @@ def encode(state: State, seat: int) -> Observation:
     """The observation vector of `state` for `seat` (see the module docstring for its layout)."""
     variant = state.variant
     players = state.players
+    if not 0 <= seat < players:
+        raise ValueError(f"seat must be 0..{players - 1} for this {players}-player game, not {seat}")
     columns = len(variant.heights)
     obs = np.zeros(observation_size(variant, players), dtype=np.float32)
     pieces = state.pieces
