@@ -182,6 +182,7 @@ def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() ->
         ({"variant": "solitaire", "opponents": ("rule28",)}, "solitaire is for 1..1 players"),
         ({"opponents": ("nobody",)}, "unknown bot 'nobody'"),
         ({"seat": 2}, "seat must be 0..1 or 'random'"),
+        ({"seat": True}, "seat must be 0..1 or 'random'"),
         ({"render_mode": "human"}, "render_mode must be None or 'ansi'"),
         ({"variant": "chess"}, "unknown variant 'chess'"),
         ({"illegal_action": "ignore"}, "illegal_action must be 'raise' or a reward"),
@@ -198,6 +199,7 @@ def test_make_imports_the_package_itself() -> None:
 
 
 def test_solitaire_defaults_to_no_opponent() -> None:
+    assert CantStopEnv(opponents="random").players == 2  # a name alone is one opponent
     assert CantStopEnv("solitaire").players == 1
     assert CantStopEnv("classic").players == 2
 

@@ -63,7 +63,7 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
     def __init__(
         self,
         variant: str | Variant = "classic",
-        opponents: Sequence[str | Bot] | None = None,
+        opponents: str | Sequence[str | Bot] | None = None,
         seat: int | Literal["random"] = 0,
         render_mode: str | None = None,
         illegal_action: Literal["raise"] | float = "raise",
@@ -71,16 +71,20 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         self.variant = preset(variant) if isinstance(variant, str) else variant
         if opponents is None:  # rule28 where the variant has room for a rival, else alone
             opponents = ("rule28",) if self.variant.max_players >= 2 else ()
+        elif isinstance(opponents, str):  # one bot's name, not a sequence of letters
+            opponents = (opponents,)
         self.opponents: tuple[Bot, ...] = tuple(
             get_bot(o).play if isinstance(o, str) else o for o in opponents
         )
         self.players = 1 + len(self.opponents)
         new_game(self.variant, self.players)  # a clear error for a player count the variant forbids
-        if seat != "random" and not (isinstance(seat, int) and 0 <= seat < self.players):
+        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be 0..{self.players - 1} or 'random', not {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        if illegal_action != "raise" and not isinstance(illegal_action, int | float):
+        if illegal_action != "raise" and (
+            isinstance(illegal_action, bool) or not isinstance(illegal_action, int | float)
+        ):
             raise ValueError(f"illegal_action must be 'raise' or a reward, not {illegal_action!r}")
         self.seat_choice = seat
         self.render_mode = render_mode
@@ -94,7 +98,6 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         self._dice = SeededDice(0)
         self._bot_random = random.Random(0)
         self._budget = Budget()
-        self._unpaid = 0.0
         self._forfeited = False
 
     def reset(
@@ -107,12 +110,13 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
             self.seat = int(rng.integers(self.players))
         self._dice = seeded_dice(rng)
         self._bot_random = random.Random(int(rng.integers(2**63)))
-        while True:  # a game the opponents win before the agent's first decision is replayed
-            start = new_game(self.variant, self.players)
-            self.game = self._advance(start)
+        # No reward is lost here: alone, the game's first roll always offers a choice (every
+        # column is open), and with opponents nothing is paid before the end. A game the
+        # opponents win before the agent's first decision is replayed.
+        while True:
+            self.game = self._advance(new_game(self.variant, self.players))
             if not self.game.is_over:
                 break
-        self._unpaid = reward(start, self.game, self.seat)
         return encode(self.game, self.seat), self._info()
 
     def step(
@@ -133,8 +137,7 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
             info["illegal_action"] = True
             return encode(before, self.seat), float(self.illegal_action), True, False, info
         self.game = self._advance(before.play(chosen))
-        earned = reward(before, self.game, self.seat) + self._unpaid
-        self._unpaid = 0.0
+        earned = reward(before, self.game, self.seat)
         return encode(self.game, self.seat), earned, self.game.is_over, False, self._info()
 
     def render(self) -> str | None:
