@@ -1,0 +1,91 @@
+"""Environment speed: agent steps per second with random masked actions.
+
+Run: `python benchmarks/envs.py --seconds 5`. One core, one process; CPU time
+(`time.process_time`), since this machine is shared.
+
+- Gymnasium `CantStopEnv` (classic) against the random bot and against rule28: a step
+  is one decision of the agent, and includes every roll and opponent move up to its
+  next decision;
+- Gymnasium solitaire (`cantstop/CantStopSolitaire-v0`);
+- PettingZoo AEC (classic, 2 players): a step is one decision of whichever agent is to move.
+
+Each step reads the mask, picks a legal action uniformly with numpy and builds the
+next observation; the run prints steps/s, episodes/s and steps per episode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import gymnasium
+import numpy as np
+
+from cantstop.envs import CantStopEnv, cantstop_env
+
+
+def gym_run(env: gymnasium.Env) -> Callable[[int, np.random.Generator], int]:  # type: ignore[type-arg]
+    def episode(seed: int, rng: np.random.Generator) -> int:
+        _, info = env.reset(seed=seed)
+        steps, done = 0, False
+        while not done:
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            _, _, terminated, truncated, info = env.step(action)
+            steps += 1
+            done = terminated or truncated
+        return steps
+
+    return episode
+
+
+def aec_run(players: int) -> Callable[[int, np.random.Generator], int]:
+    aec = cantstop_env("classic", players)
+
+    def episode(seed: int, rng: np.random.Generator) -> int:
+        aec.reset(seed=seed)
+        steps = 0
+        for _ in aec.agent_iter():
+            observation, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            aec.step(rng.choice(np.flatnonzero(observation["action_mask"])))
+            steps += 1
+        return steps
+
+    return episode
+
+
+def measure(name: str, episode: Callable[[int, np.random.Generator], int], seconds: float) -> None:
+    rng = np.random.default_rng(0)
+    steps = episodes = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        steps += episode(episodes, rng)
+        episodes += 1
+    spent = time.process_time() - start
+    print(
+        f"| {name} | {steps / spent:,.0f} | {episodes / spent:,.1f} | {steps / episodes:.1f} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per measurement")
+    args = parser.parse_args()
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
+          f"{platform.machine()} {platform.processor() or ''}".rstrip())
+    print("| environment | steps/s | episodes/s | steps/episode |")
+    print("|---|---|---|---|")
+    measure("Gymnasium, classic vs random", gym_run(CantStopEnv(opponents=("random",))), args.seconds)
+    measure("Gymnasium, classic vs rule28", gym_run(CantStopEnv(opponents=("rule28",))), args.seconds)
+    measure("Gymnasium, solitaire", gym_run(CantStopEnv("solitaire")), args.seconds)
+    measure("PettingZoo AEC, classic 2 players", aec_run(2), args.seconds)
+    measure("PettingZoo AEC, classic 4 players", aec_run(4), args.seconds)
+
+
+if __name__ == "__main__":
+    main()

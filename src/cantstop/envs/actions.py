@@ -1,0 +1,125 @@
+"""A fixed, numbered action space per variant, and the masks of the legal actions.
+
+The engine's actions are choices (sorted tuples of columns) and the decisions ROLL
+and STOP; a learner needs one integer range instead. `action_table(variant)` numbers
+every choice any roll of the variant can ever offer, then ROLL and STOP last:
+
+- choices are the non-empty sub-multisets of the sum groups in the variant's dice
+  tables (so exactly the choices some position can offer, no more), ordered by
+  size and then by columns: `(2,)`, `(3,)`, ..., `(12,)`, `(2, 2)`, `(2, 3)`, ...
+  With pairs that is every single column and every pair of columns, doubles such as
+  `(7, 7)` included: 77 choices for classic. The relay captain (`turtles-relay`)
+  adds the triples its captains can make.
+- `ROLL` is index `n - 2`, `STOP` index `n - 1`.
+
+Choice and decision phases share the one space; a mask marks what is legal now.
+Masks are `numpy.int8` arrays of 0 and 1, the form `gymnasium.spaces.Discrete.sample`
+takes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cantstop.core.errors import IllegalActionError
+from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_action
+from cantstop.core.variant import Variant, preset
+
+Mask = NDArray[np.int8]
+
+
+@dataclass(frozen=True)
+class ActionTable:
+    """The numbered actions of one variant: `actions[i]` is the engine action of index i."""
+
+    variant: Variant
+    actions: tuple[Action, ...]
+    index: dict[Action, int] = field(repr=False, compare=False)
+
+    @property
+    def size(self) -> int:
+        return len(self.actions)
+
+    @property
+    def roll(self) -> int:
+        return self.index[ROLL]
+
+    @property
+    def stop(self) -> int:
+        return self.index[STOP]
+
+    def to_index(self, action: Action) -> int:
+        """The index of an engine action; a clear error for one the variant never offers."""
+        try:
+            return self.index[action]
+        except (KeyError, TypeError):
+            raise IllegalActionError(
+                f"{describe_action(action)} is no action of {self.variant.name}: actions are "
+                f"choices of up to {self.variant.tables.most_steps} of its columns, roll and stop"
+            ) from None
+
+    def to_action(self, index: object) -> Action:
+        """The engine action of an index (any integer, numpy ones too)."""
+        try:
+            i = operator.index(index)  # type: ignore[arg-type]
+        except TypeError:
+            raise IllegalActionError(
+                f"an action is an integer 0..{self.size - 1}, not {index!r}"
+            ) from None
+        if not 0 <= i < self.size:
+            raise IllegalActionError(f"action {i} is out of range: actions are 0..{self.size - 1}")
+        return self.actions[i]
+
+    def legal(self, state: State) -> tuple[int, ...]:
+        """The indices of the legal actions of `state`, ascending."""
+        index = self.index
+        return tuple(sorted(index[a] for a in state.legal_actions()))
+
+    def mask(self, state: State) -> Mask:
+        """1 for each legal action of `state`, 0 elsewhere (all 0 at a chance node or the end)."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        index = self.index
+        for action in state.legal_actions():
+            mask[index[action]] = 1
+        return mask
+
+    def describe(self, indices: tuple[int, ...]) -> str:
+        """'12 (7+7), 77 (roll)': indices with the actions they stand for."""
+        return ", ".join(f"{i} ({describe_action(self.actions[i])})" for i in indices) or "none"
+
+    def decode(self, index: object, state: State) -> Action:
+        """The engine action of `index` if it is legal in `state`; otherwise an error naming the legal ones."""
+        if state.phase is Phase.OVER:
+            raise IllegalActionError(f"action {index!r} is not legal: the game is over; reset first")
+        try:
+            action = self.to_action(index)
+        except IllegalActionError as error:
+            raise IllegalActionError(f"{error}; legal now: {self.describe(self.legal(state))}") from None
+        if action not in state.legal_actions():
+            raise IllegalActionError(
+                f"action {index} ({describe_action(action)}) is not legal in the "
+                f"{state.phase.name} phase; legal now: {self.describe(self.legal(state))}"
+            )
+        return action
+
+
+def action_table(variant: Variant | str) -> ActionTable:
+    """The numbered actions of `variant` (a `Variant` or a spec such as 'turtles-relay')."""
+    return _table(preset(variant) if isinstance(variant, str) else variant)
+
+
+@lru_cache(maxsize=64)
+def _table(v: Variant) -> ActionTable:
+    choices: set[tuple[int, ...]] = set()
+    for groups in v.tables.groups:
+        for group in groups:
+            for size in range(1, len(group) + 1):
+                choices.update(tuple(sorted(sub)) for sub in itertools.combinations(group, size))
+    actions: tuple[Action, ...] = (*sorted(choices, key=lambda c: (len(c), c)), ROLL, STOP)
+    return ActionTable(v, actions, {a: i for i, a in enumerate(actions)})

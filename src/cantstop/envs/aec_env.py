@@ -1,0 +1,140 @@
+"""Can't Stop as a PettingZoo AEC environment: every seat is an agent.
+
+`cantstop_env(variant="classic", players=2)` (or `env(...)`, the PettingZoo name)
+returns the environment wrapped in PettingZoo's order check; `raw_env` is the bare one.
+
+- agents: `player_0` .. `player_{n-1}`, seat 0 first to act; `agent_selection` is the
+  seat to move. Rolls happen inside, with dice seeded from `reset(seed=...)`.
+- observation: `{"observation": encode(state, seat), "action_mask": mask}` per agent
+  (see `cantstop.envs.observation` and `cantstop.envs.actions`); the mask is all 0
+  for an agent that is not to move.
+- action space: `Discrete(n)` over `action_table(variant)`; an illegal action raises
+  `IllegalActionError` naming the legal ones.
+- rewards: +1 to the winner and -1 to every other agent when the game ends; alone
+  (one player), -1 per finished turn.
+- `render_mode="ansi"`: `render()` returns the board as text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from cantstop.core.dice import SeededDice
+from cantstop.core.state import State, new_game
+from cantstop.core.variant import Variant, preset
+from cantstop.envs.actions import action_table
+from cantstop.envs.episode import reward, roll_through, seeded_dice
+from cantstop.envs.observation import encode, observation_size
+from cantstop.envs.render import render_text
+
+AgentObservation = dict[str, np.ndarray[Any, Any]]
+
+
+class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  # PettingZoo is untyped; its class name is raw_env
+    """Can't Stop for `players` agents; see the module docstring."""
+
+    metadata = {  # noqa: RUF012 (PettingZoo's convention)
+        "name": "cantstop_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, variant: str | Variant = "classic", players: int = 2, render_mode: str | None = None
+    ) -> None:
+        super().__init__()
+        self.variant = preset(variant) if isinstance(variant, str) else variant
+        self.game: State = new_game(self.variant, players)  # a clear error for a bad player count
+        if render_mode is not None and render_mode != "ansi":
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.table = action_table(self.variant)
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agents = list(self.possible_agents)
+        size = observation_size(self.variant, players)
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.table.size,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = {
+            agent: spaces.Discrete(self.table.size) for agent in self.possible_agents
+        }
+        self._np_random: np.random.Generator | None = None
+        self._dice = SeededDice(0)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        self._dice = seeded_dice(self._np_random)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.game = roll_through(new_game(self.variant, len(self.possible_agents)), self._dice)
+        self.agent_selection = self.possible_agents[self.game.player]
+
+    def observe(self, agent: str) -> AgentObservation:
+        seat = self.possible_agents.index(agent)
+        game = self.game
+        if seat == game.player:
+            mask = self.table.mask(game)
+        else:
+            mask = np.zeros(self.table.size, dtype=np.int8)
+        return {"observation": encode(game, seat), "action_mask": mask}
+
+    def step(self, action: np.int64 | int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        before = self.game
+        chosen = self.table.decode(action, before)
+        self.game = roll_through(before.play(chosen), self._dice)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {
+            name: reward(before, self.game, seat) for seat, name in enumerate(self.possible_agents)
+        }
+        if self.game.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self.game.player]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        return render_text(self.game) if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or process."""
+
+
+def cantstop_env(
+    variant: str | Variant = "classic", players: int = 2, render_mode: str | None = None
+) -> OrderEnforcingWrapper[str, AgentObservation, np.int64]:
+    """The AEC environment behind PettingZoo's order check (reset before step, and so on)."""
+    return OrderEnforcingWrapper(raw_env(variant, players, render_mode))
+
+
+env = cantstop_env

@@ -1,0 +1,34 @@
+"""The example script runs and reports what it promises."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "train_random.py"
+
+
+def test_train_random_example_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--episodes", "4"], capture_output=True, text=True, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("random agent vs rule28: wins ") and lines[0].endswith("of 4 games")
+    assert lines[2].startswith("random agent in solitaire: ")
+    assert lines[3].startswith("random self-play, wins by seat: player_0 ")
+    assert done.stderr == ""
+
+
+def test_the_docs_training_loops_run() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "envs.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", docs, re.S)
+    assert len(blocks) == 2
+    gym_loop: dict[str, Any] = {}
+    aec_loop: dict[str, Any] = {}
+    exec(compile(blocks[0], "docs/envs.md", "exec"), gym_loop)
+    assert gym_loop["done"] is True and gym_loop["env"].unwrapped.game.is_over
+    exec(compile(blocks[1], "docs/envs.md", "exec"), aec_loop)
+    assert aec_loop["env"].agents == [] and aec_loop["env"].unwrapped.game.is_over

@@ -1,0 +1,232 @@
+"""The Gymnasium environment: the API checker, seeding, rewards, episodes of every preset, errors."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils import env_checker
+from gymnasium.utils.passive_env_checker import env_render_passive_checker
+
+from cantstop import IllegalActionError, Phase, State
+from cantstop.bots import Budget
+from cantstop.envs import CantStopEnv, action_table
+from core.helpers import PRESET_NAMES
+
+
+def play_episode(env: gymnasium.Env, seed: int, policy_seed: int = 0) -> tuple[list[int], list[float], dict]:
+    """Random masked actions to the end; the actions and rewards taken, and the last info."""
+    rng = np.random.default_rng(policy_seed)
+    _, info = env.reset(seed=seed)
+    actions, rewards = [], []
+    for _ in range(100_000):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(action)
+        actions.append(action)
+        rewards.append(reward)
+        if terminated or truncated:
+            return actions, rewards, info
+    raise AssertionError("the episode did not end")
+
+
+@pytest.mark.parametrize("env_id", ["cantstop/CantStop-v0", "cantstop/CantStopSolitaire-v0"])
+def test_gymnasium_checker_passes(env_id: str) -> None:
+    # The checker samples actions without a mask before a reset, so for it an illegal
+    # action ends the episode (illegal_action=-1) instead of raising.
+    env = gymnasium.make(env_id, illegal_action=-1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env_checker.check_env(env.unwrapped)  # render modes too, through the registered spec
+
+
+def test_the_raising_env_passes_every_check_that_plays_legal_actions() -> None:
+    env = gymnasium.make("cantstop/CantStop-v0", render_mode="ansi").unwrapped
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env_checker.check_reset_return_type(env)
+        env_checker.check_reset_seed_determinism(env)
+        env_checker.check_reset_options(env)
+        env_checker.check_returned_data_not_reused(env)  # action_space.sample() draws a legal action
+        env_render_passive_checker(env)
+
+
+def test_sample_without_a_mask_is_legal() -> None:
+    env = CantStopEnv(opponents=("random",))
+    env.action_space.seed(3)
+    for episode in range(5):
+        _, info = env.reset(seed=episode)
+        terminated = False
+        while not terminated:
+            action = env.action_space.sample()
+            assert info["action_mask"][action] == 1
+            _, _, terminated, _, info = env.step(action)
+
+
+def test_same_seed_same_trajectory() -> None:
+    env = CantStopEnv(opponents=("rule28",), seat="random")
+    first = play_episode(env, seed=11)
+    second = play_episode(env, seed=11)
+    assert first[0] == second[0] and first[1] == second[1]
+    assert first[2]["turn"] == second[2]["turn"] and first[2]["seat"] == second[2]["seat"]
+    other = [play_episode(env, seed=s)[0] for s in (12, 13, 14)]
+    assert any(actions != first[0] for actions in other)
+
+
+def test_seat_random_plays_every_seat() -> None:
+    env = CantStopEnv(opponents=("random", "random"), seat="random")
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(30)}
+    assert seats == {0, 1, 2}
+
+
+def test_solitaire_return_is_minus_the_turns() -> None:
+    env = gymnasium.make("cantstop/CantStopSolitaire-v0")
+    for seed in range(5):
+        _, rewards, info = play_episode(env, seed)
+        assert sum(rewards) == -info["turn"] and info["winner"] == 0
+        assert set(rewards) <= {0.0, -1.0, -2.0}
+
+
+def test_win_and_loss_rewards_only_at_the_end() -> None:
+    outcomes = set()
+    for seed in range(12):
+        env = CantStopEnv(opponents=("random",), seat=seed % 2)
+        _, rewards, info = play_episode(env, seed)
+        assert all(r == 0 for r in rewards[:-1])
+        assert rewards[-1] == (1.0 if info["winner"] == seed % 2 else -1.0)
+        outcomes.add(rewards[-1])
+    assert outcomes == {1.0, -1.0}
+
+
+def test_the_agent_only_ever_decides_on_its_own_seat() -> None:
+    seen: list[State] = []
+
+    def spy(state: State, rng: random.Random, budget: Budget) -> object:
+        seen.append(state)
+        return state.legal_actions()[0]
+
+    env = CantStopEnv(opponents=(spy, spy, spy), seat=2)
+    _, info = env.reset(seed=5)
+    for _ in range(60):
+        assert env.game.player == 2 and env.game.phase in (Phase.CHOOSE, Phase.DECIDE)
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            break
+    assert seen and all(s.player != 2 for s in seen)
+
+
+CASES = [(spec, 1) for spec in PRESET_NAMES if spec != "solitaire"] + [
+    ("solitaire", 0), ("classic", 3), ("turtles", 2), ("turtles-relay", 3), ("classic-skip", 2),
+]
+
+
+@pytest.mark.parametrize(("spec", "rivals"), CASES)
+def test_random_masked_episodes_end(spec: str, rivals: int) -> None:
+    env = CantStopEnv(spec, opponents=("random",) * rivals, seat="random", render_mode="ansi")
+    for seed in range(3):
+        info = play_episode(env, seed, policy_seed=seed)[2]
+        assert env.game.is_over and info["action_mask"].sum() == 0
+        assert "wins after" in env.render()
+
+
+def test_an_illegal_action_raises_naming_the_legal_ones() -> None:
+    env = CantStopEnv()
+    _, info = env.reset(seed=0)
+    table = action_table("classic")
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.game
+    with pytest.raises(IllegalActionError) as error:
+        env.step(illegal)
+    assert env.game is before  # nothing was applied
+    for index in np.flatnonzero(info["action_mask"]):
+        assert table.describe((int(index),)) in str(error.value)  # e.g. '53 (6+10)'
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(500)
+
+
+def test_a_reward_for_illegal_actions_ends_the_episode_instead() -> None:
+    env = CantStopEnv(illegal_action=-5.0)
+    _, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-5.0, True, True)
+    assert info["action_mask"].sum() == 0
+    with pytest.raises(IllegalActionError, match="call reset"):
+        env.step(0)
+
+
+def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() -> None:
+    env = CantStopEnv("classic-no-stop-on-occupied", opponents=("random",))
+    table = action_table("classic-no-stop-on-occupied")
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        _, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            game = env.game
+            if game.phase is Phase.DECIDE and not game.may_stop():
+                assert info["action_mask"][table.stop] == 0
+                with pytest.raises(IllegalActionError, match=r"legal now: 77 \(roll\)$"):
+                    env.step(table.stop)
+                return
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, terminated, _, info = env.step(action)
+    pytest.fail("no position with a runner on a rival's piece was met")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variant": "solitaire", "opponents": ("rule28",)}, "solitaire is for 1..1 players"),
+        ({"opponents": ("nobody",)}, "unknown bot 'nobody'"),
+        ({"seat": 2}, "seat must be 0..1 or 'random'"),
+        ({"seat": True}, "seat must be 0..1 or 'random'"),
+        ({"render_mode": "human"}, "render_mode must be None or 'ansi'"),
+        ({"variant": "chess"}, "unknown variant 'chess'"),
+        ({"illegal_action": "ignore"}, "illegal_action must be 'raise' or a reward"),
+    ],
+)
+def test_bad_arguments_are_refused_clearly(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        CantStopEnv(**kwargs)
+
+
+def test_make_imports_the_package_itself() -> None:
+    env = gymnasium.make("cantstop.envs:cantstop/CantStopSolitaire-v0")
+    assert env.unwrapped.players == 1 and env.unwrapped.variant.name == "solitaire"
+
+
+def test_solitaire_defaults_to_no_opponent() -> None:
+    assert CantStopEnv(opponents="random").players == 2  # a name alone is one opponent
+    assert CantStopEnv("solitaire").players == 1
+    assert CantStopEnv("classic").players == 2
+
+
+def test_ansi_render_shows_the_board_and_the_numbered_choices() -> None:
+    env = CantStopEnv(render_mode="ansi")
+    _, info = env.reset(seed=0)
+    text = env.render()
+    assert text is not None and "turn 1: A to choose, dice" in text
+    table = action_table("classic")
+    assert "actions: " + table.describe(tuple(int(i) for i in np.flatnonzero(info["action_mask"]))) in text
+    assert CantStopEnv().render() is None
+
+
+def test_a_vector_of_envs_steps_and_resets_itself() -> None:
+    envs = gymnasium.make_vec("cantstop/CantStop-v0", num_envs=3, vectorization_mode="sync")
+    _, info = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(200):
+        assert info["action_mask"].shape == (3, 79)
+        # After an episode ends the next step only resets that env: its mask is empty then.
+        actions = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]]
+        obs, rewards, terminated, _, info = envs.step(np.array(actions))
+        assert obs.shape == (3, 88)
+        assert all(r in (-1.0, 0.0, 1.0) for r in rewards)
+        assert all((r != 0) == t for r, t in zip(rewards, terminated))
+        finished += int(terminated.sum())
+    assert finished > 0
+    envs.close()
