@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cantstop.board import EMPTY, PREVIEW, RUNNER, board_size, cell_width, render_board
 from cantstop.core.state import ROLL, STOP, Phase, new_game
 from cantstop.core.variant import PRESETS, preset
 from cantstop.tui.app import CantStopApp, PlayConfig
-from cantstop.tui.board import EMPTY, PREVIEW, RUNNER, board_size, cell_width, render_board
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.seats import parse_seats, resolve_bot
 from cantstop.tui.start_screen import StartScreen

@@ -3,10 +3,10 @@ with a status line and, when a choice is due, the choices with their action indi
 
 from __future__ import annotations
 
+from cantstop.board import render_board
 from cantstop.core.notation import format_dice, seat_letter, to_notation
 from cantstop.core.state import Phase, State
 from cantstop.envs.actions import action_table
-from cantstop.tui.board import render_board
 
 
 def render_text(state: State) -> str:

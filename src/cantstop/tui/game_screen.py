@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
+from cantstop.board import seat_style
 from cantstop.bots.advice import advise
 from cantstop.core.choices import format_choice
 from cantstop.core.dice import Dice
@@ -22,7 +23,6 @@ from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
 from cantstop.core.odds import next_roll
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
-from cantstop.tui.board import seat_style
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
 from cantstop.tui.session import Session, columns_text, explain_bust

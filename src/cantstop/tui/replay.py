@@ -12,11 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from cantstop.board import seat_style
 from cantstop.core.choices import format_choice
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record, Roll
 from cantstop.core.state import STOP, Phase, State
-from cantstop.tui.board import seat_style
 from cantstop.tui.modals import HelpScreen
 from cantstop.tui.session import explain_bust
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text

@@ -10,9 +10,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from cantstop.board import board_size, cell_width, render_board, seat_style, seat_tag
 from cantstop.core.dice import Dice
 from cantstop.core.state import State
-from cantstop.tui.board import board_size, cell_width, render_board, seat_style, seat_tag
 from cantstop.tui.session import columns_text
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24

@@ -1,4 +1,5 @@
-"""The board drawn as text: columns of their true heights, centred like the real diamond.
+"""The board drawn as text (rich), for the terminal game and the environments' text rendering:
+columns of their true heights, centred like the real diamond.
 
 Every mark carries a letter as well as a colour (A-D for the seats' pieces, a white
 runner mark), so the board reads on a plain or colour-blind terminal too.
