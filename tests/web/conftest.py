@@ -33,7 +33,6 @@ def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield f"sqlite:///{tmp_path / 'any.sqlite3'}"
         return
     url = postgres_url()
-    assert url is not None
     with pg_schema(url) as scoped:
         yield scoped
 

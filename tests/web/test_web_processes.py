@@ -19,7 +19,6 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def two_servers() -> Iterator[tuple[Server, Server]]:
     url = postgres_url()
-    assert url is not None
     with pg_schema(url) as scoped, Server(scoped) as first, Server(scoped) as second:
         yield first, second
 
