@@ -210,13 +210,12 @@ class State(NamedTuple):
         # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
         code = tables.runner_code
         cap = tables.most_steps
-        placed = False
+        before = marked
         if variant.skip:
             for c in choice:
                 taken = {p[c] for i, p in enumerate(pieces) if i != player}
                 space = runners[c]
                 if not space:
-                    placed = True
                     marked = (*marked, c)
                     space = own[c]
                 space += 1
@@ -231,13 +230,12 @@ class State(NamedTuple):
             for c in choice:
                 space = runners[c]
                 if not space:
-                    placed = True
                     marked = (*marked, c)
                     space = own[c]
                 space += 1
                 runners[c] = space
                 status[c] = code[room[c][space]]
-        if placed:  # only a new runner changes the runners left
+        if marked is not before:  # only a new runner changes the runners left
             marked = tuple(sorted(marked))
             left = variant.runners - len(marked)
             if left < cap:
