@@ -167,10 +167,10 @@ class State(NamedTuple):
             if options is _MISSING:
                 options = self.choices(dice)
         if options:
-            variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, marked = self
+            variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, runner_columns = self
             return _new(
                 State,
-                (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options, marked),
+                (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options, runner_columns),
             )
         return self._end_turn(self.pieces, self.claimed)
 
@@ -182,10 +182,10 @@ class State(NamedTuple):
                 return self._advance(action)
         elif phase is _DECIDE:
             if action is ROLL or action == "roll":
-                variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, marked = self
+                variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, runner_columns = self
                 return _new(
                     State,
-                    (variant, pieces, runners, claimed, player, _ROLL, None, steps, turn, status, (), marked),
+                    (variant, pieces, runners, claimed, player, _ROLL, None, steps, turn, status, (), runner_columns),
                 )
             if (action is STOP or action == "stop") and self.may_stop():
                 return self._stop()
@@ -202,7 +202,7 @@ class State(NamedTuple):
         return f"{describe_action(action)} is not legal here; legal actions: {legal}"
 
     def _advance(self, choice: Choice) -> State:
-        variant, pieces, runners_now, claimed, player, _, _, steps, turn, status_now, _, marked = self
+        variant, pieces, runners_now, claimed, player, _, _, steps, turn, status_now, _, runner_columns = self
         runners = list(runners_now)
         status = list(status_now)
         own = pieces[player]
@@ -210,13 +210,13 @@ class State(NamedTuple):
         # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
         code = tables.runner_code
         cap = tables.most_steps
-        before = marked
+        before = runner_columns
         if variant.skip:
             for c in choice:
                 taken = {p[c] for i, p in enumerate(pieces) if i != player}
                 space = runners[c]
                 if not space:
-                    marked = (*marked, c)
+                    runner_columns = (*runner_columns, c)
                     space = own[c]
                 space += 1
                 while space in taken:
@@ -230,14 +230,14 @@ class State(NamedTuple):
             for c in choice:
                 space = runners[c]
                 if not space:
-                    marked = (*marked, c)
+                    runner_columns = (*runner_columns, c)
                     space = own[c]
                 space += 1
                 runners[c] = space
                 status[c] = code[room[c][space]]
-        if marked is not before:  # only a new runner changes the runners left
-            marked = tuple(sorted(marked))
-            left = variant.runners - len(marked)
+        if runner_columns is not before:  # only a new runner changes the runners left
+            runner_columns = tuple(sorted(runner_columns))
+            left = variant.runners - len(runner_columns)
             if left < cap:
                 status[0] = left
                 if not left:  # columns without a runner are closed for the rest of the turn
@@ -259,17 +259,17 @@ class State(NamedTuple):
                 turn,
                 tuple(status),
                 (),
-                marked,
+                runner_columns,
             ),
         )
 
     def _stop(self) -> State:
-        variant, pieces, runners, claimed, me, _, _, _, turn, _, _, marked = self
+        variant, pieces, runners, claimed, me, _, _, _, turn, _, _, runner_columns = self
         tables = variant.tables
         tops = tables.tops
         mine = list(pieces[me])
         won = []
-        for c in marked:
+        for c in runner_columns:
             r = runners[c]
             mine[c] = r
             if r == tops[c]:
