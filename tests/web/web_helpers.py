@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -101,26 +103,57 @@ class Server:
 
 def postgres_url() -> str:
     """A PostgreSQL URL for the tests: CANTSTOP_TEST_PG, else a throwaway server we start."""
-    return os.environ.get("CANTSTOP_TEST_PG") or _throwaway_postgres()
+    if "url" not in _PG:
+        _PG["url"] = os.environ.get("CANTSTOP_TEST_PG") or _debian_postgres() or _wheel_postgres()
+    return _PG["url"]
 
 
 _PG: dict[str, str] = {}
 
 
-def _throwaway_postgres() -> str:
-    """Start a private PostgreSQL in a temporary folder, once per test process.
+def _debian_postgres() -> str | None:
+    """A private cluster from Debian's binaries (/usr/lib/postgresql/N/bin), which CI installs.
 
-    The server comes from PyPI (`pgserver`, PostgreSQL's binaries in a wheel), so the
-    tests need no system package; it runs as a non-root user when we are root, and is
-    stopped and deleted when the process exits.
+    As root, runs them as the `postgres` user, since PostgreSQL refuses to run as root.
+    Stopped and deleted at exit.
     """
-    if "url" not in _PG:
-        import pgserver
+    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not bins:
+        return None
+    bindir = bins[-1].parent
+    folder = Path(tempfile.mkdtemp(prefix="cantstop-pg-"))
+    data = folder / "data"
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "check": True}
+    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "cantstop",
+                    "--auth=trust", "-E", "UTF8"], **quiet)  # type: ignore[call-overload]
+    options = f"-p {port} -k {folder} -h 127.0.0.1 -c fsync=off"
+    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-w",
+                    "-l", str(folder / "log"), "start"], **quiet)  # type: ignore[call-overload]
 
-        server = pgserver.get_server(tempfile.mkdtemp(prefix="cantstop-pg-"), cleanup_mode="delete")
-        # get_uri() is postgresql://postgres:@/postgres?host=<socket folder>
-        _PG["url"] = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
-    return _PG["url"]
+    def stop() -> None:
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(stop)
+    return f"postgresql+psycopg://cantstop@127.0.0.1:{port}/postgres"
+
+
+def _wheel_postgres() -> str:
+    """Without Debian's PostgreSQL (a fresh machine): the binaries of the `pgserver` wheel,
+    so that `make test` runs these tests anywhere. Stopped and deleted at exit."""
+    import pgserver
+
+    server = pgserver.get_server(tempfile.mkdtemp(prefix="cantstop-pg-"), cleanup_mode="delete")
+    # get_uri() is postgresql://postgres:@/postgres?host=<socket folder>
+    return str(server.get_uri()).replace("postgresql://", "postgresql+psycopg://", 1)
 
 
 @contextmanager
