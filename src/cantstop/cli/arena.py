@@ -162,6 +162,8 @@ def tournament(bots: tuple[str, ...], games: int, **common: Any) -> None:
 
     Every pair plays the same deals, each deal in both seat orders; one Bradley–Terry
     fit over all games gives each bot's Elo above the field's average.
+
+    \b
     Example: cantstop tournament random cautious rule28 ga expert --games 1000
     """
     if len(bots) < 2:
