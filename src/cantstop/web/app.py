@@ -94,10 +94,8 @@ def create_app(
         if len(people) < len(body.take):
             raise ApiError(422, "bad_seat", "each seat can be taken once")
         game_id = await games.create(body.variant, body.seats, people)
-        url = f"/game/{game_id}"
-        if not people:
-            return Created(id=game_id, url=url, taken=None)
-        return Created(id=game_id, url=url, taken=[Joined(game=game_id, seat=s, token=t) for s, (_, t) in people.items()])
+        taken = [Joined(game=game_id, seat=s, token=t) for s, (_, t) in people.items()]
+        return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
 
     @app.get("/api/games")
     async def list_games(finished: bool = Query(False, description="finished games instead of live ones")) -> list[dict[str, Any]]:
