@@ -223,6 +223,20 @@ def test_two_people_at_one_screen_play_each_other(browser: Any, server: Server, 
     assert page.context.cookies() == []
     public = httpx.get(f"{server.url}/api/games/{game_id}").text
     assert not any(t in public or t in page.content() for t in tokens.values())
+    # Another tab acts first with the same seat's token: this page's roll is refused as stale,
+    # plainly, and the game shows the one roll that was applied.
+    def first_elsewhere(route: Any) -> None:
+        token = route.request.header_value("authorization")
+        assert token in {f"Bearer {t}" for t in tokens.values()}  # the page acts with the seat's token
+        httpx.post(route.request.url, content=route.request.post_data, headers={"authorization": token, "content-type": "application/json"})
+        route.continue_()
+
+    page.route("**/actions", first_elsewhere)
+    page.keyboard.press("r")
+    page.wait_for_selector("#error:not(:empty)")
+    assert "nothing was applied" in page.text_content("#error")
+    page.unroute("**/actions")
+    page.wait_for_function("document.body.dataset.version === '1'")
     rolls, reloaded, shot = [0, 0], False, False
     for moves in range(1, 3000):
         if page.evaluate("document.body.dataset.status") == "over":

@@ -98,6 +98,8 @@ function renderStatus(state) {
   else line = `${who} is ${{ roll: "about to roll", choose: "choosing", decide: "deciding" }[state.phase]}…`;
   ui.status.textContent = line;
   ui.status.style.setProperty("--seat", SEATS[state.winner ?? state.player].colour);
+  // A turn starting for another person here: the line stands out so the device gets passed.
+  ui.status.classList.toggle("pass", game.status === "playing" && state.phase === "roll" && holds(state.player) && hotSeat());
 }
 
 function renderControls(state) {
