@@ -271,6 +271,8 @@ def test_a_person_at_the_screen_plays_a_bot(browser: Any, server: Server) -> Non
     page, errors = watched_page(browser, 1280, 820)
     create_on_home_page(page, server, "classic+to_win=1", [("here", "Ann"), ("bot:random", "")])
     assert page.locator(".seat .tag").all_text_contents() == ["you"]
+    page.keyboard.press("o")  # odds and advice as for anyone seated
+    page.wait_for_selector(".odds-head")
     rolls, saw_mine = 0, False
     for _ in range(3000):
         if page.evaluate("document.body.dataset.status") == "over":

@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from web_helpers import auth, pick, wait_for
 
 from cantstop.core.record import read_record
+from cantstop.web.storage import SeatRow, Storage, hash_token, new_token
 
 
 def create(client: TestClient, body: dict[str, Any]) -> Any:
@@ -91,3 +93,16 @@ def test_bad_takes_are_refused_and_nothing_is_created(client: TestClient, take: 
     assert response.status_code == 422, response.text
     assert response.json()["error"] == error and says in response.json()["message"]
     assert client.get("/api/games").json() == []
+
+
+def test_seats_taken_at_creation_are_stored_as_hashes(any_storage: Storage) -> None:
+    ann, bob = new_token(), new_token()
+    game_id = any_storage.create_game("classic", [("open", None), ("bot", "random"), ("open", None)], {0: ("Ann", ann), 2: ("Bob", bob)})
+    game = any_storage.game(game_id)
+    assert game is not None
+    assert [(s.kind, s.name) for s in game.seats] == [("person", "Ann"), ("bot", "bot:random"), ("person", "Bob")]
+    assert any_storage.seat_of(game_id, ann) == 0 and any_storage.seat_of(game_id, bob) == 2
+    assert any_storage.claim_seat(game_id, 0, "Eve") is None  # nobody can join a seat taken so
+    with any_storage.session() as session:
+        stored = set(session.scalars(select(SeatRow.token_hash)).all())
+    assert hash_token(ann) in stored and ann not in stored
