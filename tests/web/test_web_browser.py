@@ -265,6 +265,10 @@ def test_two_people_at_one_screen_play_each_other(browser: Any, server: Server, 
     assert errors == []
     page.set_viewport_size({"width": 1280, "height": 820})
     page.screenshot(path=str(tmp_path / "hotseat-desktop.png"))
+    # The next game at this screen offers the same names at the same seats.
+    open_home(page, server)
+    page.select_option("select[name=seat] >> nth=1", "here")
+    assert page.input_value("input[name=seat-name] >> nth=1") == "Bob"
 
 
 def test_a_person_at_the_screen_plays_a_bot(browser: Any, server: Server) -> None:

@@ -29,7 +29,9 @@ function seatRow(index, { value, name }) {
   input.hidden = value !== HERE;
   select.addEventListener("change", () => {
     input.hidden = select.value !== HERE;
-    if (!input.hidden) input.focus();
+    if (input.hidden) return;
+    input.value ||= lastNames()[index] || ""; // the same family at the same seats as last time
+    input.focus();
   });
   row.append(label, input);
   return row;
@@ -48,6 +50,14 @@ function setSeats(values) {
   const v = variantOf($("variant").value);
   $("add-seat").disabled = values.length >= v.max_players;
   $("remove-seat").disabled = values.length <= v.min_players;
+}
+
+function lastNames() {
+  try {
+    return JSON.parse(localStorage.getItem("cantstop-here-names")) || [];
+  } catch {
+    return [];
+  }
 }
 
 // A preset's seat limits (the server checks any other spec, such as "classic+to_win=4").
@@ -102,6 +112,7 @@ async function setup() {
     try {
       const created = await api("/api/games", { method: "POST", body: newGame() });
       holdSeats(created.id, created.taken || []);
+      localStorage.setItem("cantstop-here-names", JSON.stringify(seats().map((s) => (s.value === HERE ? s.name.trim() : ""))));
       location.href = created.url;
     } catch (error) {
       $("create-error").textContent = error.message;
