@@ -1,13 +1,11 @@
 // Seats this browser holds in a game, for people taking turns at one screen: seat → secret
 // token, kept in localStorage under the game's id so that a reload keeps every one of them.
+import { stored } from "./api.js";
+
 const key = (gameId) => `cantstop-seats-${gameId}`;
 
 export function heldSeats(gameId) {
-  try {
-    return JSON.parse(localStorage.getItem(key(gameId))) || {};
-  } catch {
-    return {};
-  }
+  return stored(key(gameId), {});
 }
 
 export function holdSeats(gameId, taken) {

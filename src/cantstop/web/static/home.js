@@ -1,5 +1,5 @@
 // The home page: create a game, list live and finished games, show the leaderboard.
-import { api, text } from "./api.js";
+import { api, stored, text } from "./api.js";
 import { markSvg } from "./board.js";
 import { holdSeats } from "./held.js";
 
@@ -30,7 +30,7 @@ function seatRow(index, { value, name }) {
   select.addEventListener("change", () => {
     input.hidden = select.value !== HERE;
     if (input.hidden) return;
-    input.value ||= lastNames()[index] || ""; // the same family at the same seats as last time
+    input.value ||= stored("cantstop-here-names", [])[index] || ""; // the same family at the same seats as last time
     input.focus();
   });
   row.append(label, input);
@@ -50,14 +50,6 @@ function setSeats(values) {
   const v = variantOf($("variant").value);
   $("add-seat").disabled = values.length >= v.max_players;
   $("remove-seat").disabled = values.length <= v.min_players;
-}
-
-function lastNames() {
-  try {
-    return JSON.parse(localStorage.getItem("cantstop-here-names")) || [];
-  } catch {
-    return [];
-  }
 }
 
 // A preset's seat limits (the server checks any other spec, such as "classic+to_win=4").
@@ -88,7 +80,7 @@ function newGame() {
 async function setup() {
   const info = await api("/api/variants");
   variants = info.variants;
-  seatOptions = [["open", "A person (open seat)"], [HERE, "A person at this screen"],
+  seatOptions = [["open", "A person with the link (open seat)"], [HERE, "A person at this screen"],
     ...info.levels.map((l) => [`bot:${l}`, `Computer, ${l}`]),
     ...info.bots.map((b) => [`bot:${b.name}`, `Bot “${b.name}” — ${b.description}`])];
   for (const v of variants) {
