@@ -169,3 +169,130 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
     texts = [p.text_content("#log") for p in pages]
     assert texts[0] == texts[1] and "wins in" in texts[0]
     pages[1].screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+
+
+def watched_page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
+    """A new page, and the list its script errors go to."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
+def open_home(page: Any, server: Server) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("select[name=seat] >> nth=1")
+
+
+def create_on_home_page(page: Any, server: Server, variant: str, seats: list[tuple[str, str]]) -> None:
+    """Fill the home page's form: each seat a (select value, name for a person at this screen)."""
+    open_home(page, server)
+    # The form offers the presets; a shorter game is added as one more option for the test.
+    page.evaluate("v => { const o = document.createElement('option'); o.value = o.textContent = v; document.getElementById('variant').append(o); }", variant)
+    page.select_option("#variant", variant)
+    for i, (value, name) in enumerate(seats):
+        page.select_option(f"select[name=seat] >> nth={i}", value)
+        field = page.locator("input[name=seat-name]").nth(i)
+        assert field.is_visible() == (value == "here")  # a name only for a person at this screen
+        if name:
+            field.fill(name)
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/game/*")
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+
+
+def to_move(page: Any) -> str:
+    return str(page.text_content(".seat.to-move .seat-name"))
+
+
+def test_two_people_at_one_screen_play_each_other(browser: Any, server: Server, tmp_path: Path) -> None:
+    page, errors = watched_page(browser, 390, 844)  # a phone passed around
+    # A name that would spoil the record is refused on the form, naming the seat.
+    open_home(page, server)
+    page.select_option("select[name=seat] >> nth=1", "here")
+    page.fill("input[name=seat-name] >> nth=1", "a;b")
+    page.click("#create button[type=submit]")
+    assert "Seat B" in page.text_content("#create-error")
+    create_on_home_page(page, server, "classic+to_win=1", [("here", "Ann"), ("here", "Bob")])
+    assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
+    assert page.locator("#join").is_hidden()
+    # The tokens stay in this browser only: no cookie, nothing on the page or in the game's JSON.
+    game_id = page.url.rsplit("/", 1)[1]
+    tokens = page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{game_id}'))")
+    assert sorted(tokens) == ["0", "1"]
+    assert page.context.cookies() == []
+    public = httpx.get(f"{server.url}/api/games/{game_id}").text
+    assert not any(t in public or t in page.content() for t in tokens.values())
+    # Another tab acts first with the same seat's token: this page's roll is refused as stale,
+    # plainly, and the game shows the one roll that was applied.
+    def first_elsewhere(route: Any) -> None:
+        token = route.request.header_value("authorization")
+        assert token in {f"Bearer {t}" for t in tokens.values()}  # the page acts with the seat's token
+        httpx.post(route.request.url, content=route.request.post_data, headers={"authorization": token, "content-type": "application/json"})
+        route.continue_()
+
+    page.route("**/actions", first_elsewhere)
+    page.keyboard.press("r")
+    page.wait_for_selector("#error:not(:empty)")
+    assert "nothing was applied" in page.text_content("#error")
+    page.unroute("**/actions")
+    page.wait_for_function("document.body.dataset.version === '1'")
+    rolls, reloaded, shot = [0, 0], False, False
+    for moves in range(1, 3000):
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+        who = to_move(page)
+        seat = ["Ann", "Bob"].index(who)
+        status = page.text_content("#status")
+        assert status.startswith(who)  # the status line says whose turn it is, by name
+        if page.locator("#controls .choice").count() == 0 and page.locator("#controls .stop").count() == 0:
+            assert status == f"{who} to roll — pass the device to {who}."
+        key = my_move(page, rolls[seat])
+        assert key is not None, f"no control for {who}: {status!r}"
+        rolls[seat] = 0 if key == "s" else rolls[seat] + (key == "r")
+        if not shot and page.locator("#controls .choice:enabled").count():
+            page.screenshot(path=str(tmp_path / "hotseat-phone.png"), full_page=True)
+            shot = True
+        if moves == 6 and not reloaded:  # a reload mid-game keeps both seats
+            page.reload()
+            page.wait_for_selector(".seat .tag >> nth=1")
+            assert page.locator(".seat .tag").count() == 2
+            reloaded = True
+    assert reloaded and page.evaluate("document.body.dataset.status") == "over"
+    page.wait_for_selector(".log-win")
+    assert "won in" in page.text_content("#status")
+    assert page.locator(".seat.winner").count() == 1
+    assert errors == []
+    page.set_viewport_size({"width": 1280, "height": 820})
+    page.screenshot(path=str(tmp_path / "hotseat-desktop.png"))
+    # The next game at this screen offers the same names at the same seats.
+    open_home(page, server)
+    page.select_option("select[name=seat] >> nth=1", "here")
+    assert page.input_value("input[name=seat-name] >> nth=1") == "Bob"
+
+
+def test_a_person_at_the_screen_plays_a_bot(browser: Any, server: Server) -> None:
+    page, errors = watched_page(browser, 1280, 820)
+    create_on_home_page(page, server, "classic+to_win=1", [("here", "Ann"), ("bot:random", "")])
+    assert page.locator(".seat .tag").all_text_contents() == ["you"]
+    page.keyboard.press("o")  # odds and advice as for anyone seated
+    page.wait_for_selector(".odds-head")
+    rolls, saw_mine = 0, False
+    for _ in range(3000):
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+        if to_move(page) == "Ann" and page.locator("#controls .roll:enabled").count() and not page.locator("#controls .stop").count():
+            assert page.text_content("#status") == "Your turn: roll the dice."
+            saw_mine = True
+        key = my_move(page, rolls)
+        if key is None:
+            # The bot's turn, read at one instant: the status names it and no control is live.
+            status, live = page.evaluate("[document.getElementById('status').textContent, document.querySelectorAll('#controls .button:enabled').length]")
+            if status.startswith("bot:"):
+                assert live == 0
+            page.wait_for_timeout(20)
+            continue
+        rolls = 0 if key == "s" else rolls + (key == "r")
+    assert saw_mine and page.evaluate("document.body.dataset.status") == "over"
+    page.wait_for_selector(".log-win")
+    assert errors == []

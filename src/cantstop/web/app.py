@@ -28,7 +28,7 @@ from cantstop.web.describe import action_json, log_lines, state_json, summary_js
 from cantstop.web.notify import listen
 from cantstop.web.schemas import ActionIn, Created, Join, Joined, NewGame, WsAction
 from cantstop.web.service import ApiError, GameService
-from cantstop.web.storage import Storage
+from cantstop.web.storage import Storage, new_token
 
 STATIC = Path(str(files("cantstop.web") / "static"))
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
@@ -86,11 +86,16 @@ def create_app(
             "levels": [level.value for level in Level if any(b.level is level for b in infos)],
         }
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, response_model_exclude_none=True)
     async def create_game(body: NewGame) -> Created:
-        """Create a game: a variant and 1-4 seats, each 'open' or 'bot:NAME'."""
-        game_id = await games.create(body.variant, body.seats)
-        return Created(id=game_id, url=f"/game/{game_id}")
+        """Create a game: a variant and 1-4 seats, each 'open' or 'bot:NAME'; `take` seats
+        open ones at once for people at this screen (their tokens are in the reply only)."""
+        people = {t.seat: (t.name, new_token()) for t in body.take}
+        if len(people) < len(body.take):
+            raise ApiError(422, "bad_seat", "each seat can be taken once")
+        game_id = await games.create(body.variant, body.seats, people)
+        taken = [Joined(game=game_id, seat=s, token=t) for s, (_, t) in people.items()]
+        return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
 
     @app.get("/api/games")
     async def list_games(finished: bool = Query(False, description="finished games instead of live ones")) -> list[dict[str, Any]]:

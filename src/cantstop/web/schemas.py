@@ -21,6 +21,10 @@ class NewGame(Strict):
     seats: list[Annotated[str, Field(max_length=40)]] = Field(
         min_length=1, max_length=4, description="one entry per seat: 'open' (for a person) or 'bot:NAME' / 'bot:LEVEL'"
     )
+    take: list[Join] = Field(
+        default_factory=list, max_length=4,
+        description="open seats this client takes at once, for people playing at this screen; their tokens come back in the reply",
+    )
 
 
 class Join(Strict):
@@ -37,12 +41,13 @@ class WsAction(ActionIn):
     type: Literal["action"]
 
 
-class Created(BaseModel):
-    id: str
-    url: str
-
-
 class Joined(BaseModel):
     game: str
     seat: int
-    token: str = Field(description="the seat's secret: shown once, also set as an HttpOnly cookie")
+    token: str = Field(description="the seat's secret, shown once (a join also sets it as an HttpOnly cookie)")
+
+
+class Created(BaseModel):
+    id: str
+    url: str
+    taken: list[Joined] | None = Field(None, description="the seats taken with `take` and their secret tokens (only then)")

@@ -13,7 +13,7 @@ import json
 import logging
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,6 +98,15 @@ def bot_spec(name: str) -> str:
         return get_bot(name).name
     except ValueError as error:
         raise ApiError(422, "bad_seat", str(error)) from None
+
+
+def checked_name(name: str, seat: int | None = None) -> str:
+    """A person's name, trimmed; refused (naming the seat, if given) unless it fits a record's tags."""
+    name = name.strip()
+    if not NAME.match(name) or name.lower().startswith("bot:"):
+        where = "" if seat is None else f"seat {seat_letter(seat)}: "
+        raise ApiError(422, "bad_name", f"{where}a name is 1..40 characters, without ; \" \\ [ ] {{ }} or a 'bot:' prefix")
+    return name
 
 
 class GameService:
@@ -238,7 +247,9 @@ class GameService:
                 queue.put_nowait(message)
 
     # ------------------------------------------------------------- creating
-    async def create(self, variant: str, seats: list[str]) -> str:
+    async def create(self, variant: str, seats: list[str], people: Mapping[int, tuple[str, str]] | None = None) -> str:
+        """A new game; `people` maps open seats the creating client takes at once (people at
+        one screen) to (name, token). All is checked before anything is stored."""
         try:
             v = preset(variant)
         except ValueError as error:
@@ -254,15 +265,21 @@ class GameService:
                 parsed.append(("bot", bot_spec(text[4:])))
             else:
                 raise ApiError(422, "bad_seat", f"a seat is 'open' or 'bot:NAME' (a bot name or level), not {seat!r}")
-        game_id: str = await self.db(self.storage.create_game, variant.strip(), parsed)
-        if all(kind == "bot" for kind, _ in parsed):
+        taken = {i: (checked_name(name, i), token) for i, (name, token) in (people or {}).items()}
+        for i in taken:
+            if not 0 <= i < len(parsed) or parsed[i][0] != "open":
+                opened = ", ".join(str(j) for j, (kind, _) in enumerate(parsed) if kind == "open") or "none"
+                raise ApiError(422, "bad_seat", f"only open seats can be taken, not seat {i}; open seats: {opened}")
+        names = [name.lower() for name, _ in taken.values()]
+        if len(set(names)) < len(names):
+            raise ApiError(422, "bad_name", "each person at this screen needs a different name")
+        game_id: str = await self.db(self.storage.create_game, variant.strip(), parsed, taken)
+        if all(kind == "bot" or i in taken for i, (kind, _) in enumerate(parsed)):
             await self._start(await self.live(game_id))
         return game_id
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
-        name = name.strip()
-        if not NAME.match(name) or name.lower().startswith("bot:"):
-            raise ApiError(422, "bad_name", "a name is 1..40 characters, without ; \" \\ [ ] { } or a 'bot:' prefix")
+        name = checked_name(name)
         game = await self.live(game_id)
         async with game.lock:
             if not 0 <= seat < len(game.meta.seats):

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -54,6 +54,11 @@ def default_url() -> str:
     folder = Path(platformdirs.user_data_dir("cantstop"))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'cantstop.sqlite3'}"
+
+
+def new_token() -> str:
+    """A seat's secret: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
 
 
 def hash_token(token: str) -> str:
@@ -222,14 +227,22 @@ class Storage:
             yield session
 
     # ------------------------------------------------------------------ games
-    def create_game(self, variant: str, seats: list[tuple[str, str | None]]) -> str:
-        """A new game with `seats` as (kind, bot name) pairs; returns its id."""
+    def create_game(
+        self, variant: str, seats: list[tuple[str, str | None]], people: Mapping[int, tuple[str, str]] | None = None
+    ) -> str:
+        """A new game with `seats` as (kind, bot name) pairs; returns its id. `people` maps open
+        seats taken at once to (name, token), so nobody can join them in between."""
         game_id = secrets.token_urlsafe(9)
+        people = people or {}
         with self.session() as s:
             s.add(GameRow(id=game_id, variant=variant, tags={}, status="waiting", version=0))
             s.flush()
             for i, (kind, bot) in enumerate(seats):
-                s.add(SeatRow(game_id=game_id, seat=i, kind=kind, bot=bot, name=f"bot:{bot}" if bot else None))
+                if i in people:
+                    name, token = people[i]
+                    s.add(SeatRow(game_id=game_id, seat=i, kind="person", name=name, token_hash=hash_token(token)))
+                else:
+                    s.add(SeatRow(game_id=game_id, seat=i, kind=kind, bot=bot, name=f"bot:{bot}" if bot else None))
         return game_id
 
     def game(self, game_id: str) -> StoredGame | None:
@@ -255,7 +268,7 @@ class Storage:
 
     def claim_seat(self, game_id: str, seat: int, name: str) -> str | None:
         """Give an open seat to `name`; returns the secret token, or None if it was taken."""
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         with self.session() as s:
             row = s.get(SeatRow, (game_id, seat), with_for_update=True)
             if row is None or row.kind != "open":

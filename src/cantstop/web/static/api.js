@@ -23,3 +23,12 @@ export function text(tag, content, cls) {
 export function choiceLabel(choice) {
   return choice.join(" + ");
 }
+
+// A JSON value kept in localStorage, or `fallback` if there is none (or it is unreadable).
+export function stored(key, fallback) {
+  try {
+    return JSON.parse(localStorage.getItem(key)) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}

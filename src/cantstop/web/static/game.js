@@ -1,6 +1,7 @@
 // The game page: live board, controls, odds, log and the replay of finished games.
 import { api, choiceLabel, text } from "./api.js";
 import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
+import { dropSeat, heldSeats } from "./held.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -10,7 +11,8 @@ const ui = {
   error: $("error"), replay: $("replay"), live: $("live-dot"),
 };
 let game = null; // the latest snapshot from the server
-let you = null; // the seat this browser holds, or null (spectator)
+let you = null; // the seat this browser joined online (its cookie says so), or null
+let held = heldSeats(gameId); // seat → token of the people at this screen (see held.js)
 let preview = null; // a choice being hovered or focused
 let showOdds = localStorage.getItem("cantstop-odds") === "1";
 let oddsFor = -1;
@@ -53,6 +55,10 @@ function name(seat) {
   return game.seats[seat].name || `Seat ${SEATS[seat].letter}`;
 }
 
+// Whether this browser plays `seat`; with more than one such seat, people take turns here.
+const holds = (seat) => seat !== null && (seat === you || seat in held);
+const hotSeat = () => game.seats.filter((s) => holds(s.seat)).length > 1;
+
 function renderSeats(state) {
   ui.seats.replaceChildren();
   game.seats.forEach((s) => {
@@ -60,7 +66,7 @@ function renderSeats(state) {
     if (state && !state.winner && state.winner !== 0 && state.player === s.seat && game.status === "playing") li.classList.add("to-move");
     if (state && state.winner === s.seat) li.classList.add("winner");
     li.append(markSvg(s.seat, 22), text("span", s.kind === "open" ? "open seat" : s.name, "seat-name"));
-    if (s.seat === you) li.append(text("span", "you", "tag"));
+    if (holds(s.seat)) li.append(text("span", hotSeat() ? "here" : "you", "tag"));
     if (state) {
       const won = Object.values(state.claimed).filter((o) => o === s.seat).length;
       li.append(text("span", `${won}/${state.to_win}`, "won"));
@@ -71,7 +77,7 @@ function renderSeats(state) {
 
 function renderJoin() {
   const open = game.seats.filter((s) => s.kind === "open");
-  ui.join.hidden = you !== null || open.length === 0 || !!replay;
+  ui.join.hidden = game.seats.some((s) => holds(s.seat)) || open.length === 0 || !!replay;
   if (ui.join.hidden) return;
   const select = $("join-seat");
   select.replaceChildren(...open.map((s) => { const o = text("option", `Seat ${s.letter}`); o.value = s.seat; return o; }));
@@ -85,10 +91,15 @@ function renderStatus(state) {
     // Solitaire's score is its number of turns: fewer is better.
     line = game.seats.length === 1 ? `Finished in ${state.turn} turns.` : `${name(state.winner)} won in ${state.turn} turns.`;
   }
-  else if (state.player === you) line = { roll: "Your turn: roll the dice.", choose: "Choose how to move.", decide: "Roll again or stop?" }[state.phase];
+  else if (holds(state.player) && hotSeat()) {
+    line = { roll: `${who} to roll — pass the device to ${who}.`, choose: `${who}: choose how to move.`, decide: `${who}: roll again or stop?` }[state.phase];
+  }
+  else if (holds(state.player)) line = { roll: "Your turn: roll the dice.", choose: "Choose how to move.", decide: "Roll again or stop?" }[state.phase];
   else line = `${who} is ${{ roll: "about to roll", choose: "choosing", decide: "deciding" }[state.phase]}…`;
   ui.status.textContent = line;
   ui.status.style.setProperty("--seat", SEATS[state.winner ?? state.player].colour);
+  // A turn starting for another person here: the line stands out so the device gets passed.
+  ui.status.classList.toggle("pass", game.status === "playing" && state.phase === "roll" && holds(state.player) && hotSeat());
 }
 
 function renderControls(state) {
@@ -100,7 +111,7 @@ function renderControls(state) {
     ui.controls.append(b, a);
     return;
   }
-  const mine = state.player === you;
+  const mine = holds(state.player);
   if (state.phase === "choose") {
     state.legal.forEach((choice, i) => {
       const b = button(`${i + 1}`, "choice", () => act(choice));
@@ -168,11 +179,15 @@ async function act(action) {
   preview = null;
   ui.error.textContent = "";
   render();
+  const seat = game.state.player;
+  // A seat taken at this screen acts with its own token; one joined online, with its cookie.
+  const headers = held[seat] ? { authorization: `Bearer ${held[seat]}` } : {};
   try {
-    const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", body: { version: game.version, action } });
+    const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", headers, body: { version: game.version, action } });
     if (snapshot.version > game.version) { game = { ...snapshot }; }
   } catch (error) {
     ui.error.textContent = error.message;
+    if (error.data && error.data.error === "bad_token") forget(seat);
   } finally {
     busy = false;
     render();
@@ -189,7 +204,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (event.key === "o") return toggleOdds();
-  if (!game || !game.state || game.state.player !== you) return;
+  if (!game || !game.state || !holds(game.state.player)) return;
   const state = game.state;
   if (event.key === "r" && state.phase !== "choose") act("roll");
   else if (event.key === "s" && state.phase === "decide") act("stop");
@@ -325,6 +340,24 @@ function connect() {
     retry = Math.min(retry * 2, 8000);
   });
 }
+// The server decides which seats the stored tokens hold: a stale one (say, from a reset
+// server) is dropped rather than offered controls it cannot use.
+async function checkHeld() {
+  await Promise.all(Object.entries(held).map(async ([seat, token]) => {
+    try {
+      const seen = await api(`/api/games/${gameId}`, { headers: { authorization: `Bearer ${token}` } });
+      if (seen.you !== Number(seat)) forget(seat);
+    } catch { /* offline or gone: keep the seat and let the next action tell */ }
+  }));
+  render();
+}
+
+function forget(seat) {
+  dropSeat(gameId, seat);
+  held = heldSeats(gameId);
+}
+
 ui.odds.hidden = !showOdds;
 ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
 connect();
+checkHeld();

@@ -1,13 +1,18 @@
 // The home page: create a game, list live and finished games, show the leaderboard.
-import { api, text } from "./api.js";
+import { api, stored, text } from "./api.js";
 import { markSvg } from "./board.js";
+import { holdSeats } from "./held.js";
 
 const $ = (id) => document.getElementById(id);
 let seatOptions = [];
 let variants = [];
 
-function seatSelect(index, value) {
-  const label = text("label", `Seat ${"ABCD"[index]} `, "seat-choice");
+const HERE = "here"; // a person at this screen: the seat is taken for this browser at once
+const NAME = /^[^\x00-\x1f;"\\[\]{}]{1,40}$/; // as the server checks names
+
+function seatRow(index, { value, name }) {
+  const row = text("div", null, "seat-choice");
+  const label = text("label", `Seat ${"ABCD"[index]} `);
   label.prepend(markSvg(index, 18));
   const select = text("select");
   select.name = "seat";
@@ -18,26 +23,64 @@ function seatSelect(index, value) {
   }
   select.value = value;
   label.append(select);
-  return label;
+  const input = text("input");
+  Object.assign(input, { name: "seat-name", value: name, maxLength: 40, placeholder: "Name", autocomplete: "off" });
+  input.setAttribute("aria-label", `Name at seat ${"ABCD"[index]}`);
+  input.hidden = value !== HERE;
+  select.addEventListener("change", () => {
+    input.hidden = select.value !== HERE;
+    if (input.hidden) return;
+    input.value ||= stored("cantstop-here-names", [])[index] || ""; // the same family at the same seats as last time
+    input.focus();
+  });
+  row.append(label, input);
+  return row;
 }
 
 function seats() {
-  return [...document.querySelectorAll("select[name=seat]")].map((s) => s.value);
+  return [...document.querySelectorAll(".seat-choice")].map((row) => ({
+    value: row.querySelector("select").value, name: row.querySelector("input").value,
+  }));
 }
 
 function setSeats(values) {
   const list = $("seat-list");
-  list.querySelectorAll("label").forEach((l) => l.remove());
-  values.forEach((v, i) => list.append(seatSelect(i, v)));
-  const v = variants.find((x) => x.name === $("variant").value) || { min_players: 1, max_players: 4 };
+  list.querySelectorAll(".seat-choice").forEach((l) => l.remove());
+  values.forEach((v, i) => list.append(seatRow(i, v)));
+  const v = variantOf($("variant").value);
   $("add-seat").disabled = values.length >= v.max_players;
   $("remove-seat").disabled = values.length <= v.min_players;
+}
+
+// A preset's seat limits (the server checks any other spec, such as "classic+to_win=4").
+function variantOf(name) {
+  return variants.find((x) => x.name === name) || { min_players: 1, max_players: 4 };
+}
+
+// The create request for the form's seats: people here take their (open) seats at once.
+function newGame() {
+  const chosen = seats();
+  const take = [];
+  chosen.forEach((s, seat) => {
+    if (s.value !== HERE) return;
+    const name = s.name.trim();
+    const letter = "ABCD"[seat];
+    if (!name) throw new Error(`Seat ${letter}: enter the name of the person playing there.`);
+    if (!NAME.test(name) || name.toLowerCase().startsWith("bot:")) {
+      throw new Error(`Seat ${letter}: a name is 1–40 characters, without ; " \\ [ ] { } or a "bot:" prefix.`);
+    }
+    if (take.some((t) => t.name.toLowerCase() === name.toLowerCase())) {
+      throw new Error(`Seat ${letter}: each person at this screen needs a different name.`);
+    }
+    take.push({ seat, name });
+  });
+  return { variant: $("variant").value, seats: chosen.map((s) => (s.value === HERE ? "open" : s.value)), take };
 }
 
 async function setup() {
   const info = await api("/api/variants");
   variants = info.variants;
-  seatOptions = [["open", "A person (open seat)"],
+  seatOptions = [["open", "A person with the link (open seat)"], [HERE, "A person at this screen"],
     ...info.levels.map((l) => [`bot:${l}`, `Computer, ${l}`]),
     ...info.bots.map((b) => [`bot:${b.name}`, `Bot “${b.name}” — ${b.description}`])];
   for (const v of variants) {
@@ -45,20 +88,23 @@ async function setup() {
     o.value = v.name;
     $("variant").append(o);
   }
-  setSeats(["open", `bot:${info.levels[0]}`]);
+  const bot = { value: `bot:${info.levels[0]}`, name: "" };
+  setSeats([{ value: "open", name: "" }, bot]);
   $("variant").addEventListener("change", () => {
-    const v = variants.find((x) => x.name === $("variant").value);
+    const v = variantOf($("variant").value);
     let values = seats();
-    while (values.length < v.min_players) values.push(`bot:${info.levels[0]}`);
+    while (values.length < v.min_players) values.push(bot);
     values = values.slice(0, v.max_players);
     setSeats(values);
   });
-  $("add-seat").addEventListener("click", () => setSeats([...seats(), `bot:${info.levels[0]}`]));
+  $("add-seat").addEventListener("click", () => setSeats([...seats(), bot]));
   $("remove-seat").addEventListener("click", () => setSeats(seats().slice(0, -1)));
   $("create").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const created = await api("/api/games", { method: "POST", body: { variant: $("variant").value, seats: seats() } });
+      const created = await api("/api/games", { method: "POST", body: newGame() });
+      holdSeats(created.id, created.taken || []);
+      localStorage.setItem("cantstop-here-names", JSON.stringify(seats().map((s) => (s.value === HERE ? s.name.trim() : ""))));
       location.href = created.url;
     } catch (error) {
       $("create-error").textContent = error.message;
