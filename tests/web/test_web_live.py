@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import auth, join, new_game
+from web_helpers import auth, join, new_game, until
 
 from cantstop.web.app import BURST, MAX_MESSAGE
 
@@ -16,14 +15,6 @@ from cantstop.web.app import BURST, MAX_MESSAGE
 def seated(client: TestClient) -> tuple[str, dict[int, str]]:
     game_id = new_game(client, ["open", "open"])
     return game_id, {0: join(client, game_id, 0, "Ann"), 1: join(client, game_id, 1, "Bob")}
-
-
-def until(ws: Any, kind: str) -> dict[str, Any]:
-    for _ in range(50):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind} message")
 
 
 def test_two_players_see_each_others_moves(client: TestClient) -> None:

@@ -48,6 +48,15 @@ def wait_for(client: TestClient, game_id: str, ready: Any, limit: int = 2000) ->
     raise AssertionError(f"game {game_id} never became ready: {game}")
 
 
+def until(ws: Any, kind: str) -> dict[str, Any]:
+    """The next WebSocket message of type `kind` (others are skipped)."""
+    for _ in range(50):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
 def pick(state: dict[str, Any], turn_rolls: int) -> Any:
     """A simple person: first choice, stops after three rolls in a turn."""
     if state["phase"] == "roll":

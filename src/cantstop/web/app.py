@@ -26,7 +26,7 @@ from cantstop.core.state import Phase, State
 from cantstop.core.variant import PRESETS
 from cantstop.web.describe import action_json, log_lines, state_json, summary_json
 from cantstop.web.notify import listen
-from cantstop.web.schemas import ActionIn, Created, Join, Joined, NewGame, WsAction
+from cantstop.web.schemas import ActionIn, Created, Join, Joined, NewGame, Rematch, WsAction
 from cantstop.web.service import ApiError, GameService
 from cantstop.web.storage import Storage, new_token
 
@@ -96,6 +96,23 @@ def create_app(
         game_id = await games.create(body.variant, body.seats, people)
         taken = [Joined(game=game_id, seat=s, token=t) for s, (_, t) in people.items()]
         return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201, response_model_exclude_none=True)
+    async def rematch(game_id: str, body: Rematch, request: Request) -> Created:
+        """Play a finished game again: same variant, seats and bots; the seats this client holds
+        (its cookie or bearer token, and `tokens`) are taken again under the same names, the
+        other people's seats are open. The finished game links to it (`rematch`); once only."""
+        await games.live(game_id)  # an unknown game is a 404 before any token is looked at
+        cookie = await token_of(request, game_id)
+        seats = set()
+        for token in [*body.tokens, *([cookie] if cookie else [])]:
+            seat = await games.seat_of(game_id, token)
+            if seat is None:
+                raise ApiError(403, "bad_token", "a token holds no seat in this game; nothing was created")
+            seats.add(seat)
+        new_id, tokens = await games.rematch(game_id, seats)
+        taken = [Joined(game=new_id, seat=s, token=t) for s, t in tokens.items()]
+        return Created(id=new_id, url=f"/game/{new_id}", taken=taken)
 
     @app.get("/api/games")
     async def list_games(finished: bool = Query(False, description="finished games instead of live ones")) -> list[dict[str, Any]]:

@@ -71,6 +71,7 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "first": game.first,
         "rolloff": game.tags.get("RollOff"),
         "state": state_json(state) if state is not None else None,
+        "rematch": game.rematch,
     }
 
 

@@ -27,6 +27,13 @@ class NewGame(Strict):
     )
 
 
+class Rematch(Strict):
+    tokens: list[Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=list, max_length=4,
+        description="the tokens of the seats people at this screen hold (a seat joined online is known by its cookie or bearer token)",
+    )
+
+
 class Join(Strict):
     seat: int = Field(ge=0, le=3)
     name: str = Field(min_length=1, max_length=40)

@@ -28,7 +28,7 @@ from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actio
 from cantstop.core.variant import preset
 from cantstop.web.describe import game_json, log_lines
 from cantstop.web.ratings import rate_game
-from cantstop.web.storage import Append, StaleError, Storage, StoredGame
+from cantstop.web.storage import Append, RematchExists, StaleError, Storage, StoredGame, new_token
 
 log = logging.getLogger("cantstop.web")
 NAME = re.compile(r"^[^\x00-\x1f;\"\\\[\]{}]{1,40}$")
@@ -207,14 +207,19 @@ class GameService:
         return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first{how}"}
 
     async def refresh(self, game: LiveGame, seats: bool = False) -> None:
-        """Pick up what other processes stored (with `seats`, seat changes too) and tell our clients."""
-        if game.state is not None and game.state.is_over:
+        """Pick up what other processes stored (with `seats`, seat changes and a rematch too) and tell our clients."""
+        over = game.state is not None and game.state.is_over
+        if over and not seats:
             return
         changed = False
         if game.record is None or seats:
             meta = await self.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
                 game.meta, changed = meta, True
+        if over:  # only its rematch can have changed
+            if changed:
+                self.publish(game, [])
+            return
         entries = await self._catch_up(game, await self.db(self.storage.events, game.meta.id, game.version))
         if entries or changed:
             if game.state is not None and game.state.is_over:
@@ -247,9 +252,12 @@ class GameService:
                 queue.put_nowait(message)
 
     # ------------------------------------------------------------- creating
-    async def create(self, variant: str, seats: list[str], people: Mapping[int, tuple[str, str]] | None = None) -> str:
+    async def create(
+        self, variant: str, seats: list[str], people: Mapping[int, tuple[str, str]] | None = None, rematch_of: str | None = None
+    ) -> str:
         """A new game; `people` maps open seats the creating client takes at once (people at
-        one screen) to (name, token). All is checked before anything is stored."""
+        one screen) to (name, token). All is checked before anything is stored; with
+        `rematch_of` the new game is stored as that game's rematch, or not at all."""
         try:
             v = preset(variant)
         except ValueError as error:
@@ -273,10 +281,36 @@ class GameService:
         names = [name.lower() for name, _ in taken.values()]
         if len(set(names)) < len(names):
             raise ApiError(422, "bad_name", "each person at this screen needs a different name")
-        game_id: str = await self.db(self.storage.create_game, variant.strip(), parsed, taken)
+        try:
+            game_id: str = await self.db(self.storage.create_game, variant.strip(), parsed, taken, rematch_of)
+        except RematchExists as exists:
+            raise ApiError(
+                409, "rematch_exists", f"this game's rematch was created already: join it at /game/{exists.game_id}",
+                game=exists.game_id, url=f"/game/{exists.game_id}",
+            ) from None
         if all(kind == "bot" or i in taken for i, (kind, _) in enumerate(parsed)):
             await self._start(await self.live(game_id))
         return game_id
+
+    async def rematch(self, game_id: str, seats: set[int]) -> tuple[str, dict[int, str]]:
+        """A new game like finished game `game_id`, asked for by the client holding `seats`:
+        the same variant and seats in the same order (the roll-off picks who starts), the same
+        bots, `seats` taken again under the same names, and every other person's seat open
+        for them to join by the link. Returns its id and the new tokens of `seats`."""
+        game = await self.live(game_id)
+        async with game.lock:
+            await self.refresh(game, seats=True)
+            if game.state is None or not game.state.is_over:
+                raise ApiError(409, "not_over", "a rematch is for a finished game: this one is still being played")
+            if not seats:
+                raise ApiError(403, "not_seated", "only a player of this game can start its rematch: spectators can create a game on the home page")
+            old = game.meta.seats
+            people = {s: (old[s].name or seat_letter(s), new_token()) for s in sorted(seats)}
+            specs = [f"bot:{s.bot}" if s.kind == "bot" else "open" for s in old]
+            new_id = await self.create(game.meta.variant, specs, people, rematch_of=game_id)
+            game.meta = await self.db(self.storage.game, game_id)
+            self.publish(game, [])  # everyone still on the finished game hears of it
+        return new_id, {s: token for s, (_, token) in people.items()}
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
         name = checked_name(name)

@@ -84,6 +84,7 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
     updated: Mapped[datetime] = mapped_column(DateTime, default=now)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the game its players started next
 
 
 class SeatRow(Base):
@@ -135,6 +136,7 @@ class StoredGame:
     version: int
     created: datetime
     seats: tuple[Seat, ...]
+    rematch: str | None = None
 
     def record(self, events: list[Event]) -> Record:
         assert self.first is not None, "a waiting game has no record yet"
@@ -169,6 +171,14 @@ class Append:
 
 class StaleError(Exception):
     """Another action was stored at this version first."""
+
+
+class RematchExists(Exception):
+    """The finished game has its rematch already (its id is the argument)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
 
 
 def encode_event(item: Event) -> tuple[str, str]:
@@ -228,13 +238,22 @@ class Storage:
 
     # ------------------------------------------------------------------ games
     def create_game(
-        self, variant: str, seats: list[tuple[str, str | None]], people: Mapping[int, tuple[str, str]] | None = None
+        self,
+        variant: str,
+        seats: list[tuple[str, str | None]],
+        people: Mapping[int, tuple[str, str]] | None = None,
+        rematch_of: str | None = None,
     ) -> str:
         """A new game with `seats` as (kind, bot name) pairs; returns its id. `people` maps open
-        seats taken at once to (name, token), so nobody can join them in between."""
+        seats taken at once to (name, token), so nobody can join them in between. With
+        `rematch_of`, the new game is recorded as that game's rematch in the same transaction:
+        a game has one rematch, and RematchExists (nothing stored) says which one it is."""
         game_id = secrets.token_urlsafe(9)
         people = people or {}
         with self.session() as s:
+            old = None if rematch_of is None else s.get(GameRow, rematch_of, with_for_update=True)
+            if old is not None and old.rematch is not None:
+                raise RematchExists(old.rematch)
             s.add(GameRow(id=game_id, variant=variant, tags={}, status="waiting", version=0))
             s.flush()
             for i, (kind, bot) in enumerate(seats):
@@ -243,6 +262,10 @@ class Storage:
                     s.add(SeatRow(game_id=game_id, seat=i, kind="person", name=name, token_hash=hash_token(token)))
                 else:
                     s.add(SeatRow(game_id=game_id, seat=i, kind=kind, bot=bot, name=f"bot:{bot}" if bot else None))
+            if old is not None:
+                s.flush()  # the new game exists before the old one points at it
+                old.rematch = game_id
+                self._notify(s, old.id, -1)
         return game_id
 
     def game(self, game_id: str) -> StoredGame | None:
@@ -256,7 +279,7 @@ class Storage:
         seats = s.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)).all()
         return StoredGame(
             row.id, row.variant, row.first, dict(row.tags or {}), row.status, row.winner, row.version,
-            row.created, tuple(Seat(x.seat, x.kind, x.bot, x.name) for x in seats),
+            row.created, tuple(Seat(x.seat, x.kind, x.bot, x.name) for x in seats), row.rematch,
         )
 
     def games(self, status: tuple[str, ...], limit: int = 50) -> list[StoredGame]:
