@@ -184,12 +184,14 @@ def open_home(page: Any, server: Server) -> None:
     page.wait_for_selector("select[name=seat] >> nth=1")
 
 
-def create_on_home_page(page: Any, server: Server, variant: str, seats: list[tuple[str, str]]) -> None:
+def create_on_home_page(page: Any, server: Server, variant: str, seats: list[tuple[str, str]], status: str = "playing") -> None:
     """Fill the home page's form: each seat a (select value, name for a person at this screen)."""
     open_home(page, server)
     # The form offers the presets; a shorter game is added as one more option for the test.
     page.evaluate("v => { const o = document.createElement('option'); o.value = o.textContent = v; document.getElementById('variant').append(o); }", variant)
     page.select_option("#variant", variant)
+    while page.locator("select[name=seat]").count() < len(seats):
+        page.click("#add-seat")
     for i, (value, name) in enumerate(seats):
         page.select_option(f"select[name=seat] >> nth={i}", value)
         field = page.locator("input[name=seat-name]").nth(i)
@@ -198,7 +200,7 @@ def create_on_home_page(page: Any, server: Server, variant: str, seats: list[tup
             field.fill(name)
     page.click("#create button[type=submit]")
     page.wait_for_url("**/game/*")
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    page.wait_for_function(f"document.body.dataset.status === '{status}'")
 
 
 def to_move(page: Any) -> str:
@@ -296,3 +298,53 @@ def test_a_person_at_the_screen_plays_a_bot(browser: Any, server: Server) -> Non
     assert saw_mine and page.evaluate("document.body.dataset.status") == "over"
     page.wait_for_selector(".log-win")
     assert errors == []
+
+
+def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: Any, server: Server, tmp_path: Path) -> None:
+    page, errors = watched_page(browser, 1280, 820)
+    create_on_home_page(page, server, "classic+to_win=1", [("here", "Ann"), ("here", "Bob"), ("open", ""), ("bot:random", "")], "waiting")
+    game_id = page.url.rsplit("/", 1)[1]
+    online = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # Cy, on her phone
+    online.goto(page.url)
+    take_seat(online, "Cy", 2)
+    watcher = browser.new_context().new_page()  # somebody only watching
+    watcher.goto(page.url)
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    rolls = {"Ann": 0, "Bob": 0, "Cy": 0}
+    for _ in range(5000):
+        if all(p.evaluate("document.body.dataset.status") == "over" for p in (page, online)):
+            break
+        who = page.evaluate("document.querySelector('.seat.to-move .seat-name')?.textContent")  # none once over
+        mover = online if who == "Cy" else page
+        key = my_move(mover, rolls.get(who, 0)) if who in rolls else None
+        if key is None:
+            page.wait_for_timeout(20)
+            continue
+        rolls[who] = 0 if key == "s" else rolls[who] + (key == "r")
+    watcher.wait_for_function("document.body.dataset.status === 'over'")
+    # A spectator is offered a new game of their own; the players, a rematch.
+    assert watcher.locator("#controls a.again").text_content() == "New game"
+    assert watcher.locator("#controls button.again").count() == 0
+    assert online.locator("#controls button.again").text_content() == "Play again"
+    page.screenshot(path=str(tmp_path / "play-again.png"))
+    page.locator("#controls button.again").focus()  # a button: reachable and pressed from the keyboard
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda url: game_id not in url)
+    new_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector(".seat .tag >> nth=1")
+    assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
+    assert page.locator(".seat-name").all_text_contents() == ["Ann", "Bob", "open seat", "bot:random"]
+    assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{new_id}'))")) == ["0", "1"]
+    rematch = httpx.get(f"{server.url}/api/games/{new_id}").json()
+    assert rematch["variant"] == "classic+to_win=1" and rematch["status"] == "waiting"
+    assert [(s["kind"], s["bot"]) for s in rematch["seats"]] == [("person", None), ("person", None), ("open", None), ("bot", "random")]
+    # Everyone still on the finished game is offered the rematch; Cy follows and sits down.
+    watcher.wait_for_selector("#controls a.again:text('Rematch created: join')")
+    link = online.locator("#controls a.again:text('Rematch created: join')")
+    link.click()
+    online.wait_for_url(f"**/game/{new_id}")
+    take_seat(online, "Cy", 2)
+    for p in (page, online):
+        p.wait_for_function("document.body.dataset.status === 'playing'")
+    assert errors == []
+    page.screenshot(path=str(tmp_path / "rematch.png"))

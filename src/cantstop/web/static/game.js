@@ -1,7 +1,7 @@
 // The game page: live board, controls, odds, log and the replay of finished games.
 import { api, choiceLabel, text } from "./api.js";
 import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
-import { dropSeat, heldSeats } from "./held.js";
+import { dropSeat, heldSeats, holdSeats } from "./held.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -108,7 +108,7 @@ function renderControls(state) {
     const b = button("Replay this game", "secondary", startReplay);
     const a = text("a", "Download the record", "button secondary");
     a.href = `/api/games/${gameId}/record`;
-    ui.controls.append(b, a);
+    ui.controls.append(nextGame(), b, a);
     return;
   }
   const mine = holds(state.player);
@@ -136,6 +136,21 @@ function renderControls(state) {
     ui.controls.append(stop);
   }
   if (mine && !busy && document.activeElement === document.body) roll.focus({ preventScroll: true });
+}
+
+// After the game: its rematch if one was created, "Play again" for its players, else a new game.
+function nextGame() {
+  if (game.rematch) return link("Rematch created: join", "button again", `/game/${game.rematch}`);
+  if (!game.seats.some((s) => holds(s.seat))) return link("New game", "button again", "/");
+  const again = button("Play again", "again", playAgain);
+  again.disabled = busy;
+  return again;
+}
+
+function link(label, cls, href) {
+  const a = text("a", label, cls);
+  a.href = href;
+  return a;
 }
 
 function button(label, cls, onClick) {
@@ -194,6 +209,25 @@ async function act(action) {
   }
 }
 
+// The same seats again: this screen's seats (held tokens, or the cookie of a seat joined
+// online) are taken under the same names; the server opens the others and keeps the bots.
+async function playAgain() {
+  if (busy) return;
+  busy = true;
+  ui.error.textContent = "";
+  render();
+  try {
+    const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", body: { tokens: Object.values(held) } });
+    holdSeats(created.id, created.taken || []);
+    location.href = created.url; // busy stays set: nothing more to do here
+  } catch (error) {
+    ui.error.textContent = error.message;
+    if (error.data && error.data.game) game = { ...game, rematch: error.data.game }; // another player was first
+    busy = false;
+    render();
+  }
+}
+
 document.addEventListener("keydown", (event) => {
   if (event.target.closest && event.target.closest("input, select, textarea")) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -204,7 +238,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (event.key === "o") return toggleOdds();
-  if (!game || !game.state || !holds(game.state.player)) return;
+  if (!game || !game.state || game.status !== "playing" || !holds(game.state.player)) return;
   const state = game.state;
   if (event.key === "r" && state.phase !== "choose") act("roll");
   else if (event.key === "s" && state.phase === "decide") act("stop");
