@@ -79,7 +79,8 @@ def my_move(page: Any, rolls: int) -> str | None:
     version = page.evaluate("document.body.dataset.version")
     page.keyboard.press(key)
     try:
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=10_000)
+        # The move is shown (perhaps by the live update first) and the page's request is done.
+        page.wait_for_function(f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'", timeout=10_000)
     except Exception:
         raise AssertionError(f"key {key} at version {version} did nothing: {page.text_content('#error')!r}, {page.text_content('#status')!r}") from None
     return key

@@ -24,6 +24,7 @@ function render() {
   if (!game) return;
   document.body.dataset.version = game.version; // lets tests and tools see what is shown
   document.body.dataset.status = game.status;
+  document.body.dataset.busy = String(busy); // an action of this page is on its way
   document.title = `Can't Stop — ${game.seats.map((s) => s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
