@@ -328,6 +328,12 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
     assert watcher.locator("#controls button.again").count() == 0
     assert online.locator("#controls button.again").text_content() == "Play again"
     page.screenshot(path=str(tmp_path / "play-again.png"))
+    # A refusal is shown as it is, and the button stays to try again.
+    page.route("**/rematch", lambda route: route.fulfill(status=503, json={"error": "down", "message": "the database is away"}))
+    page.click("#controls button.again")
+    page.wait_for_selector("#error:text('the database is away')")
+    assert page.url.endswith(game_id) and page.locator("#controls button.again:enabled").count() == 1
+    page.unroute("**/rematch")
     page.locator("#controls button.again").focus()  # a button: reachable and pressed from the keyboard
     page.keyboard.press("Enter")
     page.wait_for_url(lambda url: game_id not in url)

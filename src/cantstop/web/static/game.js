@@ -107,9 +107,7 @@ function renderControls(state) {
   ui.controls.replaceChildren();
   if (game.status === "over" || state.winner !== null) {
     const b = button("Replay this game", "secondary", startReplay);
-    const a = text("a", "Download the record", "button secondary");
-    a.href = `/api/games/${gameId}/record`;
-    ui.controls.append(nextGame(), b, a);
+    ui.controls.append(nextGame(), b, link("Download the record", "button secondary", `/api/games/${gameId}/record`));
     return;
   }
   const mine = holds(state.player);
