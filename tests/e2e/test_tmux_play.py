@@ -98,3 +98,29 @@ def test_play_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     [path] = records.iterdir()  # the one game, saved (the path on screen may wrap)
     record = read_record(path.read_text())
     assert record.players == ["Ann", "random bot"] and len(record.events) >= 3
+
+
+def test_the_game_leaves_when_its_terminal_closes(tmux: Tmux, tmp_path: Path) -> None:
+    """Run under another program, as `make play` does, the game gets no hang-up signal when
+    the window closes; it must notice the dead terminal and exit, not spin on it."""
+    marker = tmp_path / "game.pid"
+    game = (
+        "import os, sys; from cantstop.cli import main; "
+        f"open({str(marker)!r}, 'w').write(str(os.getpid())); main()"
+    )
+    command = shlex.join([sys.executable, "-c", game, "play", "--players", "Ann,bot:random",
+                          "--records", str(tmp_path / "records")])
+    makefile = tmp_path / "Makefile"
+    makefile.write_text(f"play:\n\t{command.replace('$', '$$')}\n")
+    tmux.run("new-session", "-d", "-s", tmux.session, "-x", "100", "-y", "30",
+             f"env TERM=xterm-256color make -s -f {shlex.quote(str(makefile))} play")
+    tmux.wait_for("Ann (A) to roll")
+    pid = int(marker.read_text())
+    tmux.kill()
+    deadline = time.monotonic() + 20  # a bound on waiting, not an assertion on speed
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    alive = Path(f"/proc/{pid}").exists()
+    if alive:
+        subprocess.run(["kill", "-9", str(pid)], check=False)
+    assert not alive, "the game kept running after its terminal closed"

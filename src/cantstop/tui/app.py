@@ -16,6 +16,7 @@ from cantstop.tui.modals import ConfirmQuit
 from cantstop.tui.seats import Seat
 from cantstop.tui.session import Session
 from cantstop.tui.start_screen import StartScreen
+from cantstop.tui.terminal import leave_with_the_terminal
 
 
 @dataclass
@@ -51,6 +52,7 @@ class CantStopApp(App[str]):
         self.games = 0
 
     def on_mount(self) -> None:
+        leave_with_the_terminal(self)
         c = self.config
         if c.resume is not None:
             self.show_game(c.resume, c.notices)

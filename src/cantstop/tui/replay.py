@@ -19,6 +19,7 @@ from cantstop.core.record import Record, Roll
 from cantstop.core.state import STOP, Phase, State
 from cantstop.tui.modals import HelpScreen
 from cantstop.tui.session import explain_bust
+from cantstop.tui.terminal import leave_with_the_terminal
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
 
 REPLAY_KEYS = (
@@ -165,6 +166,7 @@ class ReplayApp(App[None]):
         self.record, self.path = record, path
 
     def on_mount(self) -> None:
+        leave_with_the_terminal(self)
         self.push_screen(ReplayScreen(self.record, self.path.name))
 
 
