@@ -163,7 +163,33 @@ def test_malformed_bodies_get_a_422(client: TestClient, duel: Any, body: bytes) 
     game_id, tokens, _ = duel
     response = client.post(f"/api/games/{game_id}/actions", content=body, headers={**auth(tokens[0]), "content-type": "application/json"})
     assert response.status_code == 422
-    assert response.json()["detail"]
+    refusal = response.json()
+    assert refusal["error"] == "bad_request" and refusal["detail"]  # the same shape as every refusal
+    assert refusal["message"].startswith("the request does not fit the API: ")
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b"{not json", "the body is not JSON (Expecting property name enclosed in double quotes)"),
+        (b'{"version": "x", "action": "roll"}', "version: Input should be a valid integer"),
+        (b'{"version": 0}', "action: Field required"),
+        (b'{"version": 0, "action": "roll", "extra": 1}', "extra: Extra inputs are not permitted"),
+        (b"[]", "the body: Input should be a valid dictionary"),
+    ],
+)
+def test_a_malformed_body_is_named_in_the_message(client: TestClient, duel: Any, body: bytes, says: str) -> None:
+    game_id, tokens, _ = duel
+    response = client.post(f"/api/games/{game_id}/actions", content=body, headers={**auth(tokens[0]), "content-type": "application/json"})
+    assert says in response.json()["message"], response.json()
+
+
+def test_unknown_paths_and_methods_get_json_refusals(client: TestClient) -> None:
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404 and missing.json() == {"error": "not_found", "message": "Not Found"}
+    wrong = client.delete("/api/games")
+    assert wrong.status_code == 405 and wrong.json()["error"] == "method_not_allowed"
+    assert wrong.headers["allow"]  # the headers Starlette sets are kept
 
 
 def test_an_oversized_body_is_refused_before_parsing(client: TestClient, duel: Any) -> None:

@@ -14,9 +14,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cantstop.bots import Level, bot_names, get_bot
 from cantstop.bots.advice import advise
@@ -26,7 +29,7 @@ from cantstop.core.state import Phase, State
 from cantstop.core.variant import PRESETS
 from cantstop.web.describe import action_json, log_lines, state_json, summary_json
 from cantstop.web.notify import listen
-from cantstop.web.schemas import ActionIn, Created, Join, Joined, NewGame, Rematch, WsAction
+from cantstop.web.schemas import ActionIn, Created, Joined, JoinIn, NewGame, Rematch, WsAction
 from cantstop.web.service import ApiError, GameService
 from cantstop.web.storage import Storage, new_token
 
@@ -68,6 +71,16 @@ def create_app(
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: ApiError) -> JSONResponse:
         return JSONResponse(error.json(), status_code=error.status)
+
+    # Every refusal has the same shape, an `error` code and a `message`, whoever refuses.
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse(invalid_json(error), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, "http_error")
+        return JSONResponse({"error": code, "message": str(error.detail)}, status_code=error.status_code, headers=error.headers)
 
     async def token_of(request: Request | WebSocket, game_id: str) -> str | None:
         auth = request.headers.get("authorization", "")
@@ -129,10 +142,14 @@ def create_app(
         return {**game.snapshot(), "you": you, "log": game.log}
 
     @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, body: Join, response: Response) -> Joined:
-        """Take an open seat under a name; the token is returned once and set as a cookie."""
+    async def join(game_id: str, body: JoinIn, response: Response) -> Joined:
+        """Take an open seat under a name before the game starts; the token is returned once and
+        set as a cookie. With `screen`, for one more person at a screen that holds seats already
+        (tokens kept by the page, or the cookie of a seat joined online), no cookie is set: the
+        token is in the reply only, and the cookie keeps the seat it holds."""
         token = await games.join(game_id, body.seat, body.name)
-        response.set_cookie(cookie_name(game_id), token, httponly=True, samesite="strict", max_age=90 * 86400)
+        if not body.screen:
+            response.set_cookie(cookie_name(game_id), token, httponly=True, samesite="strict", max_age=90 * 86400)
         return Joined(game=game_id, seat=body.seat, token=token)
 
     @app.post("/api/games/{game_id}/actions")
@@ -259,6 +276,22 @@ async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
             await ws.send_text(await queue.get())
     except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
         pass
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+
+
+def invalid_json(error: RequestValidationError) -> dict[str, Any]:
+    """A body that does not fit the endpoint's model: each problem as 'field: what is wrong'."""
+    detail = jsonable_encoder(error.errors(), exclude={"input", "url"})
+    problems = []
+    for item in detail[:5]:
+        if item.get("type") == "json_invalid":  # its loc is a character position, not a field
+            problems.append(f"the body is not JSON ({item.get('ctx', {}).get('error', 'unreadable')})")
+            continue
+        field = ".".join(str(part) for part in item.get("loc", ())[1:]) or "the body"
+        problems.append(f"{field}: {item.get('msg', 'invalid')}")
+    return {"error": "bad_request", "message": "the request does not fit the API: " + "; ".join(problems), "detail": detail}
 
 
 def origin_allowed(origin: str, host: str, extra: tuple[str, ...]) -> bool:

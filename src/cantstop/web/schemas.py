@@ -39,6 +39,14 @@ class Join(Strict):
     name: str = Field(min_length=1, max_length=40)
 
 
+class JoinIn(Join):
+    screen: bool = Field(
+        False,
+        description="for one more person at this screen: the token comes back in the reply only and no cookie"
+        " is set, so a browser keeps the seats it holds already and plays them all in turn",
+    )
+
+
 class ActionIn(Strict):
     version: int = Field(ge=0, description="the state version the action was made on")
     action: ActionValue

@@ -313,14 +313,25 @@ class GameService:
         return new_id, {s: token for s, (_, token) in people.items()}
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
+        """Give open `seat` to `name` and return its new token. Refused, with nothing stored, for
+        a game already under way or over, a seat out of range or not open, or a name another
+        person of this game has (people at one screen, and the record, tell players by name)."""
         name = checked_name(name)
         game = await self.live(game_id)
         async with game.lock:
+            game.meta = await self.db(self.storage.game, game_id)  # another process may have seated someone
+            open_seats = self._open(game) or "none"
+            if game.meta.status != "waiting":
+                how = "is over" if game.meta.status == "over" else "has started"
+                raise ApiError(409, "not_waiting", f"the game {how}: seats can be taken only before it starts, and every seat is taken")
             if not 0 <= seat < len(game.meta.seats):
-                raise ApiError(422, "bad_seat", f"seat must be 0..{len(game.meta.seats) - 1}, not {seat}")
+                raise ApiError(422, "bad_seat", f"this game has seats 0..{len(game.meta.seats) - 1}, not {seat}; open seats: {open_seats}")
+            same = [s for s in game.meta.seats if s.kind == "person" and (s.name or "").lower() == name.lower()]
+            if same:
+                raise ApiError(422, "bad_name", f"{same[0].name} already plays seat {seat_letter(same[0].seat)}: each person in a game needs a different name")
             token = await self.db(self.storage.claim_seat, game_id, seat, name)
             if token is None:
-                raise ApiError(409, "seat_taken", f"seat {seat_letter(seat)} is not open; open seats: {self._open(game) or 'none'}")
+                raise ApiError(409, "seat_taken", f"seat {seat} ({seat_letter(seat)}) is not open; open seats: {open_seats}")
             game.meta = await self.db(self.storage.game, game_id)
             if all(s.kind != "open" for s in game.meta.seats):
                 await self._start(game, locked=True)

@@ -17,6 +17,7 @@ let preview = null; // a choice being hovered or focused
 let showOdds = localStorage.getItem("cantstop-odds") === "1";
 let oddsFor = -1;
 let busy = false;
+let joining = false; // a join of this page is on its way
 let replay = null; // { frames, index } while replaying
 
 // -------------------------------------------------------------- rendering
@@ -76,14 +77,28 @@ function renderSeats(state) {
   });
 }
 
+// Before the game starts, open seats can be taken here: the first by whoever uses this
+// browser (a cookie, as for anyone with the link); once this screen holds a seat, each more
+// is for another person at this screen, whose token the page keeps (see held.js).
 function renderJoin() {
   const open = game.seats.filter((s) => s.kind === "open");
-  ui.join.hidden = game.seats.some((s) => holds(s.seat)) || open.length === 0 || !!replay;
+  ui.join.hidden = game.status !== "waiting" || open.length === 0 || !!replay;
   if (ui.join.hidden) return;
+  const here = addingHere();
+  ui.join.dataset.mode = here ? "screen" : "online";
+  $("join-title").textContent = here ? "Add a person at this screen" : "Take a seat";
+  $("join-name-label").textContent = here ? "Their name" : "Your name";
+  $("join-submit").textContent = here ? "Add this person" : "Take the seat";
+  $("join-submit").className = `button ${here ? "secondary" : "roll"}`;
+  $("join-submit").disabled = joining;
   const select = $("join-seat");
+  const chosen = select.value; // a live update must not undo the seat being picked
   select.replaceChildren(...open.map((s) => { const o = text("option", `Seat ${s.letter}`); o.value = s.seat; return o; }));
-  $("join-name").value ||= localStorage.getItem("cantstop-name") || "";
+  if (open.some((s) => String(s.seat) === chosen)) select.value = chosen;
+  if (!here) $("join-name").value ||= localStorage.getItem("cantstop-name") || "";
 }
+
+const addingHere = () => game.seats.some((s) => holds(s.seat));
 
 function renderStatus(state) {
   const who = name(state.player);
@@ -321,16 +336,29 @@ $("replay-jump").addEventListener("submit", (e) => {
 // ------------------------------------------------------------------- join
 $("join").addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (joining) return;
+  const here = addingHere();
   const nameValue = $("join-name").value.trim();
-  localStorage.setItem("cantstop-name", nameValue);
+  if (!here) localStorage.setItem("cantstop-name", nameValue);
+  joining = true;
+  render();
   try {
-    const joined = await api(`/api/games/${gameId}/join`, { method: "POST", body: { seat: Number($("join-seat").value), name: nameValue } });
-    you = joined.seat;
+    const body = { seat: Number($("join-seat").value), name: nameValue, screen: here };
+    const joined = await api(`/api/games/${gameId}/join`, { method: "POST", body });
+    if (here) {
+      holdSeats(gameId, [joined]);
+      held = heldSeats(gameId);
+    } else {
+      you = joined.seat;
+    }
+    $("join-name").value = ""; // the next person here types their own name
     ui.error.textContent = "";
   } catch (error) {
     ui.error.textContent = error.message;
+  } finally {
+    joining = false;
+    render();
   }
-  render();
 });
 
 $("share").value = location.href;
