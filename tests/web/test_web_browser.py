@@ -63,7 +63,7 @@ def take_seat(page: Any, name: str, seat: int) -> None:
     page.fill("#join-name", name)
     page.select_option("#join-seat", str(seat))
     page.click("#join button[type=submit]")
-    page.wait_for_selector("#join", state="hidden")
+    page.wait_for_selector(f"#seats .seat:nth-child({seat + 1}) .tag")  # this browser holds it now
 
 
 def my_move(page: Any, rolls: int) -> str | None:
@@ -355,3 +355,59 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
         p.wait_for_function("document.body.dataset.status === 'playing'")
     assert errors == []
     page.screenshot(path=str(tmp_path / "rematch.png"))
+
+
+def test_a_screen_holding_a_seat_adds_a_person_before_the_game_starts(browser: Any, server: Server, tmp_path: Path) -> None:
+    page, errors = watched_page(browser, 1280, 820)
+    create_on_home_page(page, server, "classic+to_win=1", [("here", "Ann"), ("open", ""), ("bot:random", "")], "waiting")
+    game_id = page.url.rsplit("/", 1)[1]
+    # Once the screen holds a seat, the form is for another person here, not for a new "you".
+    page.wait_for_selector("#join[data-mode=screen]")
+    assert page.text_content("#join-title") == "Add a person at this screen"
+    assert page.input_value("#join-name") == ""
+    page.fill("#join-name", "ann")  # the server refuses a name the game has, and says why
+    page.click("#join-submit")
+    page.wait_for_selector("#error:not(:empty)")
+    assert "Ann already plays seat A" in page.text_content("#error")
+    page.fill("#join-name", "Bob")
+    page.select_option("#join-seat", "1")
+    page.click("#join-submit")
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    assert page.locator("#join").is_hidden() and page.text_content("#error") == ""
+    assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
+    assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{game_id}'))")) == ["0", "1"]
+    assert page.context.cookies() == []  # both seats' tokens are this page's own
+    page.screenshot(path=str(tmp_path / "added-here.png"))
+    assert errors == []
+
+
+def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser: Any, server: Server) -> None:
+    game_id = create(server, "classic+to_win=1", ["open", "bot:random", "open"])
+    page, errors = watched_page(browser, 390, 844)  # a phone, then passed around
+    page.goto(f"{server.url}/game/{game_id}")
+    take_seat(page, "Ann", 0)  # online, with the game's cookie
+    assert page.text_content("#join-title") == "Add a person at this screen"
+    page.fill("#join-name", "Bob")
+    page.click("#join-submit")  # the only open seat left, C, is offered
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
+    assert [c["name"] for c in page.context.cookies()] == [f"cantstop_{game_id}"]  # still Ann's
+    assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{game_id}'))")) == ["2"]
+    rolls, reloaded = {"Ann": 0, "Bob": 0}, False
+    for moves in range(5000):
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+        who = page.evaluate("document.querySelector('.seat.to-move .seat-name')?.textContent")
+        key = my_move(page, rolls[who]) if who in rolls else None
+        if key is None:
+            page.wait_for_timeout(20)
+            continue
+        rolls[who] = 0 if key == "s" else rolls[who] + (key == "r")
+        if moves > 4 and not reloaded:  # a reload keeps the cookie's seat and the token's
+            page.reload()
+            page.wait_for_selector(".seat .tag >> nth=1")
+            reloaded = True
+    assert page.evaluate("document.body.dataset.status") == "over"
+    record = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert [s["name"] for s in record["seats"]] == ["Ann", "bot:random", "Bob"]
+    assert errors == []
