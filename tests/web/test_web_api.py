@@ -224,9 +224,21 @@ def test_seats_and_names_are_checked(client: TestClient) -> None:
     assert client.post(f"/api/games/{game_id}/join", json={"seat": 0, "name": "Eve"}).status_code == 409
 
 
-def test_unknown_games_are_404(client: TestClient) -> None:
+def test_an_oversized_body_without_a_length_is_a_413_too(client: TestClient, duel: Any) -> None:
+    game_id, tokens, _ = duel  # sent in chunks: the limit trips while FastAPI reads the body
+    chunks = iter([b'{"version": 0, "action": "', *[b"r" * 1000] * (MAX_BODY // 1000 + 1), b'"}'])
+    response = client.post(f"/api/games/{game_id}/actions", content=chunks, headers={**auth(tokens[0]), "content-type": "application/json"})
+    assert "content-length" not in response.request.headers
+    assert response.status_code == 413 and response.json()["error"] == "too_large"
+
+
+def test_unknown_games_are_404(client: TestClient, duel: Any) -> None:
     for path in ("", "/record", "/replay", "/odds"):
         response = client.get(f"/api/games/nope{path}")
+        assert response.status_code == 404 and response.json()["error"] == "no_game"
+    _, tokens, _ = duel  # a token of another game does not make an unknown game a 403
+    for body, headers in (({"version": 0, "action": "roll"}, auth(tokens[0])), ({"version": 0, "action": "roll"}, {})):
+        response = client.post("/api/games/nope/actions", json=body, headers=headers)
         assert response.status_code == 404 and response.json()["error"] == "no_game"
 
 

@@ -120,12 +120,22 @@ def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: A
     assert "won in" in page.text_content("#status")
     assert page.locator(".seat.winner").count() == 1
     assert errors == []
-    # The replay viewer steps through the finished game.
+    # The odds of the last position are not left standing once the game is over.
+    page.wait_for_function("document.getElementById('odds').textContent === 'Odds are shown while a game is played.'")
+    assert "busts" not in page.text_content("#odds") and page.locator(".advice").count() == 0
+    # The replay viewer steps through the finished game, with the dice of each position.
     page.click("text=Replay this game")
     page.wait_for_selector("#replay:not([hidden])")
     assert page.text_content("#replay-pos").startswith("move 0 of")
+    assert page.locator("#dice .die").count() == 0  # nothing rolled yet
     page.click("#replay-next")
     assert page.text_content("#replay-pos").startswith("move 1 of")
+    frames = httpx.get(server.url + page.url.replace(server.url + "/game/", "/api/games/") + "/replay").json()["frames"]
+    shown = lambda: [d.get_attribute("aria-label") for d in page.locator("#dice .die").all()]  # noqa: E731
+    first_roll = [f"die {d}" for d in frames[1]["log"][0]["dice"]]
+    assert shown() == first_roll
+    page.click("#replay-next")  # after the first choice or a bust: still that roll's dice
+    assert shown() == first_roll
     page.fill("#replay-turn", "3")
     page.click("#replay-jump button")
     assert "turn 3" in page.text_content("#replay-pos")

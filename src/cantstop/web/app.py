@@ -79,6 +79,8 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        if isinstance(error.__cause__, BodyTooLarge):  # FastAPI turns a failed body read into a 400
+            return JSONResponse(TOO_LARGE, status_code=413)
         code = HTTP_CODES.get(error.status_code, "http_error")
         return JSONResponse({"error": code, "message": str(error.detail)}, status_code=error.status_code, headers=error.headers)
 
@@ -155,6 +157,7 @@ def create_app(
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionIn, request: Request) -> dict[str, Any]:
         """Play 'roll', 'stop' or a choice, made on state `version`; the seat comes from the token."""
+        await games.live(game_id)  # an unknown game is a 404 before any token is looked at
         seat = await games.seat_of(game_id, await token_of(request, game_id))
         if seat is None and await token_of(request, game_id):
             raise ApiError(403, "bad_token", "this token holds no seat in this game")
@@ -383,7 +386,10 @@ class BodyTooLarge(Exception):
     pass
 
 
+TOO_LARGE = {"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}
+
+
 async def too_large(send: Send) -> None:
-    body = json.dumps({"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}).encode()
+    body = json.dumps(TOO_LARGE).encode()
     await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body})

@@ -48,8 +48,10 @@ function emptyState() {
   return { heights: [3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3], columns: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], claimed: {}, pieces: [], runners: {}, player: 0 };
 }
 
+// The dice of the latest roll shown: in the replay, the latest up to the frame on show.
 function lastDice() {
-  for (let i = logEntries.length - 1; i >= 0; i--) if (logEntries[i].dice) return logEntries[i].dice;
+  const entries = replay ? replay.frames.slice(0, replay.index + 1).flatMap((f) => f.log) : logEntries;
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].dice) return entries[i].dice;
   return null;
 }
 
@@ -275,7 +277,12 @@ ui.oddsToggle.addEventListener("click", toggleOdds);
 
 async function loadOdds() {
   ui.odds.hidden = !showOdds;
-  if (!game || !game.state || game.status !== "playing" || oddsFor === game.version) return;
+  if (!game || !game.state || oddsFor === game.version) return;
+  if (game.status !== "playing") { // the last position's odds would mislead once the game is over
+    oddsFor = game.version;
+    ui.odds.replaceChildren(text("p", "Odds are shown while a game is played.", "odds-head"));
+    return;
+  }
   oddsFor = game.version;
   const version = game.version;
   let odds;
