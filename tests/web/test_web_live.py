@@ -92,6 +92,9 @@ def test_bad_and_oversized_messages_get_errors_not_crashes(client: TestClient) -
         assert until(ws, "error")["error"] == "bad_message"
         ws.send_text(json.dumps({"type": "action", "version": 0, "action": "x" * MAX_MESSAGE}))
         assert until(ws, "error")["error"] == "too_big"
+        ws.send_bytes(b'{"type": "ping"}')  # a binary message is refused, and the socket stays
+        binary = until(ws, "error")
+        assert binary["error"] == "bad_message" and "binary" in binary["message"]
         ws.send_json({"type": "ping"})
         assert until(ws, "pong") == {"type": "pong"}
     assert client.get(f"/api/games/{game_id}").json()["version"] == 0

@@ -227,8 +227,10 @@ def create_app(
                 await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
             sender = asyncio.create_task(forward(ws, queue))
             while True:
-                text = await ws.receive_text()
-                reply = await handle(text, bucket, game_id, seat)
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                reply = await handle(frame.get("text"), bucket, game_id, seat)
                 if reply is not None:
                     await ws.send_json(reply)
                     if reply.get("error") == "too_fast":
@@ -242,9 +244,11 @@ def create_app(
                 sender.cancel()
             games.forget_if_idle(game)
 
-    async def handle(text: str, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
+    async def handle(text: str | None, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
         if not bucket.take():
             return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
+        if text is None:
+            return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
         if len(text.encode()) > MAX_MESSAGE:
             return {"type": "error", "error": "too_big", "message": f"messages are at most {MAX_MESSAGE} bytes"}
         try:
