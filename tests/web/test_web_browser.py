@@ -421,3 +421,12 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
     record = httpx.get(f"{server.url}/api/games/{game_id}").json()
     assert [s["name"] for s in record["seats"]] == ["Ann", "bot:random", "Bob"]
     assert errors == []
+
+
+def test_a_link_to_an_unknown_game_says_so(browser: Any, server: Server) -> None:
+    page, errors = watched_page(browser, 390, 844)
+    page.goto(f"{server.url}/game/nope")
+    page.wait_for_selector("#controls a.again")
+    assert page.text_content("#status") == "There is no game 'nope' on this server: check the link, or start a new one."
+    assert page.get_attribute("#controls a.again", "href") == "/"
+    assert errors == []

@@ -401,12 +401,27 @@ function connect() {
   ws.addEventListener("message", (e) => {
     receive(JSON.parse(e.data));
   });
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", async () => {
     ui.live.classList.remove("on");
     ui.live.title = "reconnecting…";
+    if (!game && await noSuchGame()) return; // nothing to wait for
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
+}
+
+// A link to a game this server does not have (mistyped, or from another server) says so.
+async function noSuchGame() {
+  try {
+    await api(`/api/games/${gameId}`);
+    return false;
+  } catch (error) {
+    if (!error.data || error.data.error !== "no_game") return false; // offline: keep trying
+    ui.live.title = "no such game";
+    ui.status.textContent = `There is ${error.data.message} on this server: check the link, or start a new one.`;
+    ui.controls.replaceChildren(link("New game", "button again", "/"));
+    return true;
+  }
 }
 // The server decides which seats the stored tokens hold: a stale one (say, from a reset
 // server) is dropped rather than offered controls it cannot use.
