@@ -391,19 +391,24 @@ def test_a_screen_holding_a_seat_adds_a_person_before_the_game_starts(browser: A
     assert errors == []
 
 
+BOB = "Bob Maximilian Alexander Hohenzollern-So"  # 40 characters, the most a name may have
+
+
 def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser: Any, server: Server) -> None:
     game_id = create(server, "classic+to_win=1", ["open", "bot:random", "open"])
     page, errors = watched_page(browser, 390, 844)  # a phone, then passed around
     page.goto(f"{server.url}/game/{game_id}")
     take_seat(page, "Ann", 0)  # online, with the game's cookie
     assert page.text_content("#join-title") == "Add a person at this screen"
-    page.fill("#join-name", "Bob")
+    page.fill("#join-name", BOB)
     page.click("#join-submit")  # the only open seat left, C, is offered
     page.wait_for_function("document.body.dataset.status === 'playing'")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
+    # The longest name allowed is cut short with an ellipsis; the page keeps the phone's width.
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
     assert [c["name"] for c in page.context.cookies()] == [f"cantstop_{game_id}"]  # still Ann's
     assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{game_id}'))")) == ["2"]
-    rolls, reloaded = {"Ann": 0, "Bob": 0}, False
+    rolls, reloaded = {"Ann": 0, BOB: 0}, False
     for moves in range(5000):
         if page.evaluate("document.body.dataset.status") == "over":
             break
@@ -419,7 +424,7 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
             reloaded = True
     assert page.evaluate("document.body.dataset.status") == "over"
     record = httpx.get(f"{server.url}/api/games/{game_id}").json()
-    assert [s["name"] for s in record["seats"]] == ["Ann", "bot:random", "Bob"]
+    assert [s["name"] for s in record["seats"]] == ["Ann", "bot:random", BOB]
     assert errors == []
 
 
