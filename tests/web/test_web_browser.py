@@ -374,6 +374,7 @@ def test_a_screen_holding_a_seat_adds_a_person_before_the_game_starts(browser: A
     # Once the screen holds a seat, the form is for another person here, not for a new "you".
     page.wait_for_selector("#join[data-mode=screen]")
     assert page.text_content("#join-title") == "Add a person at this screen"
+    assert page.text_content("#status") == "Waiting for seat B: share the link, or add a person at this screen."
     assert page.input_value("#join-name") == ""
     page.fill("#join-name", "ann")  # the server refuses a name the game has, and says why
     page.click("#join-submit")

@@ -31,7 +31,11 @@ function render() {
   renderSeats(state);
   renderJoin();
   if (!state) {
-    ui.status.textContent = "Waiting for players to take the open seats…";
+    const open = game.seats.filter((s) => s.kind === "open").map((s) => s.letter);
+    const seats = `seat${open.length > 1 ? "s" : ""} ${open.join(", ")}`;
+    ui.status.textContent = addingHere()
+      ? `Waiting for ${seats}: share the link, or add a person at this screen.`
+      : `Waiting for players to take ${seats}…`;
     ui.controls.replaceChildren();
     drawBoard(ui.board, emptyState());
     return;
