@@ -426,6 +426,12 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
     assert page.evaluate("document.body.dataset.status") == "over"
     record = httpx.get(f"{server.url}/api/games/{game_id}").json()
     assert [s["name"] for s in record["seats"]] == ["Ann", "bot:random", BOB]
+    # Play again seats both again at this screen: Ann's by the cookie, the added person's by token.
+    page.click("#controls button.again")
+    page.wait_for_url(lambda url: game_id not in url)
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
+    assert page.locator(".seat-name").all_text_contents() == ["Ann", "bot:random", BOB]
     assert errors == []
 
 
