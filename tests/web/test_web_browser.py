@@ -442,3 +442,25 @@ def test_a_link_to_an_unknown_game_says_so(browser: Any, server: Server) -> None
     assert page.text_content("#status") == "There is no game 'nope' on this server: check the link, or start a new one."
     assert page.get_attribute("#controls a.again", "href") == "/"
     assert errors == []
+
+
+def test_copy_puts_the_link_on_the_clipboard_and_says_so(browser: Any, server: Server) -> None:
+    game_id = create(server, "classic", ["open", "open"])
+    context = browser.new_context(viewport={"width": 390, "height": 844}, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#join:not([hidden])")
+    page.click("#share-copy")
+    page.wait_for_selector("#share-copy:text('Copied')")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{server.url}/game/{game_id}"
+    # Over plain http to another machine there is no clipboard API: the older way still copies.
+    plain = browser.new_context()
+    bare = plain.new_page()
+    bare.add_init_script("delete Navigator.prototype.clipboard")
+    bare.goto(f"{server.url}/game/{game_id}")
+    bare.wait_for_selector("#join:not([hidden])")
+    assert bare.evaluate("navigator.clipboard === undefined")
+    bare.click("#share-copy")
+    bare.wait_for_selector("#share-copy:text('Copied')")
+    context.close()
+    plain.close()

@@ -373,7 +373,30 @@ $("join").addEventListener("submit", async (event) => {
 });
 
 $("share").value = location.href;
-$("share-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
+$("share-copy").addEventListener("click", async () => {
+  const copy = $("share-copy");
+  copy.textContent = (await copyText(location.href)) ? "Copied" : "Copy failed";
+  clearTimeout(copy.timer);
+  copy.timer = setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+});
+
+// The clipboard API exists only on secure pages (https or this machine); a server on a home
+// network over plain http gets the older way through a selected text field.
+async function copyText(value) {
+  try {
+    await navigator.clipboard.writeText(value);
+    return true;
+  } catch {
+    const area = text("textarea");
+    area.value = value;
+    area.style.position = "fixed"; area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    const done = document.execCommand("copy");
+    area.remove();
+    return done;
+  }
+}
 
 // ------------------------------------------------------------------- live
 let lastLogVersion = -1; // log entries up to this version are shown already
