@@ -445,7 +445,7 @@ async function noSuchGame() {
   } catch (error) {
     if (!error.data || error.data.error !== "no_game") return false; // offline: keep trying
     ui.live.title = "no such game";
-    ui.status.textContent = `There is ${error.data.message} on this server: check the link, or start a new one.`;
+    ui.status.textContent = `There is no game '${gameId}' on this server: check the link, or start a new one.`;
     ui.controls.replaceChildren(link("New game", "button again", "/"));
     return true;
   }
