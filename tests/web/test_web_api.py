@@ -6,12 +6,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from fastapi.websockets import WebSocketDisconnect
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from web_helpers import auth, join, new_game, pick, wait_for
 
 from cantstop.core.record import read_record
-from cantstop.web.app import MAX_BODY
+from cantstop.web.app import MAX_BODY, create_app
+from cantstop.web.storage import Storage
 
 
 def my_turn(seat: int) -> Any:
@@ -307,3 +309,15 @@ def test_a_broken_bot_does_not_stall_the_game(client: TestClient, monkeypatch: p
     game_id = new_game(client, ["bot:random", "bot:random"])
     final = wait_for(client, game_id, lambda g: g["status"] == "over")
     assert final["state"]["winner"] in (0, 1)
+
+
+def test_a_game_id_no_database_can_hold_is_a_404(any_storage: Storage) -> None:
+    """A NUL in the id used to reach PostgreSQL, which refuses it: a 500 instead of a 404."""
+    with TestClient(create_app(any_storage, bot_delay=0)) as client:
+        for path in ("/api/games/a%00b", "/api/games/a%00b/replay", "/api/games/%0A"):
+            response = client.get(path)
+            assert response.status_code == 404 and response.json()["error"] == "no_game", response.text
+        joined = client.post("/api/games/a%00b/join", json={"seat": 0, "name": "Ann"})
+        assert joined.status_code == 404 and joined.json()["error"] == "no_game"
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/games/a%00b") as ws:
+            ws.receive_json()

@@ -32,6 +32,7 @@ from cantstop.web.storage import Append, RematchExists, StaleError, Storage, Sto
 
 log = logging.getLogger("cantstop.web")
 NAME = re.compile(r"^[^\x00-\x1f;\"\\\[\]{}]{1,40}$")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what storage's ids (token_urlsafe) are made of
 
 
 class ApiError(Exception):
@@ -167,6 +168,8 @@ class GameService:
         game = self.games.get(game_id)
         if game is not None:
             return game
+        if not GAME_ID.fullmatch(game_id):  # not one of ours; PostgreSQL would fail on a NUL in it
+            raise ApiError(404, "no_game", f"no game {game_id[:40]!r}: game ids are letters, digits, - and _")
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
             game = self.games.get(game_id)
