@@ -464,3 +464,12 @@ def test_copy_puts_the_link_on_the_clipboard_and_says_so(browser: Any, server: S
     bare.wait_for_selector("#share-copy:text('Copied')")
     context.close()
     plain.close()
+
+
+def test_the_home_page_fits_a_phone_with_a_long_rule_spec(browser: Any, server: Server) -> None:
+    create(server, "classic+to_win=2+runners=3+heights=3.5.7.9.11.13.11.9.7.5.3", ["open", "bot:random"])
+    page, errors = watched_page(browser, 390, 844)
+    open_home(page, server)
+    page.wait_for_selector("#live li a")
+    assert page.evaluate("document.documentElement.scrollWidth") == 390  # the spec wraps in its card
+    assert errors == []
