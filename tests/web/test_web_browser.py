@@ -473,3 +473,16 @@ def test_the_home_page_fits_a_phone_with_a_long_rule_spec(browser: Any, server: 
     page.wait_for_selector("#live li a")
     assert page.evaluate("document.documentElement.scrollWidth") == 390  # the spec wraps in its card
     assert errors == []
+
+
+def test_a_long_name_without_spaces_wraps_in_the_status_and_log(browser: Any, server: Server) -> None:
+    created = httpx.post(server.url + "/api/games", json={"seats": ["open", "open"], "take": [{"seat": 0, "name": "W" * 40}]}).json()
+    page, errors = watched_page(browser, 390, 844)  # a spectator's phone: the name is in the status and log
+    page.goto(server.url + created["url"])
+    page.wait_for_selector("#join:not([hidden])")
+    take_seat(page, "Bob", 1)
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    assert "W" * 40 in page.text_content("#log")
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    assert page.evaluate("[...document.querySelectorAll('#log li')].every((li) => li.scrollWidth <= li.clientWidth)")
+    assert errors == []
