@@ -38,10 +38,15 @@ class SeededDice:
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
         self._random = random.Random(seed).random
+        self._n = self._faces = 0
+        self._rolls: tuple[Dice, ...] = ()
 
     def roll(self, n: int, faces: int) -> Dice:
         # One uniform draw picks one of the faces**n ordered rolls: fast and portable.
-        rolls = _all_rolls(n, faces)
+        if n != self._n or faces != self._faces:  # a game asks for the same dice every time
+            self._rolls = _all_rolls(n, faces)
+            self._n, self._faces = n, faces
+        rolls = self._rolls
         return rolls[int(self._random() * len(rolls))]
 
 

@@ -151,27 +151,27 @@ class State(NamedTuple):
     # ------------------------------------------------------------------ moves
     def roll(self, dice: Dice) -> State:
         """Put a roll on the table; a roll with no choice busts the turn."""
-        if self.phase is not _ROLL:
+        variant, pieces, runners, claimed, player, phase, _, steps, turn, status, _, runner_columns = self
+        if phase is not _ROLL:
             raise IllegalActionError(
-                f"cannot roll now: the game is in the {self.phase.name} phase; "
+                f"cannot roll now: the game is in the {phase.name} phase; "
                 f"legal actions: {describe_actions(self.legal_actions())}"
             )
-        entry = self.variant.tables.by_dice.get(dice) if type(dice) is tuple else None
+        entry = variant.tables.by_dice.get(dice) if type(dice) is tuple else None
         if entry is None:  # not a plain tuple of valid faces: normalise, or name the fault
             options = self.choices(dice)
             dice = tuple(dice)
         else:
             cache, pick = entry
-            options = cache.get(pick(self.status), _MISSING)
+            options = cache.get(pick(status), _MISSING)
             if options is _MISSING:
                 options = self.choices(dice)
         if options:
-            variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, runner_columns = self
             return _new(
                 State,
                 (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options, runner_columns),
             )
-        return self._end_turn(self.pieces, self.claimed)
+        return self._end_turn(pieces, claimed)
 
     def play(self, action: Action) -> State:
         """Apply a player's action (a choice, ROLL or STOP); illegal ones raise."""
@@ -209,11 +209,11 @@ class State(NamedTuple):
         status = list(status_now)
         own = pieces[player]
         tables = variant.tables
-        # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
-        code = tables.runner_code
         cap = tables.most_steps
         before = runner_columns
         if variant.skip:
+            # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
+            code = tables.runner_code
             for c in choice:
                 taken = {p[c] for i, p in enumerate(pieces) if i != player}
                 space = runners[c]
