@@ -99,6 +99,16 @@ def test_three_runners_at_tops_do_not_force_a_stop_and_the_next_roll_busts() -> 
     assert rolled.roll((6, 6, 6, 6)).player == 1
 
 
+def test_a_claim_wipes_every_rivals_piece_in_the_column_and_only_there() -> None:
+    state = position(
+        runners={7: 13, 8: 4}, pieces=[{7: 2}, {7: 12, 8: 3}, {7: 1, 6: 2}], phase=Phase.DECIDE, steps=12, players=3
+    )
+    after = state.play(STOP)
+    assert after.claimed[7] == 0 and after.claimed.count(-1) == len(after.claimed) - 1
+    assert [row[7] for row in after.pieces] == [13, 0, 0]
+    assert after.pieces[1][8] == 3 and after.pieces[2][6] == 2 and after.pieces[0][8] == 4
+
+
 def test_a_runner_at_the_top_claims_nothing_until_the_stop() -> None:
     state = position(runners={2: 3}, phase=Phase.DECIDE, steps=3)
     assert state.claimed[2] == -1
@@ -186,6 +196,17 @@ def test_dice_must_be_a_roll_of_the_variant() -> None:
     for bad in [(1, 2, 3), (0, 1, 2, 3), (1, 2, 3, 7), "1234", None, [1, 2, 3, 4]]:
         with pytest.raises(InvalidDiceError, match=r"four dice, each 1\.\.6"):
             state.roll(bad)  # type: ignore[arg-type]
+
+
+def test_roll_and_stop_may_be_given_as_plain_strings() -> None:
+    deciding = new_game().roll((1, 5, 4, 6)).play((6, 10))
+    assert deciding.play("roll") == deciding.play(ROLL)  # type: ignore[arg-type]
+    assert deciding.play("stop") == deciding.play(STOP)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="legal actions: roll, stop"):
+        deciding.play("pass")  # type: ignore[arg-type]
+    blocked = position("classic-no-stop-on-occupied", runners={7: 4}, pieces=[{}, {7: 4}], phase=Phase.DECIDE)
+    with pytest.raises(IllegalActionError, match="another player's piece"):
+        blocked.play("stop")  # type: ignore[arg-type]
 
 
 def test_illegal_actions_name_what_is_legal() -> None:

@@ -38,10 +38,15 @@ class SeededDice:
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
         self._random = random.Random(seed).random
+        self._n = self._faces = 0
+        self._rolls: tuple[Dice, ...] = ()
 
     def roll(self, n: int, faces: int) -> Dice:
         # One uniform draw picks one of the faces**n ordered rolls: fast and portable.
-        rolls = _all_rolls(n, faces)
+        if n != self._n or faces != self._faces:  # a game asks for the same dice every time
+            self._rolls = _all_rolls(n, faces)
+            self._n, self._faces = n, faces
+        rolls = self._rolls
         return rolls[int(self._random() * len(rolls))]
 
 
@@ -126,6 +131,12 @@ class Tables:
             tuple(min(h - space, self.most_steps) for space in range(h + 1))
             for h in variant.heights
         )
+        # runner_status[c][space]: column c's status code with a runner on `space`.
+        self.runner_status: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.runner_code[free] for free in row) for row in self.room_from
+        )
+        # A status code once no runner is left: only columns holding a runner stay open.
+        self.closed: tuple[int, ...] = tuple(code if code & 4 else 0 for code in range(40))
         self.no_runners: tuple[int, ...] = (0,) * (2 + len(variant.heights))
         # Each column's top space by column number (-1 in slots 0 and 1, which are no columns).
         self.tops: tuple[int, ...] = (-1, -1, *variant.heights)
@@ -138,6 +149,8 @@ class Tables:
             (min(self.most_steps, start_steps),),
             *self.room_from[2:],
         )
+        # turn_start with the rows of claimed columns zeroed, by the claims (see turn_start_table).
+        self._turn_start_by_claims: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         # Filled by State.outcome_choices: per roll, the picked status slots -> choices.
         self.choice_cache: list[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = [
             {} for _ in outcomes
@@ -147,6 +160,17 @@ class Tables:
         self.by_dice: dict[Dice, tuple[dict[tuple[int, ...], tuple[tuple[int, ...], ...]], Callable[[Sequence[int]], tuple[int, ...]]]] = {
             dice: (self.choice_cache[i], self.relevant_status[i]) for dice, i in index.items()
         }
+
+    def turn_start_table(self, claimed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """`turn_start` for a board with these claims: a claimed column reads 0 from any space."""
+        table = self._turn_start_by_claims.get(claimed)
+        if table is None:
+            table = tuple(
+                (0,) * len(row) if c >= 2 and owner >= 0 else row
+                for c, (row, owner) in enumerate(zip(self.turn_start, claimed, strict=True))
+            )
+            self._turn_start_by_claims[claimed] = table
+        return table
 
     @staticmethod
     def _expand(variant: Variant, dice: Dice, captain: bool) -> tuple[Group, ...]:

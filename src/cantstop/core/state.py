@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import IntEnum, StrEnum
-from functools import lru_cache
 from operator import getitem
 from typing import NamedTuple
 
@@ -152,27 +151,27 @@ class State(NamedTuple):
     # ------------------------------------------------------------------ moves
     def roll(self, dice: Dice) -> State:
         """Put a roll on the table; a roll with no choice busts the turn."""
-        if self.phase is not _ROLL:
+        variant, pieces, runners, claimed, player, phase, _, steps, turn, status, _, runner_columns = self
+        if phase is not _ROLL:
             raise IllegalActionError(
-                f"cannot roll now: the game is in the {self.phase.name} phase; "
+                f"cannot roll now: the game is in the {phase.name} phase; "
                 f"legal actions: {describe_actions(self.legal_actions())}"
             )
-        entry = self.variant.tables.by_dice.get(dice) if type(dice) is tuple else None
+        entry = variant.tables.by_dice.get(dice) if type(dice) is tuple else None
         if entry is None:  # not a plain tuple of valid faces: normalise, or name the fault
             options = self.choices(dice)
             dice = tuple(dice)
         else:
             cache, pick = entry
-            options = cache.get(pick(self.status), _MISSING)
+            options = cache.get(pick(status), _MISSING)
             if options is _MISSING:
                 options = self.choices(dice)
         if options:
-            variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, runner_columns = self
             return _new(
                 State,
                 (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options, runner_columns),
             )
-        return self._end_turn(self.pieces, self.claimed)
+        return self._end_turn(pieces, claimed)
 
     def play(self, action: Action) -> State:
         """Apply a player's action (a choice, ROLL or STOP); illegal ones raise."""
@@ -181,14 +180,17 @@ class State(NamedTuple):
             if action in self.options:
                 return self._advance(action)
         elif phase is _DECIDE:
-            if action is ROLL or action == "roll":
+            if action is ROLL:
                 variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, runner_columns = self
                 return _new(
                     State,
                     (variant, pieces, runners, claimed, player, _ROLL, None, steps, turn, status, (), runner_columns),
                 )
-            if (action is STOP or action == "stop") and self.may_stop():
-                return self._stop()
+            if action is STOP:
+                if not self.variant.no_stop_on_occupied or self.may_stop():
+                    return self._stop()
+            elif action in ("roll", "stop"):  # the plain strings work too
+                return self.play(Decision(action))
         raise IllegalActionError(self._why_illegal(action))
 
     def _why_illegal(self, action: object) -> str:
@@ -207,11 +209,11 @@ class State(NamedTuple):
         status = list(status_now)
         own = pieces[player]
         tables = variant.tables
-        # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
-        code = tables.runner_code
         cap = tables.most_steps
         before = runner_columns
         if variant.skip:
+            # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
+            code = tables.runner_code
             for c in choice:
                 taken = {p[c] for i, p in enumerate(pieces) if i != player}
                 space = runners[c]
@@ -226,7 +228,7 @@ class State(NamedTuple):
                 free = _room(variant, pieces, runners, claimed, player, c)
                 status[c] = code[min(free, cap)]
         else:
-            room = tables.room_from
+            runner_status = tables.runner_status
             for c in choice:
                 space = runners[c]
                 if not space:
@@ -234,14 +236,14 @@ class State(NamedTuple):
                     space = own[c]
                 space += 1
                 runners[c] = space
-                status[c] = code[room[c][space]]
+                status[c] = runner_status[c][space]
         if runner_columns is not before:  # only a new runner changes the runners left
             runner_columns = tuple(sorted(runner_columns))
             left = variant.runners - len(runner_columns)
             if left < cap:
                 status[0] = left
                 if not left:  # columns without a runner are closed for the rest of the turn
-                    status[2:] = [code if code & 4 else 0 for code in status[2:]]
+                    status[2:] = map(tables.closed.__getitem__, status[2:])
         steps += len(choice)
         if variant.step_limit is not None:
             status[1] = min(cap, variant.step_limit - steps)
@@ -267,27 +269,31 @@ class State(NamedTuple):
         variant, pieces, runners, claimed, me, _, _, _, turn, _, _, runner_columns = self
         tables = variant.tables
         tops = tables.tops
+        rows = list(pieces)
         mine = list(pieces[me])
-        won = []
+        owners = None  # a copy of the claims, made only when a column is won
         for c in runner_columns:
-            r = runners[c]
-            mine[c] = r
+            r = mine[c] = runners[c]
             if r == tops[c]:
-                won.append(c)
-        rows = (*pieces[:me], tuple(mine), *pieces[me + 1 :])
-        if won:
-            claimed = tuple(me if c in won else owner for c, owner in enumerate(claimed))
-            rows = tuple(  # a claim wipes the others' pieces in the column
-                row if p == me else tuple(0 if c in won else space for c, space in enumerate(row))
-                for p, row in enumerate(rows)
-            )
+                if owners is None:
+                    owners = list(claimed)
+                owners[c] = me
+                for p, row in enumerate(rows):  # a claim wipes the others' pieces in the column
+                    if p != me and row[c]:
+                        wiped = list(row)
+                        wiped[c] = 0
+                        rows[p] = tuple(wiped)
+        rows[me] = tuple(mine)
+        board = tuple(rows)
+        if owners is not None:
+            claimed = tuple(owners)
             if claimed.count(me) >= variant.to_win:
                 no_runners = tables.no_runners
                 return _new(
                     State,
                     (
                         variant,
-                        rows,
+                        board,
                         no_runners,
                         claimed,
                         me,
@@ -295,24 +301,26 @@ class State(NamedTuple):
                         None,
                         0,
                         turn + 1,
-                        column_status(variant, rows, no_runners, claimed, me),
+                        column_status(variant, board, no_runners, claimed, me),
                         (),
                         (),
                     ),
                 )
-        return self._end_turn(rows, claimed)
+        return self._end_turn(board, claimed)
 
     def _end_turn(
         self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...]
     ) -> State:
         variant = self.variant
-        player = (self.player + 1) % len(pieces)
+        player = self.player + 1
+        if player == len(pieces):
+            player = 0
         tables = variant.tables
         runners = tables.no_runners
         if variant.skip:
             status = column_status(variant, pieces, runners, claimed, player)
         else:
-            status = _turn_start_status(tables.turn_start, pieces[player], claimed)
+            status = tuple(map(getitem, tables.turn_start_table(claimed), pieces[player]))
         return _new(
             State,
             (variant, pieces, runners, claimed, player, _ROLL, None, 0, self.turn + 1, status, (), ()),
@@ -357,7 +365,7 @@ def column_status(
     limit = cap if variant.step_limit is None else min(cap, variant.step_limit - steps)
     own = pieces[player]
     if not any(runners) and not variant.skip and not steps:  # a turn's start: the common case
-        return _turn_start_status(tables.turn_start, own, claimed)
+        return tuple(map(getitem, tables.turn_start_table(claimed), own))
     status = [left, limit]
     for c, h in enumerate(variant.heights, 2):
         r = runners[c]
@@ -368,24 +376,6 @@ def column_status(
         free = free if free < cap else cap
         status.append(tables.runner_code[free] if r else free)
     return tuple(status)
-
-
-def _turn_start_status(
-    turn_start: tuple[tuple[int, ...], ...], own: tuple[int, ...], claimed: tuple[int, ...]
-) -> tuple[int, ...]:
-    """`column_status` at the start of a turn without the skip option: one pass over a table."""
-    status = tuple(map(getitem, turn_start, own))
-    if claimed.count(-1) == len(claimed):
-        return status
-    row = list(status)
-    for c in _claimed_columns(claimed):
-        row[c] = 0
-    return tuple(row)
-
-
-@lru_cache(maxsize=4096)
-def _claimed_columns(claimed: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(c for c, owner in enumerate(claimed) if owner >= 0)
 
 
 def make_state(
