@@ -82,6 +82,12 @@ def test_an_existing_results_directory_is_not_overwritten(tmp_path: Path) -> Non
     assert (tmp_path / "old.txt").read_text() == "keep"
 
 
+def test_an_out_directory_that_cannot_be_made_is_named(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a directory")
+    result = CliRunner().invoke(main, ["arena", "random", "random", "--out", str(tmp_path / "file" / "x")])
+    assert result.exit_code == 2 and "cannot create the directory" in result.output, result.output
+
+
 def test_cantstop_bot_with_an_unknown_name() -> None:
     result = CliRunner().invoke(main, ["bot", "nobody"], input="cantstop\n")
     assert result.exit_code == 2 and "unknown bot 'nobody'" in result.output

@@ -85,10 +85,20 @@ def test_bad_flags_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
         ("--players", "Ann,Bob", "--first", "C"): "use A, B or 1-2",
         ("--resume", "x.txt", "--players", "Ann"): "drop --players, --variant and --first",
         ("--first", "A"): "name the seats with --players",
+        ("--players", ""): "bad players ''",
+        ("--players", "Ann,Bob", "--delay", "nan"): "must be 0 to 60 seconds, not nan",
+        ("--players", "Ann,Bob", "--delay", "inf"): "must be 0 to 60 seconds, not inf",
     }
     for args, message in cases.items():
         result = runner.invoke(main, ["play", "--records", str(tmp_path), *args])
         assert result.exit_code == 2 and message in result.output, (args, result.output)
+
+
+def test_a_records_folder_that_cannot_be_made_is_refused_before_the_game(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    result = CliRunner().invoke(main, ["play", "--records", str(tmp_path / "file" / "records"), "--players", "Ann,Bob"])
+    assert result.exit_code == 2, result.output
+    assert "cannot create the records folder" in result.output and "Traceback" not in result.output
 
 
 @pytest.mark.asyncio

@@ -94,6 +94,12 @@ def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple
             out = Path("arena-results") / f"{stamp}-{copy}"
     if out.exists() and any(out.iterdir()):
         raise click.BadParameter(f"{out} exists and is not empty; name a new directory", param_hint="--out")
+    try:  # the last check, so that a refused match leaves no empty directory behind
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.BadParameter(
+            f"cannot create the directory {out}: {error.strerror or error}", param_hint="--out"
+        ) from None
     return spec, out
 
 

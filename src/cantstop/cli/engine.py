@@ -46,7 +46,9 @@ def percent(value: float) -> str:
 @click.command()
 @click.argument("columns", nargs=-1, type=int)
 @variant_option()
-@click.option("--top", default=10, show_default=True, help="Rows per table of pairs and triples.")
+@click.option(
+    "--top", type=click.IntRange(min=1), default=10, show_default=True, help="Rows per table of pairs and triples."
+)
 def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
     """Chance that a roll can use at least one of COLUMNS, such as 6 7 8.
 
@@ -67,10 +69,12 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
         click.echo(f"  {cols[0]:>2}  {percent(float(chance))}")
     for size, label in ((2, "pairs"), (3, "triples")):
         table = column_sets(variant, size)
-        click.echo(f"{label} (best {min(top, len(table))}, worst {min(top, len(table))} of {len(table)}):")
         rows: list[tuple[tuple[int, ...], Fraction] | None] = list(table)
         if len(table) > 2 * top:
             rows = [*table[:top], None, *table[-top:]]
+            click.echo(f"{label} (best {top}, worst {top} of {len(table)}):")
+        else:
+            click.echo(f"{label} (all {len(table)}):")
         for row in rows:
             if row is None:
                 click.echo("  ...")

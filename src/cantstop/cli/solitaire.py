@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
@@ -121,12 +122,38 @@ def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int,
         new_game(variant, 1)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--variant") from None
+    if plot_path:
+        check_plot_path(plot_path)  # before the games, not after minutes of them
     result = run_solitaire(bot, games, seed, jobs, variant)
-    click.echo(f"{bot}: {result.mean:.3f} ± {result.standard_error:.3f} turns (mean ± SE), {games} games, seed {seed}")
+    if games > 1:
+        summary = f"{result.mean:.3f} ± {result.standard_error:.3f} turns (mean ± SE), {games} games"
+    else:  # one game has no spread to show
+        summary = f"{result.turns[0]} turns, 1 game"
+    click.echo(f"{bot}: {summary}, seed {seed}")
     click.echo(histogram(result.turns))
     if plot_path:
-        plot(result.turns, bot, plot_path)
+        try:
+            plot(result.turns, bot, plot_path)
+        except OSError as error:
+            raise click.ClickException(f"cannot write the plot {plot_path}: {error.strerror or error}") from None
         click.echo(f"plot written to {plot_path}")
+
+
+def check_plot_path(path: str) -> None:
+    """A clear error now for a plot that could not be written later."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise click.BadParameter(
+            f"cannot tell the image format of {path!r}: end the name with .png, or one of "
+            + ", ".join("." + f for f in formats),
+            param_hint="--plot",
+        )
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"no folder {str(folder)!r} to write {path!r} in", param_hint="--plot")
 
 
 @click.command()
