@@ -10,12 +10,13 @@ from textual.widgets import OptionList, RichLog
 from tui_helpers import ScriptedDice, game_screen, make_app
 
 from cantstop.bots import BotInfo, Budget, Level
+from cantstop.core.notation import from_notation
 from cantstop.core.record import read_record
 from cantstop.core.state import Action, Phase, State
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
 from cantstop.tui.seats import Seat
-from cantstop.tui.widgets import BoardView, TooSmall
+from cantstop.tui.widgets import BoardView, TooSmall, players_text
 
 pytestmark = pytest.mark.asyncio
 ONES = (1, 1, 1, 1)  # 2+2: column 2 twice
@@ -43,11 +44,27 @@ async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_p
         assert screen.query_one(BoardView).state.runners[2] == 3
         assert "BUST" in str(screen.query_one("#dice").render())
         assert "turn 1 · Ann busts" in str(screen.query_one("#status").render())
+        assert "▶ A Ann" in str(screen.query_one("#players").render())  # not yet Bob's turn
         await pilot.press("x")  # any key goes on
         assert not isinstance(app.screen, Notice)
         state = screen.session.state
         assert state.player == 1 and state.phase is Phase.ROLL and state.pieces[0][2] == 0
         assert "Ann busts" in log_text(app)
+        assert "▶ B Bob" in str(screen.query_one("#players").render())
+
+
+async def test_solitaire_states_its_goal_and_the_panel_fits_four_claims(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann", "solitaire", first=None)
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        assert "Claim 3 columns in as few turns as you can" in log_text(app)
+        assert "Roll-off" not in log_text(app) and "wins" not in log_text(app)
+        # a position with columns 9-12 claimed: the claims stay on Ann's line
+        state = from_notation("solitaire 00000009753 00000000000 A over 0 9")
+        screen.query_one("#players").update(players_text(state, ["Ann Longername"], [False]))
+        await pilot.pause()
+        lines = str(screen.query_one("#players").render()).splitlines()
+        assert lines[1].rstrip().endswith("9,10,11,12") and len(lines) == 2
 
 
 async def test_a_claim_wipes_the_other_players_piece(tmp_path: Path) -> None:

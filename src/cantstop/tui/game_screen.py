@@ -104,7 +104,9 @@ class GameScreen(SizedScreen):
             button.can_focus = False
         s = self.session
         names = ", ".join(f"{seat_letter(i)} {seat.name}" for i, seat in enumerate(s.seats))
-        self.note(f"{s.variant.name}: {names}. First to claim {s.variant.to_win} columns wins.", "bold")
+        goal = (f"Claim {s.variant.to_win} columns in as few turns as you can; busted turns count."
+                if len(s.seats) == 1 else f"First to claim {s.variant.to_win} columns wins.")
+        self.note(f"{s.variant.name}: {names}. {goal}", "bold")
         roll_off = s.game.record.tags.get("RollOff")
         if roll_off:
             self.note(f"Roll-off for the first turn: {roll_off}.")
@@ -137,8 +139,10 @@ class GameScreen(SizedScreen):
         if self.footer_over != state.is_over:  # redrawing the footer is costly: only when it changes
             self.footer_over = state.is_over
             self.refresh_bindings()
+        # While a person's bust message is up, the turn shown is still the busted one.
+        shown = self.bust_view[0] if self.bust_view is not None and self.waiting else state
         self.query_one("#players", Static).update(
-            players_text(state, [x.name for x in s.seats], [not x.is_person for x in s.seats])
+            players_text(shown, [x.name for x in s.seats], [not x.is_person for x in s.seats])
         )
         dice = state.dice if state.phase is Phase.CHOOSE else self.last_dice
         line = Text("Dice  ")

@@ -175,9 +175,9 @@ class Session:
         return action, None
 
 
-def columns_text(state: State, seat: int) -> str:
+def columns_text(state: State, seat: int, separator: str = ", ") -> str:
     won = state.columns_won(seat)
-    return ", ".join(map(str, won)) if won else "none"
+    return separator.join(map(str, won)) if won else "none"
 
 
 def roll_sums(variant: Variant, dice: Dice) -> list[tuple[int, ...]]:

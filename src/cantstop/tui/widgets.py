@@ -62,16 +62,17 @@ def dice_text(dice: Dice | None, wild: tuple[int | None, int] = (None, 0)) -> Te
 
 def players_text(state: State, names: list[str], bots: list[bool]) -> Text:
     """One line per seat: letter, name, columns claimed; the seat to move is marked."""
-    text = Text(f"    {'player':<14}     claimed\n", style="grey50")
+    text = Text(f"    {'player':<13}     claimed\n", style="grey50")
     for seat, name in enumerate(names):
         if seat:
             text.append("\n")
         mover = seat == state.player and not state.is_over
         text.append("▶ " if mover else "  ", style="bold")
         text.append_text(seat_tag(seat))
-        text.append(f" {name[:14]:<14}", style=seat_style(seat) if mover else "")
+        text.append(f" {name[:13]:<13}", style=seat_style(seat) if mover else "")
         text.append(" bot" if bots[seat] else "    ", style="grey50")
-        text.append(f" {columns_text(state, seat)}")
+        # Compact, so that four two-digit columns fit the side panel without wrapping.
+        text.append(f" {columns_text(state, seat, ',')}")
     return text
 
 
