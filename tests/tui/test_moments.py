@@ -253,3 +253,13 @@ async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
         await pilot.press("f")
         assert session.seat.name == "Ann" or session.state.is_over
         assert "broken failed (RuntimeError: out of ideas); it plays" in log_text(app)
+
+
+async def test_a_turtle_die_reads_t_in_the_log_as_on_the_dice(tmp_path: Path) -> None:
+    # turtles: every die carries a turtle in place of the 1
+    app = make_app(tmp_path, "Ann,Bob", "turtles", dice=ScriptedDice([(4, 3, 1, 6)]))
+    async with app.run_test() as pilot:
+        await pilot.press("r")
+        screen = game_screen(app)
+        assert "T" in str(screen.query_one("#dice").render())
+        assert "Ann rolls 4 3 T 6:" in log_text(app)

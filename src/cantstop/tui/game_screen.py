@@ -25,7 +25,7 @@ from cantstop.core.odds import next_roll
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
-from cantstop.tui.session import Session, columns_text, explain_bust
+from cantstop.tui.session import Session, columns_text, dice_words, explain_bust
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
 
 PHASE_WORDS = {Phase.ROLL: "to roll", Phase.CHOOSE: "to choose", Phase.DECIDE: "to roll or stop"}
@@ -146,7 +146,7 @@ class GameScreen(SizedScreen):
         )
         dice = state.dice if state.phase is Phase.CHOOSE else self.last_dice
         line = Text("Dice  ")
-        line.append_text(dice_text(dice, (s.variant.wild_face, s.variant.wild_dice)))
+        line.append_text(dice_text(dice, s.variant))
         if self.bust_view is not None:
             line.append("BUST", style="bold white on red")
         self.query_one("#dice", Static).update(line)
@@ -314,7 +314,7 @@ class GameScreen(SizedScreen):
                     self.app.push_screen(Notice(f"{act(who, 'bust')}!", why), self.bust_seen)
                 return True
             options = ", ".join(format_choice(c) for c in after.options)
-            self.note(f"{act(who, 'roll')} {' '.join(map(str, dice))}: {options}")
+            self.note(f"{act(who, 'roll')} {dice_words(s.variant, dice)}: {options}")
             return False
         if action is STOP:
             after = s.play(STOP)

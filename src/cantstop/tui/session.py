@@ -19,7 +19,7 @@ from cantstop.bots import Budget
 from cantstop.core.dice import Dice, DiceSource, SeededDice
 from cantstop.core.errors import RecordError
 from cantstop.core.game import Game
-from cantstop.core.notation import format_dice, seat_letter
+from cantstop.core.notation import seat_letter
 from cantstop.core.record import read_record, write_record
 from cantstop.core.state import Action, Phase, State
 from cantstop.core.variant import Variant
@@ -180,6 +180,16 @@ def columns_text(state: State, seat: int, separator: str = ", ") -> str:
     return separator.join(map(str, won)) if won else "none"
 
 
+def die_labels(variant: Variant, dice: Dice) -> list[str]:
+    """Each die as the screen shows it: a wild (turtle) face as T, so log and dice agree."""
+    return ["T" if i < variant.wild_dice and d == variant.wild_face else str(d) for i, d in enumerate(dice)]
+
+
+def dice_words(variant: Variant, dice: Dice) -> str:
+    """'4 3 T 6'."""
+    return " ".join(die_labels(variant, dice))
+
+
 def roll_sums(variant: Variant, dice: Dice) -> list[tuple[int, ...]]:
     """The sums each way of pairing the dice makes (wild faces expanded)."""
     tables = variant.tables
@@ -210,7 +220,7 @@ def explain_bust(before: State, dice: Dice) -> str:
     columns = sorted({c for g in groups for c in g})
     sums = ", ".join("+".join(map(str, g)) for g in groups)
     reasons = "; ".join(why_unusable(before, c) for c in columns)
-    return f"Rolled {' '.join(format_dice(dice))}: sums {sums}. Nothing fits: {reasons}."
+    return f"Rolled {dice_words(v, dice)}: sums {sums}. Nothing fits: {reasons}."
 
 
 def is_bust(before: State, after: State) -> bool:

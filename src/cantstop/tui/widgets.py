@@ -13,7 +13,8 @@ from textual.widgets import Static
 from cantstop.board import board_size, cell_width, render_board, seat_style, seat_tag
 from cantstop.core.dice import Dice
 from cantstop.core.state import State
-from cantstop.tui.session import columns_text
+from cantstop.core.variant import Variant
+from cantstop.tui.session import columns_text, die_labels
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SPARE_LINES = 8  # kept for the log under the board before the board spreads out
@@ -47,14 +48,12 @@ class BoardView(Widget):
         return board_size(self.state, 3)[0]
 
 
-def dice_text(dice: Dice | None, wild: tuple[int | None, int] = (None, 0)) -> Text:
+def dice_text(dice: Dice | None, variant: Variant) -> Text:
     """The dice as little boxes; wild (turtle) faces are marked T."""
     if not dice:
         return Text("no roll yet", style="grey50")
-    face, count = wild
     text = Text()
-    for i, d in enumerate(dice):
-        label = "T" if i < count and d == face else str(d)
+    for label in die_labels(variant, dice):
         text.append(f" {label} ", style="bold black on white")
         text.append(" ")
     return text
