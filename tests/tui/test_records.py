@@ -86,6 +86,7 @@ def test_bad_flags_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
         ("--resume", "x.txt", "--players", "Ann"): "drop --players, --variant and --first",
         ("--first", "A"): "name the seats with --players",
         ("--players", ""): "bad players ''",
+        ("--players", "Ann\nLee,Bob"): "bad name 'Ann\\nLee': at most 24 printable characters",
         ("--players", "Ann,Bob", "--delay", "nan"): "must be 0 to 60 seconds, not nan",
         ("--players", "Ann,Bob", "--delay", "inf"): "must be 0 to 60 seconds, not inf",
     }

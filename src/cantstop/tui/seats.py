@@ -76,8 +76,8 @@ def parse_seats(text: str, max_seats: int = 4) -> tuple[list[Seat], list[str]]:
 
 def check_name(name: str) -> None:
     """A person's name must read back from a seat spec (',') and a record's Players tag (';')."""
-    if "," in name or ";" in name or len(name) > 24:
-        raise ValueError(f"bad name {name!r}: at most 24 characters and no ',' or ';'")
+    if "," in name or ";" in name or len(name) > 24 or not name.isprintable():
+        raise ValueError(f"bad name {name!r}: at most 24 printable characters and no ',' or ';'")
     if name.lower().startswith(BOT_PREFIX):
         raise ValueError(f"bad name {name!r}: a person's name cannot start with {BOT_PREFIX}")
 
