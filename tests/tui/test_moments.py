@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList, RichLog
-from tui_helpers import ScriptedDice, game_screen, make_app
+from tui_helpers import ScriptedDice, game_screen, make_app, until
 
 from cantstop.bots import BotInfo, Budget, Level
 from cantstop.core.notation import from_notation
@@ -251,8 +251,26 @@ async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
     async with app.run_test() as pilot:
         session = game_screen(app).session
         await pilot.press("f")
-        assert session.seat.name == "Ann" or session.state.is_over
+        await until(pilot, lambda: session.seat.name == "Ann" or session.state.is_over)
         assert "broken failed (RuntimeError: out of ideas); it plays" in log_text(app)
+
+
+async def test_fast_forward_hands_slow_bots_to_the_background_and_ends_at_a_person(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cantstop.tui.game_screen.FAST_FORWARD_SLICE", 0.0)  # every bot counts as slow
+    app = make_app(tmp_path, "bot:random,bot:random,Ann")
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        session = screen.session
+        screen.action_fast()  # what f does, called directly: it must return before the bots finish
+        assert screen.fast and not session.seat.is_person
+        await until(pilot, lambda: session.seat.is_person)  # bots move without their (endless) delay
+        assert not screen.fast
+        await pilot.press("r", "1", "s")
+        events = len(session.game.record.events)
+        await pilot.pause(0.2)
+        assert len(session.game.record.events) == events  # after a person, bots wait their delay again
 
 
 async def test_a_turtle_die_reads_t_in_the_log_as_on_the_dice(tmp_path: Path) -> None:

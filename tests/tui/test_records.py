@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tui_helpers import NEVER, ScriptedDice, game_screen, make_app
+from tui_helpers import NEVER, ScriptedDice, game_screen, make_app, until
 
 from cantstop.cli import main
 from cantstop.core.dice import SeededDice
@@ -46,6 +46,7 @@ async def test_resume_after_quit_continues_where_the_game_stopped(tmp_path: Path
         await pilot.press("s")
         assert screen.session.state.player == 1
         await pilot.press("f")  # the bot's turn, with fresh dice
+        await until(pilot, lambda: screen.session.seat.name == "Ann" or screen.session.state.is_over)
     record = read_record(path.read_text())
     assert record.players == ["Ann", "random bot"] and record.final() == screen.session.state
     assert len(record.events) > 5

@@ -30,6 +30,7 @@ from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, pl
 
 PHASE_WORDS = {Phase.ROLL: "to roll", Phase.CHOOSE: "to choose", Phase.DECIDE: "to roll or stop"}
 FAST_FORWARD_LIMIT = 20_000  # bot steps; far beyond any real game, a guard against a looping bot
+FAST_FORWARD_SLICE = 0.25  # seconds of bot moves played at once; then keys get their turn
 
 
 def act(who: str, verb: str) -> str:
@@ -80,6 +81,7 @@ class GameScreen(SizedScreen):
         self.bot_worker: Worker[None] | None = None  # the bot's next move, thinking or waiting
         self.waiting = False  # a modal is up: bots wait too
         self.footer_over = False  # whether the footer shows the keys of a finished game
+        self.fast = False  # fast-forwarding: bots move without a pause until a person is to move
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -242,6 +244,8 @@ class GameScreen(SizedScreen):
         """Refresh, then let a bot move, or announce the end."""
         self.update_view()
         state = self.session.state
+        if state.is_over or self.session.seat.is_person:
+            self.fast = False
         if state.is_over:
             self.cancel_timer()
             self.show_result()
@@ -251,7 +255,7 @@ class GameScreen(SizedScreen):
     def schedule_bot(self, delay: float | None = None) -> None:
         """Let the bot to move think (in a thread) and act once `delay` has passed."""
         self.cancel_timer()
-        wait = self.bot_delay if delay is None else delay
+        wait = 0.0 if self.fast else self.bot_delay if delay is None else delay
         self.bot_worker = self.run_worker(partial(self.bot_move_later, wait), group="bot", exclusive=True)
 
     async def bot_move_later(self, delay: float) -> None:
@@ -294,6 +298,8 @@ class GameScreen(SizedScreen):
                 self.after_change()
             elif not s.seat.is_person:
                 self.schedule_bot(self.bot_delay * (2.5 if busted or bust_shown else 1))
+            else:
+                self.fast = False
         # a person to move next sees the board (and any bust) as the bot left it
 
     def apply(self, action: Action, person: bool) -> bool:
@@ -454,8 +460,14 @@ class GameScreen(SizedScreen):
             return
         self.cancel_timer()
         s = self.session
+        start = time.monotonic()
         for _ in range(FAST_FORWARD_LIMIT):
             if s.state.is_over or s.seat.is_person:
+                break
+            if time.monotonic() - start > FAST_FORWARD_SLICE:
+                # Slow bots (wild dice): the rest runs at once but off the event loop, so
+                # the screen keeps drawing and Ctrl-C still answers.
+                self.fast = True
                 break
             self.bot_step(refresh=False)
         self.after_change()
