@@ -96,6 +96,17 @@ def test_bad_flags_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
         assert result.exit_code == 2 and message in result.output, (args, result.output)
 
 
+@pytest.mark.parametrize(("variant", "seats"), [("solitaire", ["You"]), ("turtles", ["You", "bot:medium", "bot:medium"])])
+def test_a_variant_alone_seats_you_against_as_many_bots_as_it_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, seats: list[str]
+) -> None:
+    started: list[PlayConfig] = []
+    monkeypatch.setattr(CantStopApp, "run", lambda app: started.append(app.config))
+    result = CliRunner().invoke(main, ["play", "--records", str(tmp_path), "--variant", variant])
+    assert result.exit_code == 0, result.output
+    assert [s.spec for s in started[0].seats or []] == seats
+
+
 def test_a_records_folder_that_cannot_be_made_is_refused_before_the_game(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("not a folder")
     result = CliRunner().invoke(main, ["play", "--records", str(tmp_path / "file" / "records"), "--players", "Ann,Bob"])

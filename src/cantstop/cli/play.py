@@ -73,7 +73,9 @@ def play(
         config.variant = load_variant(variant_name)
         if players is not None or variant_given:
             try:
-                config.seats, config.notices = parse_seats(DEFAULT_PLAYERS if players is None else players)
+                if players is None:  # `--variant solitaire` alone means: you, alone
+                    players = ",".join(DEFAULT_PLAYERS.split(",")[: config.variant.max_players])
+                config.seats, config.notices = parse_seats(players)
             except ValueError as error:
                 raise click.BadParameter(str(error), param_hint="--players") from None
             v = config.variant
