@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from cantstop.board import seat_style
-from cantstop.bots.advice import advise
+from cantstop.bots.advice import advise, percent
 from cantstop.core.choices import format_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError
@@ -36,10 +36,6 @@ FAST_FORWARD_SLICE = 0.25  # seconds of bot moves played at once; then keys get 
 def act(who: str, verb: str) -> str:
     """'Ann rolls', but 'You roll'."""
     return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.0f}%"
 
 
 class GameScreen(SizedScreen):
