@@ -102,9 +102,20 @@ def test_a_variant_alone_seats_you_against_as_many_bots_as_it_allows(
 ) -> None:
     started: list[PlayConfig] = []
     monkeypatch.setattr(CantStopApp, "run", lambda app: started.append(app.config))
+    monkeypatch.setattr("cantstop.tui.terminal.need_a_terminal", lambda command: None)
     result = CliRunner().invoke(main, ["play", "--records", str(tmp_path), "--variant", variant])
     assert result.exit_code == 0, result.output
     assert [s.spec for s in started[0].seats or []] == seats
+
+
+def test_without_a_terminal_to_read_keys_from_the_game_does_not_start(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["play", "--records", str(tmp_path), "--players", "Ann,Bob"], input="")
+    assert result.exit_code == 1 and "needs a terminal to read keys from" in result.output
+    assert not list(tmp_path.iterdir())  # no record of a game nobody could play
+    record = tmp_path / "game.txt"
+    record.write_text('[Players "Ann; Bob"]\n\n1. A 1546 6+10 stop\n')
+    result = CliRunner().invoke(main, ["replay", "--tui", str(record)], input="")
+    assert result.exit_code == 1 and "cantstop replay --tui needs a terminal" in result.output
 
 
 def test_a_records_folder_that_cannot_be_made_is_refused_before_the_game(tmp_path: Path) -> None:

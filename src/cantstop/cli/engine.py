@@ -129,8 +129,13 @@ def replay(record_file: Path, turn: int | None, tui: bool) -> None:
     except (CantStopError, UnicodeDecodeError) as error:
         raise click.BadParameter(f"{record_file}: {error}", param_hint="RECORD") from None
     if tui:
+        from cantstop.tui import terminal
         from cantstop.tui.replay import run_replay
 
+        try:
+            terminal.need_a_terminal("cantstop replay --tui")
+        except terminal.NoTerminalError as error:
+            raise click.ClickException(str(error)) from None
         run_replay(record, record_file)
         return
     if turn is not None:

@@ -50,6 +50,7 @@ def play(
     delay: float,
 ) -> None:
     """Play Can't Stop in the terminal: people at one keyboard and computer players."""
+    from cantstop.tui import terminal
     from cantstop.tui.app import CantStopApp, PlayConfig
     from cantstop.tui.seats import DEFAULT_PLAYERS, parse_seats
     from cantstop.tui.session import Session, default_records_dir
@@ -96,6 +97,10 @@ def play(
         raise click.BadParameter(
             f"cannot create the records folder {config.records}: {error.strerror or error}", param_hint="--records"
         ) from None
+    try:
+        terminal.need_a_terminal("cantstop play")
+    except terminal.NoTerminalError as error:
+        raise click.ClickException(str(error)) from None
     path = CantStopApp(config).run()
     if path:
         click.echo(f"Game record: {path}")
