@@ -65,3 +65,10 @@ def test_one_game_shows_its_turns_without_a_spread() -> None:
     result = CliRunner().invoke(main, ["solitaire", "random", "--games", "1"])
     assert result.exit_code == 0 and "nan" not in result.output
     assert result.output.splitlines()[0].endswith(" turns, 1 game, seed 0")
+
+
+def test_absurd_numbers_of_games_or_jobs_are_refused_at_once() -> None:
+    runner = CliRunner()
+    for args, words in [(["--games", "10000000000"], "1<=x<=1000000"), (["--jobs", "500"], "1<=x<=64")]:
+        result = runner.invoke(main, ["solitaire", "random", *args])
+        assert result.exit_code == 2 and words in result.output, result.output

@@ -67,6 +67,8 @@ def test_sprt_prints_llr_bounds_and_verdict(tmp_path: Path) -> None:
         (["random", "random", "--variant", "solitaire"], "solitaire"),
         (["random", "random", "--variant", "chess"], "chess"),
         (["random", "random", "--games", "0"], "--games"),
+        (["random", "random", "--games", "1000000000000"], "1<=x<=1000000"),
+        (["random", "random", "--jobs", "1000"], "1<=x<=64"),
     ],
 )
 def test_bad_arguments_are_named(args: list[str], words: str, tmp_path: Path) -> None:

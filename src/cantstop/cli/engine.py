@@ -30,6 +30,10 @@ def variant_option(default: str = "classic") -> Callable[[F], F]:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+# Far above any useful run, low enough that a slip of the keyboard is refused, not a
+# machine brought down by a schedule of 10**12 games or a thousand processes.
+MAX_GAMES = 1_000_000
+MAX_JOBS = 64
 
 
 def load_variant(name: str) -> Variant:

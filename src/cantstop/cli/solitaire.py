@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from cantstop.bots.base import Budget, bot_names, get_bot
+from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.core.dice import SeededDice
 from cantstop.core.state import Phase, new_game
 
@@ -111,10 +112,11 @@ def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 @click.command()
 @click.argument("bot", callback=_bot_name)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the dice and the bot.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Write a PNG histogram.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Write a histogram image; its name's ending (.png, .svg, .pdf, ...) picks the format.")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True)
 @click.option("--variant", default="solitaire", show_default=True, help="A one-player variant.")
 def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int, variant: str) -> None:
     """How many turns BOT (a name or a level) needs to claim three columns alone."""
