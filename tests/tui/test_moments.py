@@ -281,3 +281,14 @@ async def test_a_turtle_die_reads_t_in_the_log_as_on_the_dice(tmp_path: Path) ->
         screen = game_screen(app)
         assert "T" in str(screen.query_one("#dice").render())
         assert "Ann rolls 4 3 T 6:" in log_text(app)
+
+
+async def test_the_status_says_when_stopping_is_not_allowed(tmp_path: Path) -> None:
+    # Ann 2+2 and stops on space 2 of column 2; Bob's 2+2 lands on her piece.
+    app = make_app(tmp_path, "Ann,Bob", "classic-no-stop-on-occupied", dice=ScriptedDice([ONES, ONES]))
+    async with app.run_test() as pilot:
+        await pilot.press("r", "1", "s", "r", "1")
+        status = str(game_screen(app).query_one("#status").render())
+        assert "Bob (B) to roll (no stop: a runner is on another player's piece)" in status
+        await pilot.press("s")
+        assert game_screen(app).session.state.player == 1  # the stop was refused

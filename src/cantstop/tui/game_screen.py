@@ -168,7 +168,10 @@ class GameScreen(SizedScreen):
             return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
-        text.append(f" {PHASE_WORDS[state.phase]}")
+        words = PHASE_WORDS[state.phase]
+        if state.phase is Phase.DECIDE and not state.may_stop():
+            words = "to roll (no stop: a runner is on another player's piece)"
+        text.append(f" {words}")
         if not s.seat.is_person:
             text.append(" · f: skip ahead", style="grey70")
         return text
