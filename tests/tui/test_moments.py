@@ -16,6 +16,7 @@ from cantstop.core.state import Action, Phase, State
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
 from cantstop.tui.seats import Seat
+from cantstop.tui.session import explain_bust
 from cantstop.tui.widgets import BoardView, TooSmall, players_text
 
 pytestmark = pytest.mark.asyncio
@@ -292,3 +293,11 @@ async def test_the_status_says_when_stopping_is_not_allowed(tmp_path: Path) -> N
         assert "Bob (B) to roll (no stop: a runner is on another player's piece)" in status
         await pilot.press("s")
         assert game_screen(app).session.state.player == 1  # the stop was refused
+
+
+async def test_a_bust_on_turtle_dice_names_the_sums_not_every_pairing() -> None:
+    before = from_notation("turtles 00000000000/00000000000 23000000002 A decide 7 0")  # 2, 3, 12 at the top
+    assert before.choices((1, 1, 1, 1)) == ()
+    text = explain_bust(before, (1, 1, 1, 1))
+    assert text.startswith("Rolled T T T T: 66 ways to pair them, with sums 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12.")
+    assert "the runner in 12 is at the top" in text and len(text) < 600

@@ -213,14 +213,20 @@ def why_unusable(state: State, column: int) -> str:
     return f"{column} cannot be played"
 
 
+MAX_LISTED_SUMS = 12
+
+
 def explain_bust(before: State, dice: Dice) -> str:
     """'Rolled 2 2 4 6: sums 4+8, 6+6 — 4 is claimed by B; ...' for a bust from `before`."""
     v = before.variant
     groups = roll_sums(v, dice)
     columns = sorted({c for g in groups for c in g})
-    sums = ", ".join("+".join(map(str, g)) for g in groups)
+    if len(groups) <= MAX_LISTED_SUMS:
+        sums = "sums " + ", ".join("+".join(map(str, g)) for g in groups)
+    else:  # turtle dice pair up dozens of ways: the list would not fit the message
+        sums = f"{len(groups)} ways to pair them, with sums {', '.join(map(str, columns))}"
     reasons = "; ".join(why_unusable(before, c) for c in columns)
-    return f"Rolled {dice_words(v, dice)}: sums {sums}. Nothing fits: {reasons}."
+    return f"Rolled {dice_words(v, dice)}: {sums}. Nothing fits: {reasons}."
 
 
 def is_bust(before: State, after: State) -> bool:
