@@ -48,3 +48,27 @@ def test_bots_lists_every_bot_with_level_and_description() -> None:
     lines = result.output.splitlines()
     assert [line.split()[0] for line in lines] == bot_names()
     assert any(line.split()[:2] == ["expert", "expert"] for line in lines)
+
+
+def test_a_plot_that_could_not_be_written_is_refused_before_the_games(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for path, words in [
+        (tmp_path / "turns.txt", "cannot tell the image format of"),
+        (tmp_path / "missing" / "turns.png", "no folder"),
+    ]:
+        result = runner.invoke(main, ["solitaire", "random", "--games", "1", "--plot", str(path)])
+        assert result.exit_code == 2 and words in result.output, result.output
+        assert "turns" not in result.output.split("Error")[0]  # no game was played first
+
+
+def test_one_game_shows_its_turns_without_a_spread() -> None:
+    result = CliRunner().invoke(main, ["solitaire", "random", "--games", "1"])
+    assert result.exit_code == 0 and "nan" not in result.output
+    assert result.output.splitlines()[0].endswith(" turns, 1 game, seed 0")
+
+
+def test_absurd_numbers_of_games_or_jobs_are_refused_at_once() -> None:
+    runner = CliRunner()
+    for args, words in [(["--games", "10000000000"], "1<=x<=1000000"), (["--jobs", "500"], "1<=x<=64")]:
+        result = runner.invoke(main, ["solitaire", "random", *args])
+        assert result.exit_code == 2 and words in result.output, result.output

@@ -28,6 +28,15 @@ def test_explicit_first_seat_skips_the_roll_off() -> None:
     assert game.state.player == 1 and "RollOff" not in game.record.tags
 
 
+def test_a_player_alone_does_not_roll_off() -> None:
+    class NoDice:
+        def roll(self, n: int, faces: int) -> tuple[int, ...]:
+            raise AssertionError("no dice are rolled before the first turn")
+
+    game = Game.new("solitaire", ["Ann"], NoDice())
+    assert game.state.player == 0 and game.record.first == 0 and "RollOff" not in game.record.tags
+
+
 def test_wrong_number_of_players_is_refused() -> None:
     with pytest.raises(ValueError, match="players"):
         Game.new("solitaire", ["Ann", "Bob"], first=0)

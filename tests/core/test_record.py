@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import cantstop.core.record as record_module
@@ -102,6 +102,19 @@ def test_writing_a_corrupt_record_names_the_event() -> None:
 def test_comments_and_blank_lines_are_ignored() -> None:
     text = '[Players "Ann; Bob"] {classic by default}\n\n1. A 1546 {nice} 6+10 stop\n\n2. B 1111 2+2 stop\n'
     assert read_record(text).final().turn == 2
+
+
+PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters=";\x85")
+
+
+@given(names=st.lists(st.text(PRINTABLE, min_size=1, max_size=12).map(str.strip).filter(bool),
+                      min_size=2, max_size=4, unique=True), note=st.text(PRINTABLE, max_size=12))
+@example(names=["Ann {the elder}", 'B"o\\b'], note="{not a comment}")
+def test_names_and_tag_values_come_back_whole_with_braces_and_quotes(names: list[str], note: str) -> None:
+    game = Game.new("classic", names, SeededDice(1), first=0, tags={"Event": note})
+    game.roll()
+    again = read_record(write_record(game.record))
+    assert again.players == names and again.tags["Event"] == note
 
 
 HEADER = '[Variant "classic"]\n[Players "Ann; Bob"]\n[First "A"]\n\n'

@@ -67,6 +67,8 @@ def test_sprt_prints_llr_bounds_and_verdict(tmp_path: Path) -> None:
         (["random", "random", "--variant", "solitaire"], "solitaire"),
         (["random", "random", "--variant", "chess"], "chess"),
         (["random", "random", "--games", "0"], "--games"),
+        (["random", "random", "--games", "1000000000000"], "1<=x<=1000000"),
+        (["random", "random", "--jobs", "1000"], "1<=x<=64"),
     ],
 )
 def test_bad_arguments_are_named(args: list[str], words: str, tmp_path: Path) -> None:
@@ -80,6 +82,12 @@ def test_an_existing_results_directory_is_not_overwritten(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, ["arena", "random", "random", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "not empty" in result.output
     assert (tmp_path / "old.txt").read_text() == "keep"
+
+
+def test_an_out_directory_that_cannot_be_made_is_named(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a directory")
+    result = CliRunner().invoke(main, ["arena", "random", "random", "--out", str(tmp_path / "file" / "x")])
+    assert result.exit_code == 2 and "cannot create the directory" in result.output, result.output
 
 
 def test_cantstop_bot_with_an_unknown_name() -> None:

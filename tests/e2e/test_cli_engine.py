@@ -51,6 +51,12 @@ def test_odds_of_single_columns_pairs_and_triples() -> None:
     assert "6-7-8   91.98%" in out and "2-3-12   43.83%" in out and "2-11-12   43.83%" in out
 
 
+def test_odds_heads_say_when_every_row_is_shown() -> None:
+    code, out = run("odds", "--top", "30")
+    assert code == 0 and "pairs (all 55):" in out and "triples (best 30, worst 30 of 165):" in out
+    assert len([line for line in out.splitlines() if line.strip().count("-") == 1]) == 55
+
+
 def test_odds_with_the_turtles_wild_face() -> None:
     code, out = run("odds", "--variant", "turtles", "7")
     assert code == 0 and "79.86%" in out and "turtles" in out
@@ -84,6 +90,8 @@ def test_options_of_a_bust() -> None:
         (["odds", "6", "13"], "no column 13 in classic"),
         (["odds", "--variant", "chess"], "unknown variant 'chess'"),
         (["odds", "six"], "'six' is not a valid integer"),
+        (["odds", "--top", "0"], "0 is not in the range x>=1"),
+        (["odds", "--top", "-3"], "-3 is not in the range x>=1"),
         (["replay", "/nonexistent/record.txt"], "does not exist"),
         (["replay", str(GOLDEN / "solitaire.txt"), "--turn", "-1"], "-1 is not in the range x>=0"),
     ],

@@ -12,6 +12,7 @@ import pytest
 from cantstop.arena.forfeit import Fault, Forfeit
 from cantstop.arena.match import MatchSpec
 from cantstop.arena.runner import bot_labels, run_match
+from cantstop.core.record import read_record
 from cantstop.core.state import new_game
 from cantstop.core.variant import preset
 from cantstop.protocol.client import ProtocolPlayer
@@ -126,3 +127,15 @@ def test_seed_option_is_sent_when_declared(tmp_path: Path) -> None:
     assert seen[:4] == ["cantstop", "setoption name Seed value 1234", "newgame classic 2 1", "isready"]
     assert seen[4].startswith("position classic ") and seen[5] == "go movetime 2000 legal roll stop"
     assert seen[6] == "quit"
+
+
+def test_a_name_with_the_records_separator_still_gives_readable_records(tmp_path: Path) -> None:
+    script = tmp_path / "named.py"
+    script.write_text(TEMPLATE.replace('send("id name fake")', 'send("id name  evil; bot ")').replace(
+        "MISBEHAVE", "pass"))
+    bots = ("random", f"cmd:{sys.executable} {script}")
+    spec = MatchSpec(bots, bot_labels(list(bots)), seed=3)
+    assert spec.labels[1] == "evil, bot"
+    run_match(spec, 2, 1, tmp_path / "out")
+    for path in (tmp_path / "out" / "games").iterdir():
+        assert sorted(read_record(path.read_text()).players) == ["evil, bot", "random"]

@@ -61,6 +61,15 @@ def test_malformed_input_gets_an_info_string_and_the_session_goes_on(line: str, 
     assert answer[-1] == "readyok"
 
 
+def test_errors_quote_the_line_without_its_line_ending() -> None:
+    out = io.StringIO()
+    serve("random", io.StringIO("newgame classic\r\ngo\n"), out)
+    assert out.getvalue().splitlines()[:2] == [
+        "info string error: bad newgame 'newgame classic': write newgame VARIANT SEATS SEAT, e.g. newgame classic 2 0",
+        "info string error: bad go 'go': write go movetime MS (milliseconds), e.g. go movetime 1000",
+    ]
+
+
 def test_go_in_a_position_with_nothing_to_decide() -> None:
     answer = session("position " + to_notation(new_game("classic", 2)), "go movetime 10")
     assert "roll phase" in answer[0] and answer[1] == "bestmove none"

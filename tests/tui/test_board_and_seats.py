@@ -133,3 +133,21 @@ async def test_names_are_typed_on_the_start_screen_and_enter_starts(tmp_path: Pa
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.screen.session.seats[0].name == "Quinq"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [("Smith, Jo", "no ',' or ';'"), ("bot:expert", "cannot start with bot:")],
+)
+async def test_a_name_that_would_read_back_as_other_seats_is_refused(
+    tmp_path: Path, typed: str, words: str
+) -> None:
+    app = CantStopApp(PlayConfig(records=tmp_path, bot_delay=10_000))
+    async with app.run_test() as pilot:
+        screen = app.screen
+        screen.query_one("#name0").value = typed  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        assert words in str(screen.query_one("#problem").render())

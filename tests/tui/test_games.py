@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import game_screen, make_app, play_out
+from tui_helpers import game_screen, make_app, play_out, until
 
 from cantstop.core.record import read_record
 from cantstop.core.variant import PRESETS
@@ -44,7 +44,7 @@ async def test_every_preset_plays_to_the_end_with_bots(tmp_path: Path, variant: 
     app = make_app(tmp_path, seats, variant, seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f")  # fast-forward: nobody but bots at the table
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, GameOver))  # slow bots finish in the background
         session = game_screen(app).session
         assert session.state.is_over
         assert isinstance(app.screen, GameOver)

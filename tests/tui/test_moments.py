@@ -7,15 +7,17 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList, RichLog
-from tui_helpers import ScriptedDice, game_screen, make_app
+from tui_helpers import ScriptedDice, game_screen, make_app, until
 
 from cantstop.bots import BotInfo, Budget, Level
+from cantstop.core.notation import from_notation
 from cantstop.core.record import read_record
 from cantstop.core.state import Action, Phase, State
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
 from cantstop.tui.seats import Seat
-from cantstop.tui.widgets import BoardView, TooSmall
+from cantstop.tui.session import explain_bust
+from cantstop.tui.widgets import BoardView, TooSmall, players_text
 
 pytestmark = pytest.mark.asyncio
 ONES = (1, 1, 1, 1)  # 2+2: column 2 twice
@@ -43,11 +45,27 @@ async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_p
         assert screen.query_one(BoardView).state.runners[2] == 3
         assert "BUST" in str(screen.query_one("#dice").render())
         assert "turn 1 · Ann busts" in str(screen.query_one("#status").render())
+        assert "▶ A Ann" in str(screen.query_one("#players").render())  # not yet Bob's turn
         await pilot.press("x")  # any key goes on
         assert not isinstance(app.screen, Notice)
         state = screen.session.state
         assert state.player == 1 and state.phase is Phase.ROLL and state.pieces[0][2] == 0
         assert "Ann busts" in log_text(app)
+        assert "▶ B Bob" in str(screen.query_one("#players").render())
+
+
+async def test_solitaire_states_its_goal_and_the_panel_fits_four_claims(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann", "solitaire", first=None)
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        assert "Claim 3 columns in as few turns as you can" in log_text(app)
+        assert "Roll-off" not in log_text(app) and "wins" not in log_text(app)
+        # a position with columns 9-12 claimed: the claims stay on Ann's line
+        state = from_notation("solitaire 00000009753 00000000000 A over 0 9")
+        screen.query_one("#players").update(players_text(state, ["Ann Longername"], [False]))
+        await pilot.pause()
+        lines = str(screen.query_one("#players").render()).splitlines()
+        assert lines[1].rstrip().endswith("9,10,11,12") and len(lines) == 2
 
 
 async def test_a_claim_wipes_the_other_players_piece(tmp_path: Path) -> None:
@@ -234,5 +252,52 @@ async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
     async with app.run_test() as pilot:
         session = game_screen(app).session
         await pilot.press("f")
-        assert session.seat.name == "Ann" or session.state.is_over
+        await until(pilot, lambda: session.seat.name == "Ann" or session.state.is_over)
         assert "broken failed (RuntimeError: out of ideas); it plays" in log_text(app)
+
+
+async def test_fast_forward_hands_slow_bots_to_the_background_and_ends_at_a_person(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cantstop.tui.game_screen.FAST_FORWARD_SLICE", 0.0)  # every bot counts as slow
+    app = make_app(tmp_path, "bot:random,bot:random,Ann")
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        session = screen.session
+        screen.action_fast()  # what f does, called directly: it must return before the bots finish
+        assert screen.fast and not session.seat.is_person
+        await until(pilot, lambda: session.seat.is_person)  # bots move without their (endless) delay
+        assert not screen.fast
+        await pilot.press("r", "1", "s")
+        events = len(session.game.record.events)
+        await pilot.pause(0.2)
+        assert len(session.game.record.events) == events  # after a person, bots wait their delay again
+
+
+async def test_a_turtle_die_reads_t_in_the_log_as_on_the_dice(tmp_path: Path) -> None:
+    # turtles: every die carries a turtle in place of the 1
+    app = make_app(tmp_path, "Ann,Bob", "turtles", dice=ScriptedDice([(4, 3, 1, 6)]))
+    async with app.run_test() as pilot:
+        await pilot.press("r")
+        screen = game_screen(app)
+        assert "T" in str(screen.query_one("#dice").render())
+        assert "Ann rolls 4 3 T 6:" in log_text(app)
+
+
+async def test_the_status_says_when_stopping_is_not_allowed(tmp_path: Path) -> None:
+    # Ann 2+2 and stops on space 2 of column 2; Bob's 2+2 lands on her piece.
+    app = make_app(tmp_path, "Ann,Bob", "classic-no-stop-on-occupied", dice=ScriptedDice([ONES, ONES]))
+    async with app.run_test() as pilot:
+        await pilot.press("r", "1", "s", "r", "1")
+        status = str(game_screen(app).query_one("#status").render())
+        assert "Bob (B) to roll (no stop: a runner is on another player's piece)" in status
+        await pilot.press("s")
+        assert game_screen(app).session.state.player == 1  # the stop was refused
+
+
+async def test_a_bust_on_turtle_dice_names_the_sums_not_every_pairing() -> None:
+    before = from_notation("turtles 00000000000/00000000000 23000000002 A decide 7 0")  # 2, 3, 12 at the top
+    assert before.choices((1, 1, 1, 1)) == ()
+    text = explain_bust(before, (1, 1, 1, 1))
+    assert text.startswith("Rolled T T T T: 66 ways to pair them, with sums 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12.")
+    assert "the runner in 12 is at the top" in text and len(text) < 600

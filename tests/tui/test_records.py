@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tui_helpers import NEVER, ScriptedDice, game_screen, make_app
+from tui_helpers import NEVER, ScriptedDice, game_screen, make_app, until
 
 from cantstop.cli import main
 from cantstop.core.dice import SeededDice
@@ -46,6 +46,7 @@ async def test_resume_after_quit_continues_where_the_game_stopped(tmp_path: Path
         await pilot.press("s")
         assert screen.session.state.player == 1
         await pilot.press("f")  # the bot's turn, with fresh dice
+        await until(pilot, lambda: screen.session.seat.name == "Ann" or screen.session.state.is_over)
     record = read_record(path.read_text())
     assert record.players == ["Ann", "random bot"] and record.final() == screen.session.state
     assert len(record.events) > 5
@@ -85,10 +86,43 @@ def test_bad_flags_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
         ("--players", "Ann,Bob", "--first", "C"): "use A, B or 1-2",
         ("--resume", "x.txt", "--players", "Ann"): "drop --players, --variant and --first",
         ("--first", "A"): "name the seats with --players",
+        ("--players", ""): "bad players ''",
+        ("--players", "Ann\nLee,Bob"): "bad name 'Ann\\nLee': at most 24 printable characters",
+        ("--players", "Ann,Bob", "--delay", "nan"): "must be 0 to 60 seconds, not nan",
+        ("--players", "Ann,Bob", "--delay", "inf"): "must be 0 to 60 seconds, not inf",
     }
     for args, message in cases.items():
         result = runner.invoke(main, ["play", "--records", str(tmp_path), *args])
         assert result.exit_code == 2 and message in result.output, (args, result.output)
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("solitaire", ["You"]), ("turtles", ["You", "bot:medium", "bot:medium"])])
+def test_a_variant_alone_seats_you_against_as_many_bots_as_it_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, seats: list[str]
+) -> None:
+    started: list[PlayConfig] = []
+    monkeypatch.setattr(CantStopApp, "run", lambda app: started.append(app.config))
+    monkeypatch.setattr("cantstop.tui.terminal.need_a_terminal", lambda command: None)
+    result = CliRunner().invoke(main, ["play", "--records", str(tmp_path), "--variant", variant])
+    assert result.exit_code == 0, result.output
+    assert [s.spec for s in started[0].seats or []] == seats
+
+
+def test_without_a_terminal_to_read_keys_from_the_game_does_not_start(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["play", "--records", str(tmp_path), "--players", "Ann,Bob"], input="")
+    assert result.exit_code == 1 and "needs a terminal to read keys from" in result.output
+    assert not list(tmp_path.iterdir())  # no record of a game nobody could play
+    record = tmp_path / "game.txt"
+    record.write_text('[Players "Ann; Bob"]\n\n1. A 1546 6+10 stop\n')
+    result = CliRunner().invoke(main, ["replay", "--tui", str(record)], input="")
+    assert result.exit_code == 1 and "cantstop replay --tui needs a terminal" in result.output
+
+
+def test_a_records_folder_that_cannot_be_made_is_refused_before_the_game(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    result = CliRunner().invoke(main, ["play", "--records", str(tmp_path / "file" / "records"), "--players", "Ann,Bob"])
+    assert result.exit_code == 2, result.output
+    assert "cannot create the records folder" in result.output and "Traceback" not in result.output
 
 
 @pytest.mark.asyncio

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -114,3 +114,12 @@ async def play_out(
             rolled += 1
             await press("r")
     raise AssertionError("the game did not end")
+
+
+async def until(pilot: Pilot[str], done: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Let the app run until `done()` (bots fast-forwarding in the background); bounded."""
+    for _ in range(int(seconds / 0.05)):
+        if done():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the app did not get there")

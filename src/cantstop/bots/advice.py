@@ -19,6 +19,16 @@ class Advice:
     reason: str  # one line, e.g. "stop: 38% bust, 2 columns near the top"
 
 
+def percent(value: float) -> str:
+    """Whole percents, but never '0%' or '100%' for what may or may not happen."""
+    text = f"{100 * value:.0f}%"
+    if text == "0%" and value > 0:
+        return "<1%"
+    if text == "100%" and value < 1:
+        return ">99%"
+    return text
+
+
 def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:
     """What `bot` (default: the strongest) would play here, and why in a line."""
     if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
@@ -31,7 +41,7 @@ def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:
         for c in after.runner_columns
         if after.variant.height(c) - after.runners[c] <= 1
     )
-    odds = f"{bust:.0%} bust next roll"
+    odds = f"{percent(bust)} bust next roll"
     if near:
         odds += f", {near} column{'s' if near > 1 else ''} at or near the top"
     if state.phase is Phase.CHOOSE:

@@ -26,7 +26,7 @@ from cantstop.arena.runner import Outcome, bot_labels, run_match
 from cantstop.arena.schedule import seat_orders
 from cantstop.arena.sprt import parse_sprt
 from cantstop.arena.tournament import run_tournament
-from cantstop.cli.engine import load_variant, variant_option
+from cantstop.cli.engine import MAX_GAMES, MAX_JOBS, load_variant, variant_option
 from cantstop.core.variant import variant_spec
 
 
@@ -35,7 +35,7 @@ def match_options(command: Callable[..., None]) -> Callable[..., None]:
     options = [
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the dice and the bots' random sources."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+        click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=min(os.cpu_count() or 1, MAX_JOBS),
                      show_default="all cores", help="Worker processes; the results do not depend on it."),
         variant_option(),
         click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -94,6 +94,12 @@ def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple
             out = Path("arena-results") / f"{stamp}-{copy}"
     if out.exists() and any(out.iterdir()):
         raise click.BadParameter(f"{out} exists and is not empty; name a new directory", param_hint="--out")
+    try:  # the last check, so that a refused match leaves no empty directory behind
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.BadParameter(
+            f"cannot create the directory {out}: {error.strerror or error}", param_hint="--out"
+        ) from None
     return spec, out
 
 
@@ -119,7 +125,7 @@ def note_rounding(console: Console, games: int, bots: int) -> None:
 
 @click.command()
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
               help="Games to play (rounded up to whole deals); the most to play with --sprt.")
 @match_options
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=0 elo1=20 alpha=0.05 beta=0.05'",
@@ -154,7 +160,7 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, **common: An
 
 @click.command()
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
               help="Games each pair of bots plays (rounded up to an even number).")
 @match_options
 def tournament(bots: tuple[str, ...], games: int, **common: Any) -> None:

@@ -30,6 +30,10 @@ def variant_option(default: str = "classic") -> Callable[[F], F]:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+# Far above any useful run, low enough that a slip of the keyboard is refused, not a
+# machine brought down by a schedule of 10**12 games or a thousand processes.
+MAX_GAMES = 1_000_000
+MAX_JOBS = 64
 
 
 def load_variant(name: str) -> Variant:
@@ -46,7 +50,9 @@ def percent(value: float) -> str:
 @click.command()
 @click.argument("columns", nargs=-1, type=int)
 @variant_option()
-@click.option("--top", default=10, show_default=True, help="Rows per table of pairs and triples.")
+@click.option(
+    "--top", type=click.IntRange(min=1), default=10, show_default=True, help="Rows per table of pairs and triples."
+)
 def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
     """Chance that a roll can use at least one of COLUMNS, such as 6 7 8.
 
@@ -67,10 +73,12 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
         click.echo(f"  {cols[0]:>2}  {percent(float(chance))}")
     for size, label in ((2, "pairs"), (3, "triples")):
         table = column_sets(variant, size)
-        click.echo(f"{label} (best {min(top, len(table))}, worst {min(top, len(table))} of {len(table)}):")
         rows: list[tuple[tuple[int, ...], Fraction] | None] = list(table)
         if len(table) > 2 * top:
             rows = [*table[:top], None, *table[-top:]]
+            click.echo(f"{label} (best {top}, worst {top} of {len(table)}):")
+        else:
+            click.echo(f"{label} (all {len(table)}):")
         for row in rows:
             if row is None:
                 click.echo("  ...")
@@ -125,8 +133,13 @@ def replay(record_file: Path, turn: int | None, tui: bool) -> None:
     except (CantStopError, UnicodeDecodeError) as error:
         raise click.BadParameter(f"{record_file}: {error}", param_hint="RECORD") from None
     if tui:
+        from cantstop.tui import terminal
         from cantstop.tui.replay import run_replay
 
+        try:
+            terminal.need_a_terminal("cantstop replay --tui")
+        except terminal.NoTerminalError as error:
+            raise click.ClickException(str(error)) from None
         run_replay(record, record_file)
         return
     if turn is not None:

@@ -11,6 +11,8 @@ from cantstop.core.dice import SeededDice
 from cantstop.core.errors import RecordError
 from cantstop.core.notation import SEATS
 
+MAX_DELAY = 60.0
+
 
 @click.command()
 @click.option(
@@ -48,12 +50,13 @@ def play(
     delay: float,
 ) -> None:
     """Play Can't Stop in the terminal: people at one keyboard and computer players."""
+    from cantstop.tui import terminal
     from cantstop.tui.app import CantStopApp, PlayConfig
     from cantstop.tui.seats import DEFAULT_PLAYERS, parse_seats
     from cantstop.tui.session import Session, default_records_dir
 
-    if delay < 0:
-        raise click.BadParameter("must be 0 or more seconds", param_hint="--delay")
+    if not 0 <= delay <= MAX_DELAY:  # also refuses nan and inf, which would stall the bots
+        raise click.BadParameter(f"must be 0 to {MAX_DELAY:g} seconds, not {delay:g}", param_hint="--delay")
     config = PlayConfig(records=records or default_records_dir(), seed=seed, bot_delay=delay)
     variant_given = ctx.get_parameter_source("variant_name") is not click.core.ParameterSource.DEFAULT
     if resume_file is not None and (players is not None or variant_given or first is not None):
@@ -71,7 +74,9 @@ def play(
         config.variant = load_variant(variant_name)
         if players is not None or variant_given:
             try:
-                config.seats, config.notices = parse_seats(players or DEFAULT_PLAYERS)
+                if players is None:  # `--variant solitaire` alone means: you, alone
+                    players = ",".join(DEFAULT_PLAYERS.split(",")[: config.variant.max_players])
+                config.seats, config.notices = parse_seats(players)
             except ValueError as error:
                 raise click.BadParameter(str(error), param_hint="--players") from None
             v = config.variant
@@ -86,6 +91,16 @@ def play(
             raise click.BadParameter("name the seats with --players to choose who starts", param_hint="--first")
         if seed is not None:
             config.dice = SeededDice(seed)
+    try:  # now, not as a traceback from inside the game when the first record is written
+        config.records.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.BadParameter(
+            f"cannot create the records folder {config.records}: {error.strerror or error}", param_hint="--records"
+        ) from None
+    try:
+        terminal.need_a_terminal("cantstop play")
+    except terminal.NoTerminalError as error:
+        raise click.ClickException(str(error)) from None
     path = CantStopApp(config).run()
     if path:
         click.echo(f"Game record: {path}")

@@ -15,6 +15,7 @@ import click
 def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_origin: tuple[str, ...], workers: int) -> None:
     """Serve the browser game: create games, play with friends and bots, watch, replay."""
     import uvicorn
+    from sqlalchemy.exc import ArgumentError
 
     from cantstop.web.server import describe_url
     from cantstop.web.storage import Storage, default_url
@@ -22,13 +23,20 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
     url = db_url or default_url()
     if workers > 1 and url.startswith("sqlite"):
         raise click.BadParameter("several processes need a shared database: use PostgreSQL (--db postgresql+psycopg://...)", param_hint="--workers")
-    storage = Storage(url)
     try:
+        shown = describe_url(url)
+    except ArgumentError:  # not echoed: an unreadable URL cannot have its password hidden
+        raise click.BadParameter(
+            "not a database URL: write e.g. postgresql+psycopg://user:pw@host/db or sqlite:///path/to/file.db",
+            param_hint="--db",
+        ) from None
+    try:
+        storage = Storage(url)  # an unknown dialect fails here, an unreachable server below
         storage.migrate()
     except Exception as error:  # a bad URL or an unreachable server: say which, do not trace back
-        raise click.ClickException(f"cannot open the database {describe_url(url)}: {error}") from None
+        raise click.ClickException(f"cannot open the database {shown}: {error}") from None
     storage.close()
-    click.echo(f"database: {describe_url(url)}")
+    click.echo(f"database: {shown}")
     click.echo(f"Can't Stop at http://{host}:{port}/  (API docs at /docs; Ctrl-C stops)", err=False)
     import os
 

@@ -7,10 +7,12 @@ import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
 from cantstop.bots.base import Budget, bot_names, get_bot
+from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.core.dice import SeededDice
 from cantstop.core.state import Phase, new_game
 
@@ -110,10 +112,11 @@ def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 @click.command()
 @click.argument("bot", callback=_bot_name)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the dice and the bot.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Write a PNG histogram.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Write a histogram image; its name's ending (.png, .svg, .pdf, ...) picks the format.")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True)
 @click.option("--variant", default="solitaire", show_default=True, help="A one-player variant.")
 def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int, variant: str) -> None:
     """How many turns BOT (a name or a level) needs to claim three columns alone."""
@@ -121,12 +124,38 @@ def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int,
         new_game(variant, 1)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--variant") from None
+    if plot_path:
+        check_plot_path(plot_path)  # before the games, not after minutes of them
     result = run_solitaire(bot, games, seed, jobs, variant)
-    click.echo(f"{bot}: {result.mean:.3f} ± {result.standard_error:.3f} turns (mean ± SE), {games} games, seed {seed}")
+    if games > 1:
+        summary = f"{result.mean:.3f} ± {result.standard_error:.3f} turns (mean ± SE), {games} games"
+    else:  # one game has no spread to show
+        summary = f"{result.turns[0]} turns, 1 game"
+    click.echo(f"{bot}: {summary}, seed {seed}")
     click.echo(histogram(result.turns))
     if plot_path:
-        plot(result.turns, bot, plot_path)
+        try:
+            plot(result.turns, bot, plot_path)
+        except OSError as error:
+            raise click.ClickException(f"cannot write the plot {plot_path}: {error.strerror or error}") from None
         click.echo(f"plot written to {plot_path}")
+
+
+def check_plot_path(path: str) -> None:
+    """A clear error now for a plot that could not be written later."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise click.BadParameter(
+            f"cannot tell the image format of {path!r}: end the name with .png, or one of "
+            + ", ".join("." + f for f in formats),
+            param_hint="--plot",
+        )
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"no folder {str(folder)!r} to write {path!r} in", param_hint="--plot")
 
 
 @click.command()

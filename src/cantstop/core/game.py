@@ -33,6 +33,8 @@ class Game:
         v = preset(variant) if isinstance(variant, str) else variant
         source = dice if dice is not None else SeededDice()
         all_tags = {"Date": date.today().strftime("%Y.%m.%d"), **(tags or {})}
+        if first is None and len(players) == 1:
+            first = 0  # alone, there is no one to roll off against
         if first is None:
             rolloff = roll_off(v, len(players), source)
             first = rolloff.first

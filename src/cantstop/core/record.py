@@ -167,13 +167,15 @@ def read_record(text: str) -> Record:
     tag_lines: dict[str, int] = {}  # so that an error about a tag names its line
     body: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
-        line = _COMMENT.sub(" ", raw).strip()
+        # A whole tag line is read before comments are cut: '{' in a value (a name) is no comment.
+        match = _TAG.match(raw.strip())
+        line = raw.strip() if match else _COMMENT.sub(" ", raw).strip()
         if not line:
             continue
         if line.startswith("["):
             if body:
                 raise RecordError("header tags must come before the moves", number)
-            match = _TAG.match(line)
+            match = match or _TAG.match(line)
             if not match:
                 raise RecordError(f'bad tag {line!r}: write [Name "value"]', number)
             tags[match.group(1)] = _unquote(match.group(2))

@@ -151,6 +151,8 @@ def preset(spec: str) -> Variant:
             raise ValueError(
                 f"unknown variant option {key!r} in {spec!r}; options: {', '.join(_SPEC_FIELDS)}"
             )
+        if key in values:
+            raise ValueError(f"{key} is changed twice in {spec!r}; give each option once")
         values[key] = _parse_value(key, text if _ else "true", spec)
     return replace(PRESETS[base], name=spec.strip(), **values)  # type: ignore[arg-type]
 
@@ -169,7 +171,18 @@ def _parse_value(key: str, text: str, spec: str) -> object:
             return None
         return int(text)
     except ValueError:
-        raise ValueError(f"bad value {text!r} for {key} in variant {spec!r}") from None
+        allowed = _ALLOWED_VALUES.get(key, "a whole number")
+        raise ValueError(f"bad value {text!r} for {key} in variant {spec!r}: write {allowed}") from None
+
+
+_ALLOWED_VALUES = {  # what `_parse_value` reads, for its error message
+    "heights": "whole numbers joined by dots, e.g. 3.5.7.5.3",
+    "pairing": " or ".join(p.value for p in Pairing),
+    "skip": "true or false",
+    "no_stop_on_occupied": "true or false",
+    "wild_face": "a whole number or none",
+    "step_limit": "a whole number or none",
+}
 
 
 @lru_cache(maxsize=256)  # the server writes a position on every move: work a spec out once

@@ -35,6 +35,11 @@ START_SECONDS = 30.0  # for the handshake and isready: an interpreter may start 
 SEED_OPTION = "Seed"
 
 
+def playable_name(text: str) -> str:
+    """The name as a game record can hold it: ';' separates players there, outer spaces are lost."""
+    return " ".join(text.replace(";", ",").split())
+
+
 class ProtocolPlayer:
     """Speaks the protocol to one program over its stdin and stdout."""
 
@@ -43,7 +48,7 @@ class ProtocolPlayer:
         self.argv = shlex.split(command)
         self.tolerance = tolerance
         self.log = log
-        self.name = command
+        self.name = playable_name(command)
         self.options: dict[str, Option] = {}
         self.last_info = ""
         self._process: subprocess.Popen[bytes] | None = None
@@ -115,7 +120,7 @@ class ProtocolPlayer:
             if line == HELLO_OK:
                 return
             if line.startswith("id name "):
-                self.name = line[len("id name ") :]
+                self.name = playable_name(line[len("id name ") :]) or self.name
             elif line.startswith("option "):
                 try:
                     option = parse_option(line)

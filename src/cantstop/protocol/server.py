@@ -42,6 +42,7 @@ class Engine:
 
     def handle(self, line: str) -> bool:
         """Answer one line; False once the controller said quit."""
+        line = line.strip()  # errors quote the line as sent, without its '\n' or '\r\n'
         words = line.split()
         if not words:
             return True

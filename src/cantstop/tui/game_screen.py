@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from cantstop.board import seat_style
-from cantstop.bots.advice import advise
+from cantstop.bots.advice import advise, percent
 from cantstop.core.choices import format_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError
@@ -25,20 +25,17 @@ from cantstop.core.odds import next_roll
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
-from cantstop.tui.session import Session, columns_text, explain_bust
+from cantstop.tui.session import Session, columns_text, dice_words, explain_bust
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
 
 PHASE_WORDS = {Phase.ROLL: "to roll", Phase.CHOOSE: "to choose", Phase.DECIDE: "to roll or stop"}
 FAST_FORWARD_LIMIT = 20_000  # bot steps; far beyond any real game, a guard against a looping bot
+FAST_FORWARD_SLICE = 0.25  # seconds of bot moves played at once; then keys get their turn
 
 
 def act(who: str, verb: str) -> str:
     """'Ann rolls', but 'You roll'."""
     return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.0f}%"
 
 
 class GameScreen(SizedScreen):
@@ -80,6 +77,7 @@ class GameScreen(SizedScreen):
         self.bot_worker: Worker[None] | None = None  # the bot's next move, thinking or waiting
         self.waiting = False  # a modal is up: bots wait too
         self.footer_over = False  # whether the footer shows the keys of a finished game
+        self.fast = False  # fast-forwarding: bots move without a pause until a person is to move
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -104,7 +102,9 @@ class GameScreen(SizedScreen):
             button.can_focus = False
         s = self.session
         names = ", ".join(f"{seat_letter(i)} {seat.name}" for i, seat in enumerate(s.seats))
-        self.note(f"{s.variant.name}: {names}. First to claim {s.variant.to_win} columns wins.", "bold")
+        goal = (f"Claim {s.variant.to_win} columns in as few turns as you can; busted turns count."
+                if len(s.seats) == 1 else f"First to claim {s.variant.to_win} columns wins.")
+        self.note(f"{s.variant.name}: {names}. {goal}", "bold")
         roll_off = s.game.record.tags.get("RollOff")
         if roll_off:
             self.note(f"Roll-off for the first turn: {roll_off}.")
@@ -137,12 +137,14 @@ class GameScreen(SizedScreen):
         if self.footer_over != state.is_over:  # redrawing the footer is costly: only when it changes
             self.footer_over = state.is_over
             self.refresh_bindings()
+        # While a person's bust message is up, the turn shown is still the busted one.
+        shown = self.bust_view[0] if self.bust_view is not None and self.waiting else state
         self.query_one("#players", Static).update(
-            players_text(state, [x.name for x in s.seats], [not x.is_person for x in s.seats])
+            players_text(shown, [x.name for x in s.seats], [not x.is_person for x in s.seats])
         )
         dice = state.dice if state.phase is Phase.CHOOSE else self.last_dice
         line = Text("Dice  ")
-        line.append_text(dice_text(dice, (s.variant.wild_face, s.variant.wild_dice)))
+        line.append_text(dice_text(dice, s.variant))
         if self.bust_view is not None:
             line.append("BUST", style="bold white on red")
         self.query_one("#dice", Static).update(line)
@@ -166,7 +168,10 @@ class GameScreen(SizedScreen):
             return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
-        text.append(f" {PHASE_WORDS[state.phase]}")
+        words = PHASE_WORDS[state.phase]
+        if state.phase is Phase.DECIDE and not state.may_stop():
+            words = "to roll (no stop: a runner is on another player's piece)"
+        text.append(f" {words}")
         if not s.seat.is_person:
             text.append(" · f: skip ahead", style="grey70")
         return text
@@ -238,6 +243,8 @@ class GameScreen(SizedScreen):
         """Refresh, then let a bot move, or announce the end."""
         self.update_view()
         state = self.session.state
+        if state.is_over or self.session.seat.is_person:
+            self.fast = False
         if state.is_over:
             self.cancel_timer()
             self.show_result()
@@ -247,7 +254,7 @@ class GameScreen(SizedScreen):
     def schedule_bot(self, delay: float | None = None) -> None:
         """Let the bot to move think (in a thread) and act once `delay` has passed."""
         self.cancel_timer()
-        wait = self.bot_delay if delay is None else delay
+        wait = 0.0 if self.fast else self.bot_delay if delay is None else delay
         self.bot_worker = self.run_worker(partial(self.bot_move_later, wait), group="bot", exclusive=True)
 
     async def bot_move_later(self, delay: float) -> None:
@@ -290,6 +297,8 @@ class GameScreen(SizedScreen):
                 self.after_change()
             elif not s.seat.is_person:
                 self.schedule_bot(self.bot_delay * (2.5 if busted or bust_shown else 1))
+            else:
+                self.fast = False
         # a person to move next sees the board (and any bust) as the bot left it
 
     def apply(self, action: Action, person: bool) -> bool:
@@ -310,7 +319,7 @@ class GameScreen(SizedScreen):
                     self.app.push_screen(Notice(f"{act(who, 'bust')}!", why), self.bust_seen)
                 return True
             options = ", ".join(format_choice(c) for c in after.options)
-            self.note(f"{act(who, 'roll')} {' '.join(map(str, dice))}: {options}")
+            self.note(f"{act(who, 'roll')} {dice_words(s.variant, dice)}: {options}")
             return False
         if action is STOP:
             after = s.play(STOP)
@@ -450,8 +459,14 @@ class GameScreen(SizedScreen):
             return
         self.cancel_timer()
         s = self.session
+        start = time.monotonic()
         for _ in range(FAST_FORWARD_LIMIT):
             if s.state.is_over or s.seat.is_person:
+                break
+            if time.monotonic() - start > FAST_FORWARD_SLICE:
+                # Slow bots (wild dice): the rest runs at once but off the event loop, so
+                # the screen keeps drawing and Ctrl-C still answers.
+                self.fast = True
                 break
             self.bot_step(refresh=False)
         self.after_change()

@@ -18,7 +18,7 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record, Roll
 from cantstop.core.state import STOP, Phase, State
 from cantstop.tui.modals import HelpScreen
-from cantstop.tui.session import explain_bust
+from cantstop.tui.session import dice_words, explain_bust
 from cantstop.tui.terminal import leave_with_the_terminal
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
 
@@ -41,9 +41,9 @@ def event_lines(record: Record, states: list[State]) -> list[Text]:
         text.append(f" {record.players[seat]} ")
         if isinstance(event, Roll):
             if after.turn != before.turn:
-                text.append(f"rolls {' '.join(map(str, event))}: bust", style="bold red")
+                text.append(f"rolls {dice_words(record.variant, event)}: bust", style="bold red")
             else:
-                text.append(f"rolls {' '.join(map(str, event))}")
+                text.append(f"rolls {dice_words(record.variant, event)}")
         elif isinstance(event, tuple):
             text.append(f"plays {format_choice(event)}")
         elif event is STOP:
@@ -124,7 +124,7 @@ class ReplayScreen(SizedScreen):
             detail.append_text(self.lines[i - 1])
             if isinstance(event, Roll):
                 detail.append("\nDice ")
-                detail.append_text(dice_text(tuple(event), (state.variant.wild_face, state.variant.wild_dice)))
+                detail.append_text(dice_text(tuple(event), state.variant))
                 if busted:
                     detail.append("\n" + explain_bust(before, tuple(event)), style="red")
                 else:

@@ -64,8 +64,7 @@ def parse_seats(text: str, max_seats: int = 4) -> tuple[list[Seat], list[str]]:
                 notices.append(notice)
             seats.append(Seat(f"{info.name} bot", part, info))
         else:
-            if ";" in part or len(part) > 24:
-                raise ValueError(f"bad name {part!r}: at most 24 characters and no ';'")
+            check_name(part)
             seats.append(Seat(part, part))
     names = [s.name for s in seats]
     seats = [  # two bots of the same kind get their seat letter to tell them apart
@@ -73,6 +72,14 @@ def parse_seats(text: str, max_seats: int = 4) -> tuple[list[Seat], list[str]]:
         for i, s in enumerate(seats)
     ]
     return seats, notices
+
+
+def check_name(name: str) -> None:
+    """A person's name must read back from a seat spec (',') and a record's Players tag (';')."""
+    if "," in name or ";" in name or len(name) > 24 or not name.isprintable():
+        raise ValueError(f"bad name {name!r}: at most 24 printable characters and no ',' or ';'")
+    if name.lower().startswith(BOT_PREFIX):
+        raise ValueError(f"bad name {name!r}: a person's name cannot start with {BOT_PREFIX}")
 
 
 def seats_spec(seats: list[Seat]) -> str:

@@ -19,7 +19,7 @@ from cantstop.bots import Budget
 from cantstop.core.dice import Dice, DiceSource, SeededDice
 from cantstop.core.errors import RecordError
 from cantstop.core.game import Game
-from cantstop.core.notation import format_dice, seat_letter
+from cantstop.core.notation import seat_letter
 from cantstop.core.record import read_record, write_record
 from cantstop.core.state import Action, Phase, State
 from cantstop.core.variant import Variant
@@ -175,9 +175,19 @@ class Session:
         return action, None
 
 
-def columns_text(state: State, seat: int) -> str:
+def columns_text(state: State, seat: int, separator: str = ", ") -> str:
     won = state.columns_won(seat)
-    return ", ".join(map(str, won)) if won else "none"
+    return separator.join(map(str, won)) if won else "none"
+
+
+def die_labels(variant: Variant, dice: Dice) -> list[str]:
+    """Each die as the screen shows it: a wild (turtle) face as T, so log and dice agree."""
+    return ["T" if i < variant.wild_dice and d == variant.wild_face else str(d) for i, d in enumerate(dice)]
+
+
+def dice_words(variant: Variant, dice: Dice) -> str:
+    """'4 3 T 6'."""
+    return " ".join(die_labels(variant, dice))
 
 
 def roll_sums(variant: Variant, dice: Dice) -> list[tuple[int, ...]]:
@@ -203,14 +213,20 @@ def why_unusable(state: State, column: int) -> str:
     return f"{column} cannot be played"
 
 
+MAX_LISTED_SUMS = 12
+
+
 def explain_bust(before: State, dice: Dice) -> str:
     """'Rolled 2 2 4 6: sums 4+8, 6+6 — 4 is claimed by B; ...' for a bust from `before`."""
     v = before.variant
     groups = roll_sums(v, dice)
     columns = sorted({c for g in groups for c in g})
-    sums = ", ".join("+".join(map(str, g)) for g in groups)
+    if len(groups) <= MAX_LISTED_SUMS:
+        sums = "sums " + ", ".join("+".join(map(str, g)) for g in groups)
+    else:  # turtle dice pair up dozens of ways: the list would not fit the message
+        sums = f"{len(groups)} ways to pair them, with sums {', '.join(map(str, columns))}"
     reasons = "; ".join(why_unusable(before, c) for c in columns)
-    return f"Rolled {' '.join(format_dice(dice))}: sums {sums}. Nothing fits: {reasons}."
+    return f"Rolled {dice_words(v, dice)}: {sums}. Nothing fits: {reasons}."
 
 
 def is_bust(before: State, after: State) -> bool:

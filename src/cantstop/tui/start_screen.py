@@ -12,7 +12,7 @@ from textual.widgets import Button, Footer, Input, Select, Static
 
 from cantstop.bots import bot_names, get_bot
 from cantstop.core.variant import PRESETS, preset
-from cantstop.tui.seats import BOT_PREFIX, LEVELS, parse_seats, resolve_bot
+from cantstop.tui.seats import BOT_PREFIX, LEVELS, check_name, parse_seats, resolve_bot
 from cantstop.tui.widgets import SizedScreen, TooSmall
 
 PERSON, EMPTY = "person", "empty"
@@ -104,6 +104,9 @@ class StartScreen(SizedScreen):
         problem = self.query_one("#problem", Static)
         variant = preset(str(self.query_one("#variant", Select).value))
         try:
+            for i in range(4):  # before joining: a ',' in a name would split it into two seats
+                if self.query_one(f"#kind{i}", Select).value == PERSON:
+                    check_name(self.query_one(f"#name{i}", Input).value.strip())
             seats, notices = parse_seats(self.spec())
         except ValueError as error:
             problem.update(str(error) if self.spec() else "Fill at least one seat.")

@@ -31,3 +31,13 @@ def leave_with_the_terminal(app: App[Any]) -> None:
             app.exit()
 
     app.set_interval(CHECK_EVERY, check)
+
+
+def need_a_terminal(command: str) -> None:
+    """Refuse to start with an input that is no terminal: the app would wait for keys forever."""
+    if not sys.stdin.isatty():
+        raise NoTerminalError(f"{command} needs a terminal to read keys from: its input is not one")
+
+
+class NoTerminalError(RuntimeError):
+    """Raised by `need_a_terminal`; the command line shows it as an error."""

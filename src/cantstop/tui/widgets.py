@@ -13,7 +13,8 @@ from textual.widgets import Static
 from cantstop.board import board_size, cell_width, render_board, seat_style, seat_tag
 from cantstop.core.dice import Dice
 from cantstop.core.state import State
-from cantstop.tui.session import columns_text
+from cantstop.core.variant import Variant
+from cantstop.tui.session import columns_text, die_labels
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SPARE_LINES = 8  # kept for the log under the board before the board spreads out
@@ -47,14 +48,12 @@ class BoardView(Widget):
         return board_size(self.state, 3)[0]
 
 
-def dice_text(dice: Dice | None, wild: tuple[int | None, int] = (None, 0)) -> Text:
+def dice_text(dice: Dice | None, variant: Variant) -> Text:
     """The dice as little boxes; wild (turtle) faces are marked T."""
     if not dice:
         return Text("no roll yet", style="grey50")
-    face, count = wild
     text = Text()
-    for i, d in enumerate(dice):
-        label = "T" if i < count and d == face else str(d)
+    for label in die_labels(variant, dice):
         text.append(f" {label} ", style="bold black on white")
         text.append(" ")
     return text
@@ -62,16 +61,17 @@ def dice_text(dice: Dice | None, wild: tuple[int | None, int] = (None, 0)) -> Te
 
 def players_text(state: State, names: list[str], bots: list[bool]) -> Text:
     """One line per seat: letter, name, columns claimed; the seat to move is marked."""
-    text = Text(f"    {'player':<14}     claimed\n", style="grey50")
+    text = Text(f"    {'player':<13}     claimed\n", style="grey50")
     for seat, name in enumerate(names):
         if seat:
             text.append("\n")
         mover = seat == state.player and not state.is_over
         text.append("▶ " if mover else "  ", style="bold")
         text.append_text(seat_tag(seat))
-        text.append(f" {name[:14]:<14}", style=seat_style(seat) if mover else "")
+        text.append(f" {name[:13]:<13}", style=seat_style(seat) if mover else "")
         text.append(" bot" if bots[seat] else "    ", style="grey50")
-        text.append(f" {columns_text(state, seat)}")
+        # Compact, so that four two-digit columns fit the side panel without wrapping.
+        text.append(f" {columns_text(state, seat, ',')}")
     return text
 
 
