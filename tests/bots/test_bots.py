@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -177,3 +178,21 @@ def test_percent_never_rounds_a_possible_bust_to_0_or_a_possible_escape_to_100()
 
     values = (0.0, 0.003, 0.005, 0.0051, 0.5602, 0.996, 1.0)
     assert [percent(x) for x in values] == ["0%", "<1%", "<1%", "1%", "56%", ">99%", "100%"]
+
+
+def test_expert_looks_ahead_from_a_bounded_number_of_choices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relay roll can offer fifty choices; only the most promising get the costly look-ahead."""
+    from cantstop.bots import expert
+
+    state = new_game("turtles-relay", 2)
+    for faces in itertools.product(range(1, 7), repeat=4):
+        rolled = state.roll(faces)
+        if len(rolled.options) > 2 * expert.LOOKAHEAD:
+            break
+    assert rolled.phase is Phase.CHOOSE and len(rolled.options) > 2 * expert.LOOKAHEAD
+    looked: list[State] = []
+    real = expert.roll_value
+    monkeypatch.setattr(expert, "roll_value", lambda after: looked.append(after) or real(after))
+    action = get_bot("expert").play(rolled, random.Random(0), Budget(seconds=1.0))
+    assert action in rolled.options
+    assert 0 < len(looked) <= expert.LOOKAHEAD

@@ -44,6 +44,7 @@ RIVAL = 1.0  # how much the best rival's value counts against ours
 LEAD = 0.5  # shading of our column by a rival's lead in it
 THREAT_SCALE = 0.25  # a rival needing `x` more column-units wins next turn with ~exp(-x/scale)
 WIN_BONUS = 0.5  # alone, a won game is worth `to_win` claimed columns plus this
+LOOKAHEAD = 12  # most choices of one roll that get the look-ahead (see choose)
 SHARPNESS = 2.0  # against rivals: chance to win = logistic(SHARPNESS * (ours - RIVAL * theirs))
 
 
@@ -203,12 +204,19 @@ def choose(judge: _Judge, state: State) -> Choice:
     options = state.options
     if len(options) == 1:
         return options[0]
-    best = options[0]
-    best_value = -math.inf
-    for choice in options:
-        after = state.play(choice)
+    afters = [(choice, state.play(choice)) for choice in options]
+    for choice, after in afters:
         if stop_wins(after):
             return choice
+    if len(afters) > LOOKAHEAD:
+        # Relay dice can offer fifty choices, and a look-ahead for each took over a second:
+        # look ahead from the ones whose stop is worth most, kept in their given order.
+        worth = [judge.value(*_spaces(after)) for _, after in afters]
+        ranked = sorted(range(len(afters)), key=lambda i: -worth[i])[:LOOKAHEAD]
+        afters = [afters[i] for i in sorted(ranked)]
+    best = options[0]
+    best_value = -math.inf
+    for choice, after in afters:
         value = roll_value(after)
         if after.may_stop():
             value = max(value, judge.value(*_spaces(after)))
