@@ -1,16 +1,8 @@
 """A fixed, numbered action space per variant, and the masks of the legal actions.
 
-The engine's actions are choices (sorted tuples of columns) and the decisions ROLL
-and STOP; a learner needs one integer range instead. `action_table(variant)` numbers
-every choice any roll of the variant can ever offer, then ROLL and STOP last:
-
-- choices are the non-empty sub-multisets of the sum groups in the variant's dice
-  tables (so exactly the choices some position can offer, no more), ordered by
-  size and then by columns: `(2,)`, `(3,)`, ..., `(12,)`, `(2, 2)`, `(2, 3)`, ...
-  With pairs that is every single column and every pair of columns, doubles such as
-  `(7, 7)` included: 77 choices for classic. The relay captain (`turtles-relay`)
-  adds the triples its captains can make.
-- `ROLL` is index `n - 2`, `STOP` index `n - 1`.
+The numbering is the project's one numbering, `cantstop.core.actions.action_numbering`
+(every choice a roll of the variant can offer, by size then columns; then ROLL and
+STOP last): 77 choices for classic, so ROLL is 77 and STOP 78.
 
 Choice and decision phases share the one space; a mask marks what is legal now.
 Masks are `numpy.int8` arrays of 0 and 1, the form `gymnasium.spaces.Discrete.sample`
@@ -19,7 +11,6 @@ takes.
 
 from __future__ import annotations
 
-import itertools
 import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -27,6 +18,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from cantstop.core.actions import action_numbering
 from cantstop.core.errors import IllegalActionError
 from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_action
 from cantstop.core.variant import Variant, preset
@@ -116,10 +108,5 @@ def action_table(variant: Variant | str) -> ActionTable:
 
 @lru_cache(maxsize=64)
 def _table(v: Variant) -> ActionTable:
-    choices: set[tuple[int, ...]] = set()
-    for groups in v.tables.groups:
-        for group in groups:
-            for size in range(1, len(group) + 1):
-                choices.update(tuple(sorted(sub)) for sub in itertools.combinations(group, size))
-    actions: tuple[Action, ...] = (*sorted(choices, key=lambda c: (len(c), c)), ROLL, STOP)
+    actions = action_numbering(v)
     return ActionTable(v, actions, {a: i for i, a in enumerate(actions)})
