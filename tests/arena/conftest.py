@@ -56,7 +56,7 @@ TEST_BOTS: list[tuple[str, str, Callable[[State, random.Random, Budget], Action]
 @pytest.fixture(autouse=True)
 def test_bots() -> Iterator[None]:
     for name, description, play in TEST_BOTS:
-        register(name, Level.EASY, description)(play)
+        register(name, Level.EASY, description, f"Test bot {name}")(play)
     yield
     for name, _, _ in TEST_BOTS:
         base._REGISTRY.pop(name, None)

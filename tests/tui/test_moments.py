@@ -246,7 +246,7 @@ async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
     def broken(state: State, rng: random.Random, budget: Budget) -> Action:
         raise RuntimeError("out of ideas")
 
-    seat = Seat("Broken bot", "bot:broken", BotInfo("broken", Level.EASY, "always fails", broken))
+    seat = Seat("Broken bot", "bot:broken", BotInfo("broken", Level.EASY, "always fails", broken, "Broken bot"))
     app = make_app(tmp_path, "Ann")
     app.config.seats = [seat, Seat("Ann", "Ann")]
     async with app.run_test() as pilot:

@@ -305,7 +305,7 @@ def test_a_broken_bot_does_not_stall_the_game(client: TestClient, monkeypatch: p
         raise RuntimeError("out of its mind")
 
     info = base.get_bot("random")
-    monkeypatch.setitem(base._REGISTRY, "random", base.BotInfo(info.name, info.level, info.description, broken))
+    monkeypatch.setitem(base._REGISTRY, "random", base.BotInfo(info.name, info.level, info.description, broken, info.display))
     game_id = new_game(client, ["bot:random", "bot:random"])
     final = wait_for(client, game_id, lambda g: g["status"] == "over")
     assert final["state"]["winner"] in (0, 1)

@@ -31,20 +31,21 @@ Bot = Callable[[State, random.Random, Budget], Action]
 
 @dataclass(frozen=True)
 class BotInfo:
-    name: str
+    name: str  # what commands, records and the API use: "rule28"
     level: Level
     description: str
     play: Bot
+    display: str  # what people read, everywhere a bot is shown: "Rule-of-28 bot"
 
 
 _REGISTRY: dict[str, BotInfo] = {}
 
 
-def register(name: str, level: Level, description: str) -> Callable[[Bot], Bot]:
-    """Decorator: add a bot to the registry under `name`."""
+def register(name: str, level: Level, description: str, display: str) -> Callable[[Bot], Bot]:
+    """Decorator: add a bot to the registry under `name`, shown to people as `display`."""
 
     def add(bot: Bot) -> Bot:
-        _REGISTRY[name] = BotInfo(name, level, description, bot)
+        _REGISTRY[name] = BotInfo(name, level, description, bot, display)
         return bot
 
     return add

@@ -229,6 +229,7 @@ def choose(judge: _Judge, state: State) -> Choice:
     "expert",
     Level.EXPERT,
     "Exact one-roll look-ahead over a value of progress, aware of the race.",
+    "Expert bot",
 )
 def play_expert(state: State, rng: random.Random, budget: Budget) -> Action:
     judge = judge_of(state)

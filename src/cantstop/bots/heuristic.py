@@ -148,6 +148,7 @@ def heuristic_play(weights: Weights, state: State) -> Action:
     "rule28",
     Level.MEDIUM,
     "Michael Keller's Rule of 28: rolls until its progress score reaches 28.",
+    "Rule-of-28 bot",
 )
 def play_rule28(state: State, rng: random.Random, budget: Budget) -> Action:
     return heuristic_play(RULE_OF_28, state)
@@ -157,6 +158,7 @@ def play_rule28(state: State, rng: random.Random, budget: Budget) -> Action:
     "ga",
     Level.HARD,
     "Glenn & Aloi's tuned Rule of 28 (2009): threshold 29, weights found by evolution.",
+    "Glenn–Aloi bot",
 )
 def play_ga(state: State, rng: random.Random, budget: Budget) -> Action:
     return heuristic_play(GLENN_ALOI, state)

@@ -17,7 +17,7 @@ def random_bot(state: State, rng: random.Random, budget: Budget, stop_chance: fl
     return ROLL
 
 
-@register("random", Level.EASY, "Picks any legal move at random; stops half the time.")
+@register("random", Level.EASY, "Picks any legal move at random; stops half the time.", "Random bot")
 def play_random(state: State, rng: random.Random, budget: Budget) -> Action:
     return random_bot(state, rng, budget)
 
@@ -44,6 +44,7 @@ def cautious_bot(state: State, steps: int = CAUTIOUS_STEPS) -> Action:
     "cautious",
     Level.EASY,
     "Moves as far as it can, banks after five steps or when a runner reaches a top.",
+    "Cautious bot",
 )
 def play_cautious(state: State, rng: random.Random, budget: Budget) -> Action:
     return cautious_bot(state)
