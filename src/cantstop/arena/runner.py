@@ -106,9 +106,14 @@ def _play(task: Task) -> GameResult:
 
 
 def _results(
-    spec: MatchSpec, tasks: tuple[Task, ...], jobs: int, log_dir: Path | None
+    spec: MatchSpec, tasks: tuple[Task, ...], jobs: int, log_dir: Path | None, ray_address: str | None = None
 ) -> Generator[GameResult, None, None]:
     """Results in schedule order; closing the iterator stops the workers."""
+    if ray_address is not None:  # a Ray cluster (extra 'ray'), imported only when asked for
+        from cantstop.arena.ray_backend import ray_results
+
+        yield from ray_results(spec, tasks, jobs, ray_address, log_dir)
+        return
     if jobs <= 1:
         players = make_players(spec, log_dir)
         try:
@@ -264,11 +269,13 @@ def run_match(
     out: Path,
     sprt: Sprt | None = None,
     on_game: Callable[[int, int], None] | None = None,
+    ray_address: str | None = None,
 ) -> Outcome:
     """Play the match, writing records and summary lines into `out` as results arrive.
 
     `on_game(done, scheduled)` is called after each game (a progress bar). With a
     sequential test the match ends at the first pair whose LLR crosses a bound.
+    With `ray_address` the games run on a Ray cluster (see `arena.ray_backend`).
     """
     if sprt is not None and len(spec.bots) != 2:
         raise ValueError(f"the sequential test compares two bots, not {len(spec.bots)}")
@@ -279,7 +286,7 @@ def run_match(
     if log_dir is not None:
         log_dir.mkdir(exist_ok=True)
     outcome = Outcome(spec, Tally(spec.labels), len(tasks), out, sprt)
-    results = _results(spec, tasks, jobs, log_dir)
+    results = _results(spec, tasks, jobs, log_dir, ray_address)
     try:
         with open(out / SUMMARY_LINES, "w", encoding="utf-8") as lines:
             for result in results:
