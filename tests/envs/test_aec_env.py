@@ -156,3 +156,17 @@ def test_parallel_env_applies_the_movers_action_and_ignores_the_others() -> None
             return
         assert infos[mover]["active_agent"] == aec.agent_selection
     pytest.fail("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [(np.array([3]), "an array of shape \\(1,\\)"), (2.0, "one integer 0..78"), (79, "out of range"),
+     (True, "one integer 0..78")],
+)
+def test_actions_outside_the_space_are_refused_and_change_nothing(bad: object, message: str) -> None:
+    aec = raw_env()
+    aec.reset(seed=0)
+    before, mover = aec.game, aec.agent_selection
+    with pytest.raises(IllegalActionError, match=message):
+        aec.step(bad)  # type: ignore[arg-type]
+    assert aec.game is before and aec.agent_selection == mover

@@ -15,7 +15,12 @@ from open_spiel.python.algorithms import mcts
 from cantstop import PRESETS, Phase, new_game, preset
 from cantstop.core.actions import action_numbering
 from cantstop.envs import encode
-from cantstop.envs.openspiel_game import CantStopState, spec_parameter
+from cantstop.envs.openspiel_game import (
+    CantStopState,
+    random_playout,
+    sample_chance,
+    spec_parameter,
+)
 from core.helpers import ALL_SPECS, PRESET_NAMES
 
 # Every preset with every player count it allows, and the custom variants with 2 players.
@@ -80,8 +85,7 @@ def test_rules_match_the_engine_and_the_envs_numbering() -> None:
             engine = state.engine_state
             if state.is_chance_node():
                 assert engine.phase is Phase.ROLL
-                actions, probabilities = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=probabilities)))
+                state.apply_action(sample_chance(state, rng))
                 continue
             assert state.current_player() == engine.player
             legal = state.legal_actions()
@@ -96,13 +100,8 @@ def test_rules_match_the_engine_and_the_envs_numbering() -> None:
 
 def test_solitaire_returns_minus_the_turns_and_the_turn_limit_draws() -> None:
     state = load("solitaire", 1).new_initial_state()
-    rng = np.random.default_rng(0)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probabilities)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    decisions = random_playout(state, np.random.default_rng(0))
+    assert decisions > 0 and state.is_terminal()
     assert state.returns() == [-float(state.engine_state.turn)]
     short = load("classic", 2, max_turns=2).new_initial_state()
     while not short.is_terminal():
@@ -138,6 +137,7 @@ def test_bad_parameters_are_refused_clearly(params: dict, message: str) -> None:
 def mcts_game(game: pyspiel.Game, seed: int, simulations: int) -> float:
     """MCTS (random rollouts) against uniform random play; MCTS's return."""
     rng = np.random.RandomState(seed)
+    dice = np.random.default_rng(seed)
     bot = mcts.MCTSBot(
         game, uct_c=2.0, max_simulations=simulations,
         evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), random_state=rng,
@@ -146,8 +146,7 @@ def mcts_game(game: pyspiel.Game, seed: int, simulations: int) -> float:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probabilities)))
+            state.apply_action(sample_chance(state, dice))
         elif state.current_player() == seat:
             action = bot.step(state)
             assert action in state.legal_actions()
@@ -161,6 +160,7 @@ def mcts_game(game: pyspiel.Game, seed: int, simulations: int) -> float:
 def test_openspiel_mcts_plays_it_and_beats_random_play() -> None:
     # One-column races keep the Python MCTS quick; seats alternate between games.
     game = load("classic+to_win=1", 2)
-    returns = [mcts_game(game, seed, simulations=30) for seed in range(6)]
+    returns = [mcts_game(game, seed, simulations=80) for seed in range(8)]
     assert set(returns) <= {1.0, -1.0}
-    assert returns.count(1.0) >= 4, returns  # random play wins about half
+    # Random play wins about half: 6 or more of 8 would happen to it 14% of the time (7 measured).
+    assert returns.count(1.0) >= 6, returns

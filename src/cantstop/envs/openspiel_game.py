@@ -202,5 +202,23 @@ class CantStopObserver:
         return to_notation(state.engine_state)
 
 
+def sample_chance(state: Any, rng: np.random.Generator) -> int:
+    """A chance outcome of `state` (at a chance node) drawn with its exact probability."""
+    outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+    return int(rng.choice(outcomes, p=probabilities))
+
+
+def random_playout(state: Any, rng: np.random.Generator) -> int:
+    """Play `state` to its end with uniformly random decisions; the decisions made."""
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions += 1
+    return decisions
+
+
 if NAME not in pyspiel.registered_names():
     pyspiel.register_game(GAME_TYPE, CantStopGame)
