@@ -234,7 +234,7 @@ def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() ->
     ("kwargs", "message"),
     [
         ({"variant": "solitaire", "opponents": ("rule28",)}, "solitaire is for 1..1 players"),
-        ({"opponents": ("nobody",)}, "opponents: unknown bot 'nobody'; bots: rule28"),
+        ({"opponents": ("nobody",)}, "opponents: unknown bot 'nobody'; bots: .*rule28"),
         ({"opponents": "nobody"}, "opponents: unknown bot 'nobody'"),
         ({"seat": 2}, "seat must be 0..1 or 'random'"),
         ({"seat": True}, "seat must be 0..1 or 'random'"),
@@ -289,3 +289,15 @@ def test_a_vector_of_envs_steps_and_resets_itself() -> None:
         finished += int(terminated.sum())
     assert finished > 0
     envs.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variant": 3}, "variant must be a Variant or a spec such as 'classic', not 3"),
+        ({"opponents": (7,)}, "opponents: each opponent is a bot name or a function"),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_refused_clearly(kwargs: dict, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        CantStopEnv(**kwargs)

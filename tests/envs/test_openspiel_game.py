@@ -164,3 +164,15 @@ def test_openspiel_mcts_plays_it_and_beats_random_play() -> None:
     assert set(returns) <= {1.0, -1.0}
     # Random play wins about half: 6 or more of 8 would happen to it 14% of the time (7 measured).
     assert returns.count(1.0) >= 6, returns
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"players": "two"}, "Wrong type for parameter players"),
+        ({"colour": "red"}, "Unknown parameter 'colour'. Available parameters are: max_turns, players, variant"),
+    ],
+)
+def test_openspiel_itself_refuses_parameters_of_the_wrong_name_or_type(params: dict, message: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(pyspiel.SpielError, match=message):
+        pyspiel.load_game("cantstop", params)
