@@ -147,6 +147,14 @@ def test_end_mode_ends_the_episode_with_the_reward() -> None:
         env.step(0)
 
 
+def test_before_the_first_reset_the_mask_is_full_and_a_step_asks_for_a_reset() -> None:
+    # Stable-Baselines3's VecEnv reads action_masks() before it resets its envs.
+    env = CantStopEnv()
+    assert env.action_masks().all()
+    with pytest.raises(IllegalActionError, match=r"no episode is running; call reset\(\) before step\(\)"):
+        env.step(0)
+
+
 @pytest.mark.parametrize("mode", ["penalize", "end", "raise"])
 @pytest.mark.parametrize(
     ("bad", "message"),

@@ -10,8 +10,9 @@ every roll and every opponent move until the agent must decide again or the game
 - action space: `Discrete(n)` over `action_table(variant)` (see `cantstop.envs.actions`);
   `info["action_mask"]` (int8) and `action_masks()` (bool, the sb3-contrib convention)
   mark the legal actions; `env.action_space.sample()` without a mask draws a legal one.
-  The mask is never all zeros: at the end of an episode, when no action is legal,
-  it marks every action (a vector env's next step only resets, whatever the action).
+  The mask is never all zeros: before the first reset and at the end of an episode,
+  when no action is legal, it marks every action (a vector env's next step only
+  resets, whatever the action). Stepping then raises: call `reset()`.
 - observation: `encode(state, seat)` (see `cantstop.envs.observation`), float32 in [0, 1].
 - reward: alone (no opponents) -1 per finished turn, so the return is minus the
   game's turns; otherwise +1 for a win and -1 for a loss at the end, 0 elsewhere.
@@ -90,7 +91,8 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         self._dice = EpisodeDice(0)
         self._bot_random = random.Random(0)
         self._budget = Budget()
-        self._ended = False  # the episode ended: by the game, or by an illegal action under "end"
+        # No episode yet: stepping needs a reset first, as after an episode's end.
+        self._ended = True
         self._mask = self._current_mask()
 
     def reset(
@@ -120,7 +122,7 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
     ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         before = self.game
         if self._ended:
-            raise IllegalActionError("the episode is over; call reset() before stepping again")
+            raise IllegalActionError("no episode is running; call reset() before step()")
         try:
             chosen = self.table.decode(action, before)
         except IllegalActionError:
@@ -159,11 +161,11 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
             state = state.play(bot(state, rng, budget))
 
     def _current_mask(self) -> Mask:
-        """The legal actions; every action once the game is over (see the module docstring)."""
-        if self.game.is_over:
-            mask = np.ones(self.table.size, dtype=np.int8)
-        else:
-            mask = self.table.mask(self.game)
+        """The legal actions; every action when none is (before the first reset, after the
+        end: see the module docstring)."""
+        mask = self.table.mask(self.game)
+        if not mask.any():
+            mask[:] = 1
         self.action_space.legal = mask
         return mask
 
