@@ -13,7 +13,7 @@ import click
 from cantstop.core.choices import format_choice
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import format_dice, from_notation, parse_dice, seat_letter, to_notation
-from cantstop.core.odds import chance_to_use, column_sets
+from cantstop.core.odds import chance_to_use, column_sets, percent
 from cantstop.core.record import Record, Roll, read_record
 from cantstop.core.state import STOP, Phase
 from cantstop.core.variant import PRESETS, Variant, preset
@@ -43,8 +43,9 @@ def load_variant(name: str) -> Variant:
         raise click.BadParameter(str(error), param_hint="--variant") from None
 
 
-def percent(value: float) -> str:
-    return f"{100 * value:6.2f}%"
+def percent_column(value: float) -> str:
+    """A chance for a table column: two places, right-aligned."""
+    return f"{percent(value, 2):>7}"
 
 
 @click.command()
@@ -65,12 +66,12 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
             chance = chance_to_use(variant, columns)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="COLUMNS") from None
-        click.echo(f"{' '.join(map(str, columns))}: {percent(float(chance)).strip()} of rolls can use one of them ({variant.name})")
+        click.echo(f"{' '.join(map(str, columns))}: {percent(float(chance), 2)} of rolls can use one of them ({variant.name})")
         return
     click.echo(f"Variant {variant.name}: chance a roll can use ...")
     click.echo("single columns:")
     for cols, chance in sorted(column_sets(variant, 1)):
-        click.echo(f"  {cols[0]:>2}  {percent(float(chance))}")
+        click.echo(f"  {cols[0]:>2}  {percent_column(float(chance))}")
     for size, label in ((2, "pairs"), (3, "triples")):
         table = column_sets(variant, size)
         rows: list[tuple[tuple[int, ...], Fraction] | None] = list(table)
@@ -83,7 +84,7 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
             if row is None:
                 click.echo("  ...")
             else:
-                click.echo(f"  {'-'.join(map(str, row[0])):>8}  {percent(float(row[1]))}")
+                click.echo(f"  {'-'.join(map(str, row[0])):>8}  {percent_column(float(row[1]))}")
 
 
 @click.command()

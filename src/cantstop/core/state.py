@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from cantstop.core.choices import Choice, format_choice, roll_choices
 from cantstop.core.dice import Dice
-from cantstop.core.errors import IllegalActionError, InvalidDiceError
+from cantstop.core.errors import IllegalActionError, InvalidDiceError, SetupError
 from cantstop.core.variant import Variant, preset
 
 
@@ -419,11 +419,11 @@ def new_game(variant: Variant | str = "classic", players: int = 2, first: int = 
     """The opening position: nobody on the board, seat `first` to roll."""
     v = preset(variant) if isinstance(variant, str) else variant
     if not v.min_players <= players <= v.max_players:
-        raise ValueError(
+        raise SetupError(
             f"{v.name} is for {v.min_players}..{v.max_players} players, not {players}"
         )
     if not 0 <= first < players:
-        raise ValueError(f"first seat must be 0..{players - 1}, not {first}")
+        raise SetupError(f"first seat must be 0..{players - 1}, not {first}")
     size = 2 + len(v.heights)
     return make_state(v, tuple((0,) * size for _ in range(players)), (0,) * size, first, Phase.ROLL)
 

@@ -16,12 +16,12 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from cantstop.board import seat_style
-from cantstop.bots.advice import advise, percent
+from cantstop.bots.advice import advise
 from cantstop.core.choices import format_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
-from cantstop.core.odds import next_roll
+from cantstop.core.odds import next_roll, percent
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
