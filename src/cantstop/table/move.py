@@ -62,23 +62,25 @@ class Move:
     @staticmethod
     def of(action: Action) -> Move:
         """The move of an engine action (a choice, ROLL or STOP)."""
-        if action is ROLL:
-            return ROLL_MOVE
-        if action is STOP:
-            return STOP_MOVE
-        if isinstance(action, tuple):
-            return Move(Kind.CHOICE, columns=action)
-        raise MoveError(f"{action!r} is no action: {_WORDS}")
+        move = _ACTIONS.get(action)
+        if move is None:
+            if not isinstance(action, tuple):
+                raise MoveError(f"{action!r} is no action: {_WORDS}")
+            move = _ACTIONS[action] = Move(Kind.CHOICE, columns=action)
+        return move
 
     @staticmethod
     def of_event(event: Event) -> Move:
         if isinstance(event, Roll):
-            return Move(Kind.ROLL, dice=tuple(event))
+            return Move.rolled(tuple(event))
         return Move.of(event)
 
     @staticmethod
     def rolled(dice: Dice) -> Move:
-        return Move(Kind.ROLL, dice=tuple(dice))
+        move = _ROLLS.get(dice)
+        if move is None:
+            move = _ROLLS[dice] = Move(Kind.ROLL, dice=tuple(dice))
+        return move
 
     @staticmethod
     def resign(seat: int, reason: str = "") -> Move:
@@ -173,3 +175,6 @@ class Move:
 
 ROLL_MOVE = Move(Kind.ROLL)
 STOP_MOVE = Move(Kind.STOP)
+# Moves are immutable: one value per action and per roll serves every game (the hot path).
+_ACTIONS: dict[Action, Move] = {ROLL: ROLL_MOVE, STOP: STOP_MOVE}
+_ROLLS: dict[Dice, Move] = {}

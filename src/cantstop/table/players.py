@@ -13,7 +13,6 @@ thread on Unix, as in every arena worker) a bot that hangs is interrupted there.
 
 from __future__ import annotations
 
-import math
 import random
 import signal
 import threading
@@ -102,29 +101,41 @@ class BotPlayer:
     """A registered bot; a match gives it a fresh random source per game.
 
     With a `tolerance` its decisions are timed (see the module doc); without one
-    (a game among people) a bot may think as long as it likes.
+    (a game among people) a bot may think as long as it likes. A `budget` given here
+    replaces the table's (`Budget()`: no limit, as for a study of the bot alone).
     """
 
-    def __init__(self, info: BotInfo, tolerance: float | None = None, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        info: BotInfo,
+        tolerance: float | None = None,
+        rng: random.Random | None = None,
+        budget: Budget | None = None,
+    ) -> None:
         self.info = info
         self.tolerance = tolerance
         self.rng = rng if rng is not None else random.Random(0)
+        self.budget = budget
 
     def new_game(self, variant: Variant, seats: int, seat: int, seed: int) -> None:
         self.rng = random.Random(seed)
 
     def act(self, state: State, budget_ms: int) -> Action:
-        limit = math.inf if self.tolerance is None else limit_ms(budget_ms, self.tolerance)
+        if self.tolerance is None:  # untimed: no clock to read (a study plays millions of moves)
+            try:
+                return self.info.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
+            except Exception as error:  # a bot's bug is a failure of its seat, not of the game
+                raise SeatFailed(Fault.CRASH, f"{type(error).__name__}: {error}") from None
+        limit = limit_ms(budget_ms, self.tolerance)
         start = time.perf_counter()
-        if self.tolerance is not None:
-            WATCHDOG.deadline = start + limit / 1000
+        WATCHDOG.deadline = start + limit / 1000
         try:
-            action = self.info.play(state, self.rng, Budget(seconds=budget_ms / 1000))
+            action = self.info.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
         except _Hung:
             raise SeatFailed(
                 Fault.TIMEOUT, f"still thinking after {limit:.0f} ms (budget {budget_ms} ms); interrupted"
             ) from None
-        except Exception as error:  # a bot's bug is a failure of its seat, not of the game
+        except Exception as error:
             raise SeatFailed(Fault.CRASH, f"{type(error).__name__}: {error}") from None
         finally:
             WATCHDOG.deadline = None

@@ -265,16 +265,20 @@ class Table:
             )
         return Move.of(legal[found])  # the engine's own value, e.g. STOP for "stop"
 
-    def answer(self, answer: Move | SeatFailed) -> list[Happening]:
-        """Apply what `ask` gave, through the failure policy if the seat failed."""
+    def answer(self, answer: Move | SeatFailed, version: int | None = None) -> list[Happening]:
+        """Apply what `ask` gave on `version` (default: now), through the failure policy if the seat failed."""
+        if version is not None and version != self.version:
+            raise StaleMoveError(version, self.version)
         if isinstance(answer, SeatFailed):
             return self.fail(answer.fault, answer.reason)
-        return self.play(answer)
+        if answer.kind is Kind.ROLL:  # checked by `ask` already: only the dice are missing
+            answer = Move.rolled(self.deal(self.state, self._rolls_this_turn))
+        return self._apply(answer)
 
     def step(self) -> list[Happening]:
         """One move without a person: the dice at a chance node, else the player's move."""
         if self.state.phase is Phase.ROLL:
-            return self._apply(self.prepare(ROLL_MOVE))
+            return self._apply(Move.rolled(self.deal(self.state, self._rolls_this_turn)))
         return self.answer(self.ask())
 
     def run(self, until: Callable[[Table], bool] | None = None, *, roll_for_people: bool = False) -> list[Happening]:
@@ -284,12 +288,11 @@ class Table:
         the agent only decides): then the run goes on to the person's next decision.
         """
         told: list[Happening] = []
-        while not self.over and (until is None or not until(self)):
-            if self.players[self.state.player] is None and (
-                not roll_for_people or self.state.phase is not Phase.ROLL
-            ):
+        players = self.players
+        while self.state.phase is not Phase.OVER and self.forfeit is None and (until is None or not until(self)):
+            if players[self.state.player] is None and (not roll_for_people or self.state.phase is not Phase.ROLL):
                 break
-            told.extend(self.step())
+            told += self.step()
         return told
 
     def start_players(self, seed: Callable[[int], int]) -> list[Happening]:
