@@ -28,7 +28,7 @@ from cantstop.core.state import ROLL, Phase, State, describe_action, describe_ac
 from cantstop.core.variant import Variant, preset
 from cantstop.table.failure import Fault, Policy, SeatFailed, fallback_action
 from cantstop.table.happenings import FellBack, Forfeited, Happening, happenings
-from cantstop.table.move import ROLL_MOVE, Kind, Move
+from cantstop.table.move import Kind, Move
 from cantstop.table.players import Player
 from cantstop.table.wording import roll_off_text
 
