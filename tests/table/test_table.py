@@ -297,3 +297,12 @@ def test_every_variant_plays_to_the_end_with_any_policy(spec: str) -> None:
 def test_the_variant_is_the_records() -> None:
     table = Table.new("turtles", ["Ann", "Bob"], SeededDice(1), first=0)
     assert isinstance(table.variant, Variant) and table.variant.name == "turtles"
+
+
+def test_preview_shows_where_a_choice_leads_and_applies_nothing() -> None:
+    table = Table.new("classic", ["Ann", "Bob"], NoDice(), first=0)
+    table.play(Move.rolled((1, 5, 4, 6)))
+    after = table.preview(choice(6, 10))
+    assert after.runners[6] == 1 and after.runners[10] == 1 and table.version == 1
+    with pytest.raises(IllegalActionError):
+        table.preview(choice(6, 8))

@@ -79,10 +79,10 @@ def play_game(spec: MatchSpec, task: Task, players: list[Player]) -> GameResult:
         "Game": str(task.index),
     }
     record = Record(preset(spec.variant), [spec.labels[bot] for bot in task.order], 0, [], tags)
-    deal = DealDice(spec.seed, task.deal, record.variant)
+    dice = DealDice(spec.seed, task.deal, record.variant)
     table = Table(
         record,
-        lambda state, index: deal.roll(state.turn, index),
+        lambda state, index: dice.roll(state.turn, index),
         [players[bot] for bot in task.order],
         policy=Policy.FORFEIT,
         budget_ms=spec.budget_ms,

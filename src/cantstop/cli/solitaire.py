@@ -155,8 +155,9 @@ def check_plot_path(path: str) -> None:
 
 @click.command()
 def bots() -> None:
-    """List the computer players: name, level and what they do."""
+    """List the computer players: name, level, what people call it and what it does."""
     infos = [get_bot(name) for name in bot_names()]
     width = max(len(info.name) for info in infos)
+    shown = max(len(info.display) for info in infos)
     for info in infos:
-        click.echo(f"{info.name:<{width}}  {info.level.value:<6}  {info.description}")
+        click.echo(f"{info.name:<{width}}  {info.level.value:<6}  {info.display:<{shown}}  {info.description}")

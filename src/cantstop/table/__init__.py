@@ -19,7 +19,7 @@ from cantstop.table.happenings import (
     Rolled,
     Stopped,
     Won,
-    happenings,
+    what_happened,
 )
 from cantstop.table.move import Kind, Move, MoveError
 from cantstop.table.players import BotPlayer, Player
@@ -48,6 +48,6 @@ __all__ = [
     "Table",
     "Won",
     "fallback_action",
-    "happenings",
     "source_deal",
+    "what_happened",
 ]

@@ -1,16 +1,18 @@
 """What happened at the table, as typed values every front end renders in its own medium.
 
-`Table` emits them as it applies moves; `happenings(before, move, after)` derives them
+`Table` emits them as it applies moves; `what_happened(before, move, after)` derives them
 from any two positions a move joins, so a replay tells a recorded game exactly as the
 table told it live. Their words are in `cantstop.table.wording`, and nowhere else.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cantstop.core.choices import Choice
 from cantstop.core.dice import Dice
+from cantstop.core.record import Record
 from cantstop.core.state import Action, Phase, State
 from cantstop.table.failure import Fault
 from cantstop.table.move import Kind, Move
@@ -75,7 +77,7 @@ class Forfeited:
 Happening = Rolled | Busted | Chose | Stopped | Claimed | Won | FellBack | Forfeited
 
 
-def happenings(before: State, move: Move, after: State) -> list[Happening]:
+def what_happened(before: State, move: Move, after: State) -> list[Happening]:
     """What an engine move (dice, a choice, stop) did from `before` to `after`."""
     seat = before.player
     found: list[Happening] = []
@@ -98,3 +100,12 @@ def happenings(before: State, move: Move, after: State) -> list[Happening]:
         if after.is_over:
             found.append(Won(after.player, after.turn, after.players == 1))
     return found
+
+
+def told(record: Record) -> Iterator[tuple[State, list[Happening], State]]:
+    """A recorded game retold: for each event, the state before, what happened, the state after."""
+    states = record.states()
+    before = next(states)
+    for event, after in zip(record.events, states):
+        yield before, what_happened(before, Move.of_event(event), after), after
+        before = after

@@ -27,7 +27,7 @@ from cantstop.core.record import Record, Roll
 from cantstop.core.state import ROLL, Phase, State, describe_action, describe_actions
 from cantstop.core.variant import Variant, preset
 from cantstop.table.failure import Fault, Policy, SeatFailed, fallback_action
-from cantstop.table.happenings import FellBack, Forfeited, Happening, happenings
+from cantstop.table.happenings import FellBack, Forfeited, Happening, what_happened
 from cantstop.table.move import Kind, Move
 from cantstop.table.players import Player
 from cantstop.table.wording import roll_off_text
@@ -175,6 +175,11 @@ class Table:
             state.play(move.action)  # raises, naming the legal actions
         return move
 
+    def preview(self, move: Move) -> State:
+        """The position a choice or decision would lead to (a board's preview, advice); applies nothing."""
+        self.prepare(move)
+        return self.state.play(move.action)
+
     def play(self, move: Move, version: int | None = None, seat: int | None = None) -> list[Happening]:
         """Apply a move (see `prepare` for what is refused); returns what happened."""
         ready = self.prepare(move, version, seat)
@@ -199,7 +204,7 @@ class Table:
         self._previous = before
         if self.sink is not None:
             self.sink.append(move, before, after)
-        return happenings(before, move, after) if self.narrate else []
+        return what_happened(before, move, after) if self.narrate else []
 
     def _note(self, move: Move) -> None:
         """Append an out-of-band move: it changes no position."""

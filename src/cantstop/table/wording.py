@@ -16,27 +16,23 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.odds import percent
 from cantstop.core.state import Action, State, describe_action
 from cantstop.core.variant import Variant
-from cantstop.table.happenings import (
-    Busted,
-    Chose,
-    Claimed,
-    FellBack,
-    Forfeited,
-    Happening,
-    Rolled,
-    Stopped,
-    Won,
-)
+from cantstop.table import happenings as kinds
+from cantstop.table.happenings import Happening
 
-__all__ = ["dice_words", "die_labels", "explain_bust", "percent", "roll_off_text", "say", "turns_text", "verb"]
+__all__ = [
+    "choices_text", "dice_words", "die_labels", "explain_bust", "percent", "roll_off_line", "roll_off_text", "say",
+    "turns_text", "verb",
+]
 
 YOU = "You"
 MAX_LISTED_SUMS = 12  # turtle dice pair up dozens of ways: past this, name the sums only
 
 
 def verb(who: str, word: str) -> str:
-    """'Ann rolls', but 'You roll'."""
-    return f"{who} {word}" if who == YOU else f"{who} {word}s"
+    """'Ann rolls', 'Ann finishes', but 'You roll'."""
+    if who == YOU:
+        return f"{who} {word}"
+    return f"{who} {word}{'es' if word.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
 
 
 def turns_text(turns: int) -> str:
@@ -60,6 +56,11 @@ def choices_text(options: Sequence[tuple[int, ...]]) -> str:
 def roll_off_text(roll_off: RollOff) -> str:
     """'A:7 B:9 / A:5 B:3': each round's totals; the record's RollOff tag holds this."""
     return " / ".join(" ".join(f"{seat_letter(seat)}:{total}" for seat, total in rnd) for rnd in roll_off.rounds)
+
+
+def roll_off_line(text: str) -> str:
+    """The sentence for a RollOff tag's text."""
+    return f"Roll-off for the first turn: {text}."
 
 
 def why_unusable(state: State, column: int) -> str:
@@ -97,29 +98,32 @@ def fallback_text(who: str, reason: str, action: Action) -> str:
     return f"{who} failed ({reason}); it plays {describe_action(action)}"
 
 
-def say(happening: Happening, names: Sequence[str], variant: Variant) -> str:
-    """The sentence for `happening`, with the seats called by `names`."""
+def say(happening: Happening, names: Sequence[str], variant: Variant, brief: bool = False) -> str:
+    """The sentence for `happening`, with the seats called by `names`; `brief` for a list
+    of events (a bust names its dice, not why every sum fails)."""
     h = happening
     who = names[h.seat]
     match h:
-        case Rolled():
+        case kinds.Rolled():
             return f"{verb(who, 'roll')} {dice_words(variant, h.dice)}: {choices_text(h.options)}"
-        case Busted():
+        case kinds.Busted() if brief:
+            return f"{verb(who, 'bust')} on {dice_words(variant, h.dice)}"
+        case kinds.Busted():
             return f"{verb(who, 'bust')}. {explain_bust(h.before, h.dice)}"
-        case Chose():
+        case kinds.Chose():
             return f"{verb(who, 'play')} {format_choice(h.choice)}"
-        case Stopped():
+        case kinds.Stopped():
             return f"{verb(who, 'stop')} ({', '.join(f'{c}→{space}' for c, space in h.moved)})."
-        case Claimed():
+        case kinds.Claimed():
             line = f"{verb(who, 'claim')} column {h.column}!"
             if h.wiped:
                 line += f" Removed from {h.column}: {', '.join(names[p] for p in h.wiped)}."
             return line
-        case Won():
+        case kinds.Won():
             return f"{verb(who, 'finish' if h.alone else 'win')} after {turns_text(h.turns)}."
-        case FellBack():
+        case kinds.FellBack():
             return fallback_text(who, h.reason, h.action)
-        case Forfeited():
+        case kinds.Forfeited():
             line = verb(who, "resign") if h.fault is None else f"{verb(who, 'forfeit')} ({h.fault}: {h.reason})"
             if h.winner is not None:
                 line += f"; {verb(names[h.winner], 'win')}"
