@@ -176,8 +176,8 @@ class Table:
         return move
 
     def preview(self, move: Move) -> State:
-        """The position a choice or decision would lead to (a board's preview, advice); applies nothing."""
-        self.prepare(move)
+        """The position a choice or decision would lead to (a board's preview, advice); applies
+        nothing and rolls nothing. An illegal one raises, naming the legal ones."""
         return self.state.play(move.action)
 
     def play(self, move: Move, version: int | None = None, seat: int | None = None) -> list[Happening]:
