@@ -269,7 +269,7 @@ class GameScreen(SizedScreen):
 
     async def bot_move_later(self, delay: float) -> None:
         s = self.session
-        state = s.state
+        state, version = s.state, s.table.version
         start = time.monotonic()
         move: Move | SeatFailed | None = None
         if state.phase in (Phase.CHOOSE, Phase.DECIDE) and not s.seat.is_person:
@@ -278,17 +278,20 @@ class GameScreen(SizedScreen):
         await asyncio.sleep(max(0.0, delay - (time.monotonic() - start)))
         while self.app.screen is not self:  # help or the quit question is open: bots wait
             await asyncio.sleep(0.1)
-        if s.state is state:  # nothing else moved the game meanwhile (a skip, an undo)
+        if s.table.version == version:  # nothing else moved the game meanwhile (a skip, an undo)
             self.bot_worker = None
-            self.bot_step(move=move)
+            self.bot_step(move=move, version=version)
 
     def cancel_timer(self) -> None:
         if self.bot_worker is not None:
             self.bot_worker.cancel()
             self.bot_worker = None
 
-    def bot_step(self, refresh: bool = True, move: Move | SeatFailed | None = None) -> None:
-        """One move of the bot to move: a roll, a choice or a decision."""
+    def bot_step(
+        self, refresh: bool = True, move: Move | SeatFailed | None = None, version: int | None = None
+    ) -> None:
+        """One move of the bot to move: a roll, a choice or a decision (`move`, if thought out
+        already on `version`; the table refuses it if the game moved on since)."""
         s = self.session
         if s.state.is_over or s.seat.is_person or self.waiting:
             return
@@ -297,7 +300,7 @@ class GameScreen(SizedScreen):
         if s.state.phase is Phase.ROLL:
             told = s.play(ROLL_MOVE)
         else:
-            told = s.answer(move if move is not None else s.bot_move(), s.table.version)
+            told = s.answer(move, version) if move is not None else s.answer(s.bot_move(), s.table.version)
         busted = self.tell(told, person=False)
         if refresh:
             self.update_view()

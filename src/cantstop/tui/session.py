@@ -144,7 +144,7 @@ class Session:
         """The bot's answer, thought out (a thread may run this); nothing is applied yet."""
         return self.table.ask()
 
-    def answer(self, answer: Move | SeatFailed, version: int) -> list[Happening]:
+    def answer(self, answer: Move | SeatFailed, version: int | None) -> list[Happening]:
         """Apply a bot's answer found on `version`; a failure goes through the table's policy."""
         return self.table.answer(answer, version)
 
