@@ -53,7 +53,7 @@ class MoveError(CantStopError):
 @dataclass(frozen=True, slots=True)
 class Move:
     kind: Kind
-    dice: Dice = ()  # ROLL: the dice once rolled; () while a seat asks for a roll
+    dice: Dice = ()  # ROLL: the dice once rolled (a `Roll`); () while a seat asks for a roll
     columns: Choice = ()  # CHOICE: the columns advanced, sorted
     seat: int = -1  # out-of-band kinds: whose
     reason: str = ""  # out-of-band kinds: why, for people; not part of the text form
@@ -79,7 +79,7 @@ class Move:
     def rolled(dice: Dice) -> Move:
         move = _ROLLS.get(dice)
         if move is None:
-            move = _ROLLS[dice] = Move(Kind.ROLL, dice=tuple(dice))
+            move = _ROLLS[dice] = Move(Kind.ROLL, dice=Roll(dice))  # the record's own event, made once
         return move
 
     @staticmethod
@@ -114,7 +114,9 @@ class Move:
     def event(self) -> Event:
         """What the record keeps of the move: dice, a choice or a decision."""
         if self.kind is Kind.ROLL:
-            return Roll(self.dice) if self.dice else ROLL
+            if not self.dice:
+                return ROLL
+            return self.dice if type(self.dice) is Roll else Roll(self.dice)
         return self.action
 
     # ------------------------------------------------------------ forms

@@ -23,7 +23,7 @@ from typing import Protocol
 from cantstop.core.dice import Dice, DiceSource, roll_off
 from cantstop.core.errors import CantStopError, IllegalActionError
 from cantstop.core.notation import seat_letter
-from cantstop.core.record import Record, Roll
+from cantstop.core.record import Record
 from cantstop.core.state import ROLL, Phase, State, describe_action, describe_actions
 from cantstop.core.variant import Variant, preset
 from cantstop.table.failure import Fault, Policy, SeatFailed, fallback_action
@@ -192,7 +192,7 @@ class Table:
         if move.kind is Kind.ROLL:
             ready = before.play(ROLL) if before.phase is Phase.DECIDE else before
             after = ready.roll(move.dice)
-            self.record.events.append(Roll(move.dice))
+            self.record.events.append(move.event)
             self._rolls_this_turn = self._rolls_this_turn + 1 if after.turn == before.turn else 0
         else:
             after = before.play(move.action)
@@ -260,15 +260,13 @@ class Table:
         except SeatFailed as failure:
             return failure
         legal = state.legal_actions()
-        try:
-            found = legal.index(action)
-        except ValueError:
+        if action not in legal:
             return SeatFailed(
                 Fault.ILLEGAL,
                 f"{describe_action(action)} is not legal in the {state.phase.name.lower()} phase; "
                 f"legal: {describe_actions(legal)}",
             )
-        return Move.of(legal[found])  # the engine's own value, e.g. STOP for "stop"
+        return Move.of(action)  # the engine's own value: "stop" gives the STOP move
 
     def answer(self, answer: Move | SeatFailed, version: int | None = None) -> list[Happening]:
         """Apply what `ask` gave on `version` (default: now), through the failure policy if the seat failed."""
