@@ -1,7 +1,8 @@
-"""One game of a match: seats, dice, the bots' decisions, and what came of it.
+"""One game of a match: seats, dice, and what came of it; a `Table` plays it.
 
 Seat A always rolls first: the seat orders, not a roll-off, share out the first
-move. A bot that forfeits ends the game at once; a game still going after
+move. A bot that fails (crash, timeout, illegal move) forfeits under the table's
+`Policy.FORFEIT` and the game ends at once; a game still going after
 `max_turns` turns (bots that never stop can bust forever) is a draw.
 """
 
