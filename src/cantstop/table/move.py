@@ -66,7 +66,9 @@ class Move:
         if move is None:
             if not isinstance(action, tuple):
                 raise MoveError(f"{action!r} is no action: {_WORDS}")
-            move = _ACTIONS[action] = Move(Kind.CHOICE, columns=action)
+            move = Move(Kind.CHOICE, columns=action)
+            if len(_ACTIONS) < _CACHED:  # hostile input cannot grow the cache without end
+                _ACTIONS[action] = move
         return move
 
     @staticmethod
@@ -79,7 +81,9 @@ class Move:
     def rolled(dice: Dice) -> Move:
         move = _ROLLS.get(dice)
         if move is None:
-            move = _ROLLS[dice] = Move(Kind.ROLL, dice=Roll(dice))  # the record's own event, made once
+            move = Move(Kind.ROLL, dice=Roll(dice))  # the record's own event, made once
+            if len(_ROLLS) < _CACHED:
+                _ROLLS[dice] = move
         return move
 
     @staticmethod
@@ -178,5 +182,6 @@ class Move:
 ROLL_MOVE = Move(Kind.ROLL)
 STOP_MOVE = Move(Kind.STOP)
 # Moves are immutable: one value per action and per roll serves every game (the hot path).
+_CACHED = 20_000  # far more than every choice and roll of every variant (turtles: 6**4 rolls)
 _ACTIONS: dict[Action, Move] = {ROLL: ROLL_MOVE, STOP: STOP_MOVE}
 _ROLLS: dict[Dice, Move] = {}
