@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from web_helpers import auth, join, new_game, pick, wait_for
 
 from cantstop.core.record import read_record
-from cantstop.web.app import MAX_BODY, create_app
+from cantstop.web.app import create_app
+from cantstop.web.settings import MAX_BODY
 from cantstop.web.storage import Storage
 
 

@@ -1,0 +1,114 @@
+"""Live play: one WebSocket per client and game, for updates and (for seated clients) actions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from cantstop.web.errors import ApiError
+from cantstop.web.games import parse_action
+from cantstop.web.routes.deps import service_of, token_of
+from cantstop.web.schemas import WsAction
+from cantstop.web.service import GameService
+from cantstop.web.settings import BURST, MAX_MESSAGE, RATE, Settings
+
+router = APIRouter()
+
+
+@router.websocket("/ws/games/{game_id}")
+async def live(ws: WebSocket, game_id: str) -> None:
+    service = service_of(ws)
+    settings: Settings = ws.app.state.settings
+    origin = ws.headers.get("origin")
+    if origin and not origin_allowed(origin, ws.headers.get("host", ""), settings.origins):
+        await ws.close(code=1008, reason="origin not allowed")
+        return
+    try:
+        game = await service.games.live(game_id)
+    except ApiError as error:
+        await ws.close(code=1008, reason=error.message[:100])
+        return
+    await ws.accept()
+    seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    sender: asyncio.Task[None] | None = None
+    bucket = TokenBucket(RATE, BURST)
+    try:
+        async with game.lock:  # no update can slip between the hello and the first update
+            await service.games.refresh(game)
+            game.listeners.add(queue)
+            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
+        sender = asyncio.create_task(forward(ws, queue))
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            reply = await handle(service, frame.get("text"), bucket, game_id, seat)
+            if reply is not None:
+                await ws.send_json(reply)
+                if reply.get("error") == "too_fast":
+                    await ws.close(code=1008, reason="too many messages")
+                    break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        game.listeners.discard(queue)
+        if sender is not None:
+            sender.cancel()
+        service.games.forget_if_idle(game)
+
+
+async def handle(service: GameService, text: str | None, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
+    if not bucket.take():
+        return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
+    if text is None:
+        return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
+    if len(text.encode()) > MAX_MESSAGE:
+        return {"type": "error", "error": "too_big", "message": f"messages are at most {MAX_MESSAGE} bytes"}
+    try:
+        data = json.loads(text)
+        if isinstance(data, dict) and data.get("type") == "ping":
+            return {"type": "pong"}
+        message = WsAction.model_validate(data)
+    except (ValueError, ValidationError) as error:
+        return {"type": "error", "error": "bad_message", "message": f"expected {{\"type\": \"action\", \"version\": N, \"action\": ...}}: {str(error)[:300]}"}
+    try:
+        await service.games.act(game_id, seat, message.version, parse_action(message.action))
+    except ApiError as error:
+        return {"type": "error", **error.json()}
+    return {"type": "ok", "version": message.version + 1}
+
+
+async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
+    try:
+        while True:
+            await ws.send_text(await queue.get())
+    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+        pass
+
+
+def origin_allowed(origin: str, host: str, extra: tuple[str, ...]) -> bool:
+    """Browsers send Origin: only pages served by this server (or listed ones) may connect."""
+    return urlsplit(origin).netloc == host or origin in extra
+
+
+class TokenBucket:
+    """Allows `rate` messages a second on average and `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens, self.last = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
