@@ -94,7 +94,7 @@ class Lobby:
         """Give open `seat` to `name` and return its new token. Refused, with nothing stored, for
         a game already under way or over, a seat out of range or not open, or a name another
         person of this game has (people at one screen, and the record, tell players by name)."""
-        name = checked_name(name)
+        name = checked_name(name, seat)
         game = await self.games.live(game_id)
         async with game.lock:
             game.meta = await self.recorder.db(self.storage.game, game_id)  # another process may have seated someone
