@@ -49,7 +49,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    with Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}", bot_delay=0.01) as running:
+    with Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}", bot_delay=0.01, limits=True) as running:
         yield running
 
 

@@ -15,13 +15,14 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from cantstop.web.http import BodyLimit, install_error_handlers
+from cantstop.web.http import BodyGuard, install_error_handlers
 from cantstop.web.notify import listen
 from cantstop.web.routes import lobby, pages, play, socket
 from cantstop.web.routes.pages import STATIC
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 from cantstop.web.storage import Storage
+from cantstop.web.throttle import Throttle
 
 
 def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any) -> FastAPI:
@@ -45,7 +46,8 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app = FastAPI(title="Can't Stop", version="1", lifespan=lifespan, description="Play Can't Stop: create games, join seats, act, watch.")
     app.state.service = service
     app.state.settings = settings
-    app.add_middleware(BodyLimit)
+    app.state.throttle = Throttle(settings)
+    app.add_middleware(BodyGuard)
     install_error_handlers(app)
     for router in (lobby.router, play.router, socket.router, pages.router):
         app.include_router(router)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -13,7 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cantstop.web.errors import ApiError
-from cantstop.web.settings import MAX_BODY
+from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
@@ -31,8 +32,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
-        if isinstance(error.__cause__, BodyTooLarge):  # FastAPI turns a failed body read into a 400
-            return JSONResponse(TOO_LARGE, status_code=413)
         code = HTTP_CODES.get(error.status_code, "http_error")
         return JSONResponse({"error": code, "message": str(error.detail)}, status_code=error.status_code, headers=error.headers)
 
@@ -54,9 +53,27 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[MutableMapping[str, Any], Receive, Send], Awaitable[None]]
 
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
 
-class BodyLimit:
-    """Refuses HTTP request bodies over MAX_BODY bytes with a JSON 413, before any parsing."""
+
+def json_depth(text: str) -> int:
+    """How deeply arrays and objects nest in JSON `text` (read without parsing it, since
+    parsing a deep enough text exhausts Python's recursion limit)."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+TOO_LARGE = {"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}
+TOO_DEEP = {"error": "too_deep", "message": f"JSON may nest arrays and objects at most {MAX_DEPTH} deep"}
+
+
+class BodyGuard:
+    """Reads each HTTP request body before the application does: over MAX_BODY bytes is a 413,
+    JSON nested deeper than MAX_DEPTH a 400, both as JSON and before any parsing."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -67,32 +84,38 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-            await too_large(send)
+            await refuse(send, 413, TOO_LARGE)
             return
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> MutableMapping[str, Any]:
-            nonlocal seen
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
             if seen > MAX_BODY:
-                raise BodyTooLarge
-            return message
+                await refuse(send, 413, TOO_LARGE)
+                return
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        if body and json_depth(body.decode("utf-8", "replace")) > MAX_DEPTH:
+            await refuse(send, 400, TOO_DEEP)
+            return
+        replayed = False
 
-        try:
-            await self.app(scope, limited, send)
-        except BodyTooLarge:
-            await too_large(send)
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
-TOO_LARGE = {"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}
-
-
-async def too_large(send: Send) -> None:
-    body = json.dumps(TOO_LARGE).encode()
-    await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
+async def refuse(send: Send, status: int, refusal: dict[str, str]) -> None:
+    body = json.dumps(refusal).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body})

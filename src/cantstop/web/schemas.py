@@ -13,7 +13,9 @@ ActionValue = Annotated[
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No unknown fields and no coercion: `true` is not a seat, nor "3" a version, nor "6" a column."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewGame(Strict):

@@ -13,7 +13,7 @@ from cantstop.web.describe import log_lines, state_json
 from cantstop.web.errors import ApiError
 from cantstop.web.games import parse_action
 from cantstop.web.odds import odds_json
-from cantstop.web.routes.deps import service_of, token_of
+from cantstop.web.routes.deps import limit, service_of, token_of
 from cantstop.web.schemas import ActionIn
 
 router = APIRouter(prefix="/api/games/{game_id}")
@@ -34,6 +34,7 @@ async def get_game(game_id: str, request: Request) -> dict[str, Any]:
 async def act(game_id: str, body: ActionIn, request: Request) -> dict[str, Any]:
     """Play 'roll', 'stop' or a choice, made on state `version`; the seat comes from the token."""
     service = service_of(request)
+    limit(request, "action")
     await service.games.live(game_id)  # an unknown game is a 404 before any token is looked at
     token = token_of(request, game_id)
     seat = await service.lobby.seat_of(game_id, token)

@@ -13,10 +13,10 @@ from pydantic import ValidationError
 
 from cantstop.web.errors import ApiError
 from cantstop.web.games import parse_action
-from cantstop.web.routes.deps import service_of, token_of
+from cantstop.web.http import TOO_DEEP, json_depth
+from cantstop.web.routes.deps import limit, service_of, token_of
 from cantstop.web.schemas import WsAction
-from cantstop.web.service import GameService
-from cantstop.web.settings import BURST, MAX_MESSAGE, RATE, Settings
+from cantstop.web.settings import BURST, MAX_DEPTH, MAX_MESSAGE, RATE, Settings
 
 router = APIRouter()
 
@@ -49,7 +49,7 @@ async def live(ws: WebSocket, game_id: str) -> None:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            reply = await handle(service, frame.get("text"), bucket, game_id, seat)
+            reply = await handle(ws, frame.get("text"), bucket, game_id, seat)
             if reply is not None:
                 await ws.send_json(reply)
                 if reply.get("error") == "too_fast":
@@ -64,13 +64,15 @@ async def live(ws: WebSocket, game_id: str) -> None:
         service.games.forget_if_idle(game)
 
 
-async def handle(service: GameService, text: str | None, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
+async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
     if not bucket.take():
         return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
     if text is None:
         return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
     if len(text.encode()) > MAX_MESSAGE:
         return {"type": "error", "error": "too_big", "message": f"messages are at most {MAX_MESSAGE} bytes"}
+    if json_depth(text) > MAX_DEPTH:
+        return {"type": "error", **TOO_DEEP}
     try:
         data = json.loads(text)
         if isinstance(data, dict) and data.get("type") == "ping":
@@ -79,7 +81,8 @@ async def handle(service: GameService, text: str | None, bucket: TokenBucket, ga
     except (ValueError, ValidationError) as error:
         return {"type": "error", "error": "bad_message", "message": f"expected {{\"type\": \"action\", \"version\": N, \"action\": ...}}: {str(error)[:300]}"}
     try:
-        await service.games.act(game_id, seat, message.version, parse_action(message.action))
+        limit(ws, "action")
+        await service_of(ws).games.act(game_id, seat, message.version, parse_action(message.action))
     except ApiError as error:
         return {"type": "error", **error.json()}
     return {"type": "ok", "version": message.version + 1}
