@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from cantstop.web.http import BodyGuard, install_error_handlers
+from cantstop.web.http import BodyGuard, HeadAsGet, install_error_handlers
 from cantstop.web.notify import listen
 from cantstop.web.routes import lobby, pages, play, socket
 from cantstop.web.routes.pages import STATIC
@@ -48,6 +48,7 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app.state.settings = settings
     app.state.throttle = Throttle(settings)
     app.add_middleware(BodyGuard)
+    app.add_middleware(HeadAsGet)
     install_error_handlers(app)
     for router in (lobby.router, play.router, socket.router, pages.router):
         app.include_router(router)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -11,12 +12,16 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cantstop.web.errors import ApiError
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
-HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+log = logging.getLogger("cantstop.web")
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+DB_DOWN = {"error": "db_unavailable", "message": "the database is unavailable just now; nothing was stored: try again shortly"}
+INTERNAL = {"error": "internal", "message": "the server failed on this request (it is logged); nothing was stored"}
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -25,6 +30,15 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: ApiError) -> JSONResponse:
         return JSONResponse(error.json(), status_code=error.status, headers=error.headers or None)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_down(_: Request, error: SQLAlchemyError) -> JSONResponse:
+        log.error("database error: %s", error)
+        return JSONResponse(DB_DOWN, status_code=503, headers={"Retry-After": "5"})
+
+    @app.exception_handler(Exception)  # the last resort: still JSON, and still logged
+    async def failed(_: Request, error: Exception) -> JSONResponse:
+        return JSONResponse(INTERNAL, status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -113,6 +127,25 @@ class BodyGuard:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+
+class HeadAsGet:
+    """HEAD wherever GET works: answered as GET would be, headers only."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 async def refuse(send: Send, status: int, refusal: dict[str, str]) -> None:

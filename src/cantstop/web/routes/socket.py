@@ -10,10 +10,11 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from cantstop.web.errors import ApiError
 from cantstop.web.games import parse_action
-from cantstop.web.http import TOO_DEEP, json_depth
+from cantstop.web.http import DB_DOWN, TOO_DEEP, json_depth
 from cantstop.web.routes.deps import limit, service_of, token_of
 from cantstop.web.schemas import WsAction
 from cantstop.web.settings import BURST, MAX_DEPTH, MAX_MESSAGE, RATE, Settings
@@ -34,12 +35,15 @@ async def live(ws: WebSocket, game_id: str) -> None:
     except ApiError as error:
         await ws.close(code=1008, reason=error.message[:100])
         return
+    except SQLAlchemyError:
+        await ws.close(code=1011, reason=DB_DOWN["message"][:100])
+        return
     await ws.accept()
-    seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
     queue: asyncio.Queue[str] = asyncio.Queue()
     sender: asyncio.Task[None] | None = None
     bucket = TokenBucket(RATE, BURST)
     try:
+        seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
             game.listeners.add(queue)
@@ -57,6 +61,8 @@ async def live(ws: WebSocket, game_id: str) -> None:
                     break
     except (WebSocketDisconnect, RuntimeError):
         pass
+    except SQLAlchemyError:
+        await ws.close(code=1011, reason=DB_DOWN["message"][:100])
     finally:
         game.listeners.discard(queue)
         if sender is not None:
@@ -85,6 +91,8 @@ async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game_id: 
         await service_of(ws).games.act(game_id, seat, message.version, parse_action(message.action))
     except ApiError as error:
         return {"type": "error", **error.json()}
+    except SQLAlchemyError:
+        return {"type": "error", **DB_DOWN}
     return {"type": "ok", "version": message.version + 1}
 
 
