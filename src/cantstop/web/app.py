@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from cantstop.web.http import BodyGuard, HeadAsGet, install_error_handlers
+from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
 from cantstop.web.notify import listen
 from cantstop.web.routes import lobby, pages, play, socket
 from cantstop.web.routes.pages import STATIC
@@ -36,19 +36,24 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
         await service.bots.resume()
         listener = None
         if storage.shared:  # other processes may serve the same games: hear of their moves
-            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.games.catch_up_all))
+            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.games.catch_up_all, service.chat_notified))
         yield
         if listener is not None:
             listener.cancel()
             await asyncio.gather(listener, return_exceptions=True)
         await service.close()
 
-    app = FastAPI(title="Can't Stop", version="1", lifespan=lifespan, description="Play Can't Stop: create games, join seats, act, watch.")
+    docs = settings.api_docs  # off by default: the pages load their scripts from a CDN
+    app = FastAPI(
+        title="Can't Stop", version="1", lifespan=lifespan, description="Play Can't Stop: create games, join seats, act, watch.",
+        docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
+    )
     app.state.service = service
     app.state.settings = settings
     app.state.throttle = Throttle(settings)
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
     for router in (lobby.router, play.router, socket.router, pages.router):
         app.include_router(router)

@@ -20,6 +20,7 @@ from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Event, Record, Roll, apply_event
 from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actions
+from cantstop.web.chat import ChatRoom
 from cantstop.web.describe import game_json, log_lines
 from cantstop.web.errors import ApiError
 from cantstop.web.ratings import rate_game
@@ -41,6 +42,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
     bot_task: asyncio.Task[None] | None = None
+    chat: ChatRoom = field(default_factory=ChatRoom)
     # The version this process brought about (a move or the start), -1 if none: its bots
     # move on from there at once, while other processes only stand by (see bot_seats).
     driven: int = -1

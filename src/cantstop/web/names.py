@@ -51,15 +51,22 @@ def bot_skeletons() -> dict[str, str]:
     return {skeleton(get_bot(n).display): get_bot(n).display for n in bot_names()}
 
 
+def refused_character(text: str) -> str | None:
+    """What is wrong with the first character plain text may not hold, or None."""
+    for ch in text:
+        why = REFUSED.get(unicodedata.category(ch))
+        if why is not None:
+            return f"U+{ord(ch):04X} ({unicodedata.name(ch, 'no name')}), {why}"
+    return None
+
+
 def checked_name(name: str, seat: int | None = None) -> str:
     """A person's name, normalised; refused, saying why (and which seat, if given), unless it
     is plain text that fits a record's tags and cannot pass for a bot."""
     where = "" if seat is None else f"seat {seat_letter(seat)}: "
-    for ch in name:  # before normalising: NFKC would silently drop some of them
-        why = REFUSED.get(unicodedata.category(ch))
-        if why is not None:
-            label = unicodedata.name(ch, "no name")
-            raise ApiError(422, "bad_name", f"{where}the name holds U+{ord(ch):04X} ({label}), {why}: {ALLOWED}")
+    wrong = refused_character(name)  # before normalising: NFKC would silently drop some of them
+    if wrong is not None:
+        raise ApiError(422, "bad_name", f"{where}the name holds {wrong}: {ALLOWED}")
     name = normal(name)
     if not 1 <= len(name) <= MAX_NAME:
         raise ApiError(422, "bad_name", f"{where}the name has {len(name)} characters after normalising: {ALLOWED}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cantstop.core.dice import SecureDice
 from cantstop.web.bot_seats import BotSeats
+from cantstop.web.chat import Chat
 from cantstop.web.games import LiveGames
 from cantstop.web.lobby import Lobby
 from cantstop.web.recorder import Recorder
@@ -18,6 +19,13 @@ class GameService:
         self.games = LiveGames(self.recorder, SecureDice())
         self.lobby = Lobby(self.games)
         self.bots = BotSeats(self.games, bot_delay, bot_standby)
+        self.chat = Chat(self.recorder, self.games.send)
+
+    async def chat_notified(self, game_id: str, text: str) -> None:
+        """Another process (or this one) relayed a chat frame: for our clients of that game."""
+        game = self.games.held.get(game_id)
+        if game is not None:
+            self.chat.received(game, text)
 
     async def close(self) -> None:
         await self.bots.close()

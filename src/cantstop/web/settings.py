@@ -24,7 +24,7 @@ class Settings:
     # or "off". Actions count over HTTP and WebSocket alike.
     rate_create: str = "20/minute"  # new games and rematches
     rate_join: str = "60/minute"
-    rate_action: str = "20/second"
+    rate_action: str = "30/second"
     rate_chat: str = "10/minute"
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
 

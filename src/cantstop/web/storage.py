@@ -366,6 +366,11 @@ class Storage:
         if self.shared:
             s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id} {version}"})
 
+    def notify_chat(self, game_id: str, frame: str) -> None:
+        """PostgreSQL: relay a chat frame (JSON text) to every server process."""
+        with self.session() as s:
+            s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id} {frame}"})
+
     # ---------------------------------------------------------------- ratings
     def ratings(self, names: list[str]) -> dict[str, Rating]:
         with self.session() as s:

@@ -10,7 +10,7 @@ from cantstop.bots import Level, bot_names, get_bot
 from cantstop.core.variant import PRESETS
 from cantstop.web.describe import summary_json
 from cantstop.web.errors import ApiError
-from cantstop.web.routes.deps import cookie_name, limit, service_of, token_of
+from cantstop.web.routes.deps import cookie_name, is_https, limit, service_of, token_of
 from cantstop.web.schemas import Created, Joined, JoinIn, NewGame, Rematch
 from cantstop.web.storage import new_token
 
@@ -77,7 +77,9 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response)
     limit(request, "join")
     token = await service_of(request).lobby.join(game_id, body.seat, body.name)
     if not body.screen:
-        response.set_cookie(cookie_name(game_id), token, httponly=True, samesite="strict", max_age=90 * 86400)
+        response.set_cookie(
+            cookie_name(game_id), token, httponly=True, samesite="strict", max_age=90 * 86400, path="/", secure=is_https(request)
+        )
     return Joined(game=game_id, seat=body.seat, token=token)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -13,10 +14,10 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from cantstop.web.errors import ApiError
-from cantstop.web.games import parse_action
+from cantstop.web.games import LiveGame, parse_action
 from cantstop.web.http import DB_DOWN, TOO_DEEP, json_depth
 from cantstop.web.routes.deps import limit, service_of, token_of
-from cantstop.web.schemas import WsAction
+from cantstop.web.schemas import WsAction, WsChat, WsMute
 from cantstop.web.settings import BURST, MAX_DEPTH, MAX_MESSAGE, RATE, Settings
 
 router = APIRouter()
@@ -42,18 +43,19 @@ async def live(ws: WebSocket, game_id: str) -> None:
     queue: asyncio.Queue[str] = asyncio.Queue()
     sender: asyncio.Task[None] | None = None
     bucket = TokenBucket(RATE, BURST)
+    spectator = f"Spectator {secrets.token_hex(2)}"  # how this connection is known in the chat if it holds no seat
     try:
         seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
             game.listeners.add(queue)
-            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log})
+            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": game.chat.json()})
         sender = asyncio.create_task(forward(ws, queue))
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            reply = await handle(ws, frame.get("text"), bucket, game_id, seat)
+            reply = await handle(ws, frame.get("text"), bucket, game, seat, spectator)
             if reply is not None:
                 await ws.send_json(reply)
                 if reply.get("error") == "too_fast":
@@ -70,7 +72,16 @@ async def live(ws: WebSocket, game_id: str) -> None:
         service.games.forget_if_idle(game)
 
 
-async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game_id: str, seat: int | None) -> dict[str, Any] | None:
+ERRORS_ABOUT = {"action": "action", "chat": "chat", "mute": "chat"}  # which part of the page shows a refusal
+MODELS: dict[str, type[WsAction | WsChat | WsMute]] = {"action": WsAction, "chat": WsChat, "mute": WsMute}
+EXPECTED = (
+    'expected {"type": "action", "version": N, "action": ...}, {"type": "chat", "text": ...},'
+    ' {"type": "mute", "spectators": true|false} or {"type": "ping"}'
+)
+
+
+async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game: LiveGame, seat: int | None, spectator: str) -> dict[str, Any] | None:
+    """One message from a client: its answer (an error frame names what was wrong)."""
     if not bucket.take():
         return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
     if text is None:
@@ -81,19 +92,32 @@ async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game_id: 
         return {"type": "error", **TOO_DEEP}
     try:
         data = json.loads(text)
-        if isinstance(data, dict) and data.get("type") == "ping":
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind == "ping":
             return {"type": "pong"}
-        message = WsAction.model_validate(data)
+        message = MODELS[kind].model_validate(data) if kind in MODELS else WsAction.model_validate(data)
     except (ValueError, ValidationError) as error:
-        return {"type": "error", "error": "bad_message", "message": f"expected {{\"type\": \"action\", \"version\": N, \"action\": ...}}: {str(error)[:300]}"}
+        return {"type": "error", "error": "bad_message", "message": f"{EXPECTED}: {str(error)[:300]}"}
+    service = service_of(ws)
     try:
-        limit(ws, "action")
-        await service_of(ws).games.act(game_id, seat, message.version, parse_action(message.action))
+        if isinstance(message, WsAction):
+            limit(ws, "action")
+            await service.games.act(game.meta.id, seat, message.version, parse_action(message.action))
+            return {"type": "ok", "version": message.version + 1}
+        limit(ws, "chat")
+        if message.token is not None:  # a screen holding several seats speaks for one of them
+            seat = await service.lobby.seat_of(game.meta.id, message.token)
+            if seat is None:
+                raise ApiError(403, "bad_token", "this token holds no seat in this game")
+        if isinstance(message, WsChat):
+            await service.chat.say(game, seat, spectator, message.text)
+        else:
+            await service.chat.mute(game, seat, message.spectators)
+        return None  # the message itself comes back to everyone, this client too
     except ApiError as error:
-        return {"type": "error", **error.json()}
+        return {"type": "error", "about": ERRORS_ABOUT[message.type], **error.json()}
     except SQLAlchemyError:
-        return {"type": "error", **DB_DOWN}
-    return {"type": "ok", "version": message.version + 1}
+        return {"type": "error", "about": ERRORS_ABOUT[message.type], **DB_DOWN}
 
 
 async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
