@@ -7,8 +7,8 @@ import math
 import time
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from cantstop.web.errors import ApiError
 from cantstop.web.settings import Settings
@@ -31,16 +31,18 @@ def limit_items(settings: Settings) -> dict[str, RateLimitItem]:
 
 
 class Throttle:
+    # The asyncio flavour of the package's memory storage: the threaded one starts a timer
+    # thread again and again under load, which cost more than the counting.
     def __init__(self, settings: Settings) -> None:
         self.items = limit_items(settings)
         self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 
-    def check(self, what: str, client: str) -> None:
+    async def check(self, what: str, client: str) -> None:
         """Count one `what` for `client`; ApiError 429 (nothing done) when it is one too many."""
         item = self.items.get(what)
-        if item is None or self._limiter.hit(item, what, client):
+        if item is None or await self._limiter.hit(item, what, client):
             return
-        reset = self._limiter.get_window_stats(item, what, client).reset_time
+        reset = (await self._limiter.get_window_stats(item, what, client)).reset_time
         wait = max(1, math.ceil(reset - time.time()))
         raise ApiError(
             429, "too_many", f"too many {WHAT[what]} from this address: at most {item}; try again in {wait} s",

@@ -52,7 +52,7 @@ def is_https(conn: HTTPConnection) -> bool:
     return conn.url.scheme in ("https", "wss")
 
 
-def limit(conn: HTTPConnection, what: str) -> None:
+async def limit(conn: HTTPConnection, what: str) -> None:
     """Count one `what` (create, join, action, chat) for this client: 429 past its limit."""
     throttle: Throttle = conn.app.state.throttle
-    throttle.check(what, client_address(conn))
+    await throttle.check(what, client_address(conn))

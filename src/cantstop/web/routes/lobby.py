@@ -32,7 +32,7 @@ async def variants() -> dict[str, Any]:
 async def create_game(body: NewGame, request: Request) -> Created:
     """Create a game: a variant and 1-4 seats, each 'open' or 'bot:NAME'; `take` seats
     open ones at once for people at this screen (their tokens are in the reply only)."""
-    limit(request, "create")
+    await limit(request, "create")
     people = {t.seat: (t.name, new_token()) for t in body.take}
     if len(people) < len(body.take):
         raise ApiError(422, "bad_seat", "each seat can be taken once")
@@ -55,7 +55,7 @@ async def rematch(game_id: str, body: Rematch, request: Request) -> Created:
         if seat is None:
             raise ApiError(403, "bad_token", "a token holds no seat in this game; nothing was created")
         seats.add(seat)
-    limit(request, "create")
+    await limit(request, "create")
     new_id, tokens = await service.lobby.rematch(game_id, seats)
     taken = [Joined(game=new_id, seat=s, token=t) for s, t in tokens.items()]
     return Created(id=new_id, url=f"/game/{new_id}", taken=taken)
@@ -74,7 +74,7 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response)
     set as a cookie. With `screen`, for one more person at a screen that holds seats already
     (tokens kept by the page, or the cookie of a seat joined online), no cookie is set: the
     token is in the reply only, and the cookie keeps the seat it holds."""
-    limit(request, "join")
+    await limit(request, "join")
     token = await service_of(request).lobby.join(game_id, body.seat, body.name)
     if not body.screen:
         response.set_cookie(

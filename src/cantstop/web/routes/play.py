@@ -34,7 +34,7 @@ async def get_game(game_id: str, request: Request) -> dict[str, Any]:
 async def act(game_id: str, body: ActionIn, request: Request) -> dict[str, Any]:
     """Play 'roll', 'stop' or a choice, made on state `version`; the seat comes from the token."""
     service = service_of(request)
-    limit(request, "action")
+    await limit(request, "action")
     await service.games.live(game_id)  # an unknown game is a 404 before any token is looked at
     token = token_of(request, game_id)
     seat = await service.lobby.seat_of(game_id, token)

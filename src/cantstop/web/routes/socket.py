@@ -101,10 +101,10 @@ async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game: Liv
     service = service_of(ws)
     try:
         if isinstance(message, WsAction):
-            limit(ws, "action")
+            await limit(ws, "action")
             await service.games.act(game.meta.id, seat, message.version, parse_action(message.action))
             return {"type": "ok", "version": message.version + 1}
-        limit(ws, "chat")
+        await limit(ws, "chat")
         if message.token is not None:  # a screen holding several seats speaks for one of them
             seat = await service.lobby.seat_of(game.meta.id, message.token)
             if seat is None:
