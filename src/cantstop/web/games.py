@@ -149,14 +149,13 @@ class LiveGames:
         return self.held.setdefault(game_id, game)
 
     async def _catch_up(self, game: LiveGame, events: list[Event]) -> list[dict[str, Any]]:
-        """Apply stored events this process has not seen; returns their log entries."""
+        """Apply stored events this process has not seen; returns their log entries. The
+        caller has just read `game.meta`: a game it shows started begins its record here."""
         entries: list[dict[str, Any]] = []
         if game.record is None:
-            meta = await self.recorder.db(self.storage.game, game.meta.id)
-            if meta is None or meta.first is None:
+            if game.meta.first is None:
                 return []
-            game.meta = meta
-            game.record = meta.record([])
+            game.record = game.meta.record([])
             game.state = game.record.start()
             entries.append(start_line(game))
             game.log.extend(entries)
@@ -175,7 +174,7 @@ class LiveGames:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
                 game.meta, changed = meta, True
-        if over:  # only its rematch can have changed
+        if over or game.meta.first is None:  # over: only its rematch can have changed; waiting: only its seats
             if changed:
                 self.publish(game, [])
             return
