@@ -49,6 +49,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Any:
+    """POST, trying again when a kept-alive connection was closed by the server just then."""
+    for _ in range(4):
+        try:
+            return (await http.post(path, json=body)).json()
+        except httpx.TransportError:
+            await asyncio.sleep(0.1)
+    return (await http.post(path, json=body)).json()  # the last try lets its error through
+
+
 class Load:
     def __init__(self, url: str, deadline: float, pace: float) -> None:
         self.url, self.deadline, self.pace = url, deadline, pace
@@ -60,9 +70,9 @@ class Load:
     async def pair(self, http: httpx.AsyncClient, rng: random.Random) -> None:
         """Two connections playing one game after another until the deadline."""
         while time.monotonic() < self.deadline:
-            game_id = (await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"]})).json()["id"]
+            game_id = (await post(http, "/api/games", {"variant": "classic", "seats": ["open", "open"]}))["id"]
             tokens = [
-                (await http.post(f"/api/games/{game_id}/join", json={"seat": s, "name": f"p{s}-{game_id[:6]}"})).json()["token"]
+                (await post(http, f"/api/games/{game_id}/join", {"seat": s, "name": f"p{s}-{game_id[:6]}"}))["token"]
                 for s in (0, 1)
             ]
             finished = await asyncio.gather(*(self.seat(game_id, s, tokens[s], rng) for s in (0, 1)))

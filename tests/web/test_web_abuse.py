@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -188,3 +189,15 @@ def test_rate_settings_come_from_the_environment_and_bad_ones_are_named() -> Non
     assert str(limit_items(settings)["chat"]) == "5 per 10 second"
     with pytest.raises(ValueError, match="rate_action: 'fast' is not a rate"):
         limit_items(Settings(rate_action="fast"))
+
+
+def test_serve_refuses_to_start_on_a_rate_it_cannot_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from cantstop.cli.serve import serve
+
+    monkeypatch.setenv("CANTSTOP_RATE_JOIN", "lots")
+    for name in ("CANTSTOP_DB", "CANTSTOP_BOT_DELAY", "CANTSTOP_ORIGINS"):  # serve sets them: undone after the test
+        monkeypatch.setenv(name, "")
+    result = CliRunner().invoke(serve, ["--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
+    assert result.exit_code == 1 and "bad setting rate_join: 'lots' is not a rate" in result.output

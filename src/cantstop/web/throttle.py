@@ -7,8 +7,8 @@ import math
 import time
 
 from limits import RateLimitItem, parse
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
 
 from cantstop.web.errors import ApiError
 from cantstop.web.settings import Settings
@@ -31,18 +31,18 @@ def limit_items(settings: Settings) -> dict[str, RateLimitItem]:
 
 
 class Throttle:
-    # The asyncio flavour of the package's memory storage: the threaded one starts a timer
-    # thread again and again under load, which cost more than the counting.
+    # Fixed windows, counted in the package's in-memory storage: the cheapest of its
+    # strategies (a check is on every action's path), and a window's end is when to retry.
     def __init__(self, settings: Settings) -> None:
         self.items = limit_items(settings)
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())
 
     async def check(self, what: str, client: str) -> None:
         """Count one `what` for `client`; ApiError 429 (nothing done) when it is one too many."""
         item = self.items.get(what)
-        if item is None or await self._limiter.hit(item, what, client):
+        if item is None or self._limiter.hit(item, what, client):
             return
-        reset = (await self._limiter.get_window_stats(item, what, client)).reset_time
+        reset = self._limiter.get_window_stats(item, what, client).reset_time
         wait = max(1, math.ceil(reset - time.time()))
         raise ApiError(
             429, "too_many", f"too many {WHAT[what]} from this address: at most {item}; try again in {wait} s",
