@@ -52,3 +52,18 @@ def test_bots_never_go_through_the_text_of_an_action(storage: Storage, monkeypat
         await service.close()
 
     asyncio.run(run())
+
+
+def test_concurrent_loads_of_a_game_make_one_live_game_and_leave_nothing_behind(storage: Storage) -> None:
+    async def run() -> None:
+        maker, service = GameService(storage, bot_delay=0), GameService(storage, bot_delay=0)
+        game_id = await maker.lobby.create("classic", ["open", "open"])
+        loads = await asyncio.gather(*(service.games.live(game_id) for _ in range(20)))
+        assert all(game is loads[0] for game in loads) and service.games.held == {game_id: loads[0]}
+        missing = await asyncio.gather(*(service.games.live("nothing-here") for _ in range(20)), return_exceptions=True)
+        assert all(getattr(error, "code", None) == "no_game" for error in missing)
+        assert service.games._loading == {}
+        await maker.close()
+        await service.close()
+
+    asyncio.run(run())

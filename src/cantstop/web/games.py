@@ -137,8 +137,13 @@ class LiveGames:
         loading = self._loading.get(game_id)
         if loading is None:
             loading = self._loading[game_id] = asyncio.create_task(self._load(game_id))
-            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+            loading.add_done_callback(lambda task: self._loaded(game_id, task))
         return await asyncio.shield(loading)
+
+    def _loaded(self, game_id: str, task: asyncio.Task[LiveGame]) -> None:
+        self._loading.pop(game_id, None)
+        if not task.cancelled():
+            task.exception()  # its waiters may all have gone: no "exception never retrieved" noise
 
     async def _load(self, game_id: str) -> LiveGame:
         meta = await self.recorder.db(self.storage.game, game_id)
