@@ -9,25 +9,26 @@ import pytest
 
 import cantstop.web.games as games_module
 from cantstop.core.state import ROLL
+from cantstop.table import Move, Table
 from cantstop.web.service import GameService
 from cantstop.web.storage import Storage, new_token
 
 
 def test_one_action_is_applied_once(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Any] = []
-    real = games_module.apply_event
+    real = Table._apply
 
-    def counting(state: Any, item: Any) -> Any:
-        calls.append(item)
-        return real(state, item)
+    def counting(table: Table, move: Move) -> Any:
+        calls.append(move)
+        return real(table, move)
 
     async def run() -> None:
         service = GameService(storage, bot_delay=0)
         game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
         game = await service.games.live(game_id)
         assert game.state is not None
-        monkeypatch.setattr(games_module, "apply_event", counting)
-        await service.games.act(game_id, game.state.player, 0, ROLL)
+        monkeypatch.setattr(Table, "_apply", counting)
+        await service.games.act(game_id, game.state.player, 0, Move.of(ROLL))
         assert game.version == 1 and len(calls) == 1
         await service.close()
 

@@ -295,7 +295,7 @@ def test_solitaire_is_played_alone_and_not_rated(client: TestClient) -> None:
     token = join(client, game_id, 0, "Sol")
     final = play_out(client, game_id, token)
     assert final["state"]["winner"] == 0
-    assert final["log"][-1]["text"] == f"Sol finishes in {final['state']['turn']} turns"
+    assert final["log"][-1]["text"] == f"Sol finishes after {final['state']['turn']} turns."
     assert client.get("/api/leaderboard").json() == []
 
 

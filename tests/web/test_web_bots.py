@@ -13,6 +13,7 @@ import pytest
 import cantstop.web.bot_seats as bot_seats_module
 from cantstop.bots import BotInfo, Budget
 from cantstop.core.state import ROLL, STOP, Phase, State
+from cantstop.table import Move
 from cantstop.web.service import GameService
 from cantstop.web.storage import Storage
 
@@ -63,11 +64,11 @@ async def play_ann(service: GameService, game_id: str) -> None:
         if state.player != 0:
             await asyncio.sleep(0.01)
         elif state.phase is Phase.ROLL:
-            await service.games.act(game_id, 0, game.version, ROLL)
+            await service.games.act(game_id, 0, game.version, Move.of(ROLL))
         elif state.phase is Phase.CHOOSE:
-            await service.games.act(game_id, 0, game.version, state.options[0])
+            await service.games.act(game_id, 0, game.version, Move.of(state.options[0]))
         else:
-            await service.games.act(game_id, 0, game.version, STOP)
+            await service.games.act(game_id, 0, game.version, Move.of(STOP))
 
 
 def bot_decisions(service: GameService, game_id: str) -> int:
@@ -111,10 +112,10 @@ async def test_a_standing_by_process_moves_the_bot_when_the_other_does_not(stora
     game = stuck.games.held[game_id]
     try:
         if game.state is not None and game.state.player == 1:  # Bob won the roll-off: one turn
-            await stuck.games.act(game_id, 1, game.version, ROLL)
+            await stuck.games.act(game_id, 1, game.version, Move.of(ROLL))
             if game.state.player == 1:  # not a bust
-                await stuck.games.act(game_id, 1, game.version, game.state.options[0])
-                await stuck.games.act(game_id, 1, game.version, STOP)
+                await stuck.games.act(game_id, 1, game.version, Move.of(game.state.options[0]))
+                await stuck.games.act(game_id, 1, game.version, Move.of(STOP))
         await until(lambda: standby.games.held[game_id].driven > 0)  # the bot moved, from the standby
         assert thoughts and all(s.player == 0 for s in thoughts)
     finally:

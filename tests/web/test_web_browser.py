@@ -189,7 +189,7 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
     versions = {p.evaluate("document.body.dataset.version") for p in pages}
     assert len(versions) == 1
     texts = [p.text_content("#log") for p in pages]
-    assert texts[0] == texts[1] and "wins in" in texts[0]
+    assert texts[0] == texts[1] and "wins after" in texts[0]
     pages[1].screenshot(path=str(tmp_path / "phone.png"), full_page=True)
 
 

@@ -64,6 +64,14 @@ class StaleMoveError(CantStopError):
         self.made_on, self.current = made_on, current
 
 
+def recorded_fault(why: str) -> tuple[Fault | None, str]:
+    """The fault and reason of a recorded `resign`/`fallback` reason ("timeout: the clock ran out")."""
+    word, colon, rest = why.partition(": ")
+    if colon and word in {f.value for f in Fault}:
+        return Fault(word), rest
+    return None, why
+
+
 class Table:
     def __init__(
         self,
@@ -186,6 +194,25 @@ class Table:
         if ready.out_of_band:
             return self._out_of_band(ready)
         return self._apply(ready)
+
+    def restore(self, move: Move) -> list[Happening]:
+        """Apply a move this table (or one like it) made before, read back from where it was
+        stored: an engine move as `play` does; a `fallback` or `resign` is taken as recorded,
+        its outcome not decided again (a fallback's move follows it in the store)."""
+        if not move.out_of_band:
+            return self.play(move)
+        if move.kind is Kind.TIMEOUT:
+            raise IllegalActionError(f"{move} is never stored: the table records what its policy made of it")
+        if not 0 <= move.seat < len(self.players) or self.over:
+            raise IllegalActionError(f"{move} cannot be restored here: no such seat, or the game is over")
+        fault, reason = recorded_fault(move.reason)
+        if move.kind is Kind.RESIGN:
+            return self._forfeit(move.seat, fault, reason)
+        if move.seat != self.state.player:
+            raise IllegalActionError(f"{move}: only the seat to move can fall back")
+        action = fallback_action(self.state) if self.state.phase is not Phase.ROLL else ROLL
+        self._note(move)
+        return [FellBack(move.seat, fault or Fault.CRASH, reason, action)]
 
     def _apply(self, move: Move) -> list[Happening]:
         before = self.state

@@ -29,11 +29,11 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     """The whole server around one storage, with `settings` (the defaults if None) and any
     of its fields given by name (`bot_delay=0`)."""
     settings = replace(settings or Settings(), **knobs)
-    service = GameService(storage, settings.bot_delay)
+    service = GameService(storage, settings.bot_delay, clock_scale=settings.clock_scale)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await service.bots.resume()
+        await service.resume()
         listener = None
         if storage.shared:  # other processes may serve the same games: hear of their moves
             listener = asyncio.create_task(listen(storage.url, service.games.notified, service.games.catch_up_all, service.chat_notified))

@@ -1,5 +1,9 @@
 """Bot seats: a bot moves from an asyncio task per game, through the same act path as people.
 
+The bot is the seat's player on the game's `Table`: `table.ask` runs it in a thread and
+applies nothing; its move then goes through `LiveGames.act` like a person's, and a bot
+that fails is handed to the table's failure policy (`LiveGames.fail_seat`).
+
 With several server processes on one database, the process that made the last move lets
 its bot think at once; the others stand by a little longer and step in only if it died.
 """
@@ -10,8 +14,9 @@ import asyncio
 import logging
 import random
 
-from cantstop.bots import Budget, get_bot
-from cantstop.core.state import ROLL, Action, Phase
+from cantstop.bots import get_bot
+from cantstop.core.state import ROLL, Phase
+from cantstop.table import BotPlayer, Move, SeatFailed
 from cantstop.web.errors import ApiError
 from cantstop.web.games import LiveGame, LiveGames
 
@@ -26,7 +31,7 @@ class BotSeats:
         # in place of the one that did: past the bot's 1 s budget, so it acts only if that
         # process died. Without it every process would compute the same bot move.
         self.bot_standby = bot_standby
-        games.moved = self.wake
+        games.on_move.append(self.wake)
 
     def wake(self, game: LiveGame) -> None:
         state = game.state
@@ -36,27 +41,26 @@ class BotSeats:
             game.bot_task = asyncio.create_task(self._play(game))
 
     async def _play(self, game: LiveGame) -> None:
-        rng = random.Random()
-        while game.state is not None and not game.state.is_over:
-            state, version = game.state, game.version
-            seat = game.meta.seats[state.player]
+        while (table := game.table) is not None and not table.over:
+            version, mover = game.version, table.seat
+            seat = game.meta.seats[mover]
             if seat.kind != "bot" or seat.bot is None:
                 return
             standby = 0.0 if game.driven == version else self.bot_standby
             await asyncio.sleep(self.bot_delay + standby)
-            if game.version != version:
+            if game.version != version or game.table is not table:
                 continue
-            action: Action = ROLL
-            if state.phase is not Phase.ROLL:
-                try:
-                    action = await asyncio.to_thread(get_bot(seat.bot).play, state, rng, Budget(seconds=1.0))
-                    if action not in state.legal_actions():
-                        raise ValueError(f"illegal action {action!r}")
-                except Exception as error:  # a broken bot must not stall the game: play any legal move
-                    log.warning("bot %s failed in game %s (%s); playing a random move", seat.bot, game.meta.id, error)
-                    action = rng.choice(state.legal_actions())
+            if table.players[mover] is None:  # the seat's bot, as the table's player
+                table.players[mover] = BotPlayer(get_bot(seat.bot), rng=random.Random())
+            answer: Move | SeatFailed = Move.of(ROLL)
+            if table.state.phase is not Phase.ROLL:
+                answer = await asyncio.to_thread(table.ask)  # thinks off the event loop; applies nothing
             try:
-                await self.games.act(game.meta.id, state.player, version, action)
+                if isinstance(answer, SeatFailed):  # a broken bot must not stall the game: the table's policy plays for it
+                    log.warning("bot %s failed in game %s (%s); the table falls back", seat.bot, game.meta.id, answer)
+                    await self.games.fail_seat(game.meta.id, version, answer.fault, answer.reason)
+                else:
+                    await self.games.act(game.meta.id, mover, version, answer)
             except ApiError as error:
                 if error.code != "stale":  # another process moved first: look again
                     log.warning("bot %s in game %s: %s", seat.bot, game.meta.id, error.message)

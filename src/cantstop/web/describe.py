@@ -2,32 +2,45 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
-from cantstop.core.choices import format_choice
-from cantstop.core.notation import format_dice, seat_letter, to_json
-from cantstop.core.record import Event, Roll
-from cantstop.core.state import STOP, Phase, State
+from cantstop.core.notation import seat_letter, to_json
+from cantstop.core.state import Phase, State
+from cantstop.core.variant import Variant
+from cantstop.table import Fault, Happening
+from cantstop.table import happenings as kinds
+from cantstop.table.wording import say
 from cantstop.web.storage import StoredGame
 
 
-def log_lines(before: State, item: Event, after: State, names: list[str]) -> list[dict[str, Any]]:
-    """The log entries one event makes: a roll (and a bust), a choice, a stop (claims, a win)."""
-    who = names[before.player]
-    if isinstance(item, Roll):
-        lines = [{"kind": "roll", "seat": before.player, "text": f"{who} rolls {' '.join(format_dice(item))}", "dice": list(item)}]
-        if after.turn != before.turn:
-            lines.append({"kind": "bust", "seat": before.player, "text": f"{who} busts: {format_dice(item)} fits no column", "dice": list(item)})
-        return lines
-    if isinstance(item, tuple):
-        return [{"kind": "choice", "seat": before.player, "text": f"{who} moves {format_choice(item)}", "columns": list(item)}]
-    lines = [{"kind": "stop", "seat": before.player, "text": f"{who} stops"}] if item is STOP else []
-    for c in before.variant.columns:
-        if after.claimed[c] != before.claimed[c]:
-            lines.append({"kind": "claim", "seat": before.player, "text": f"{who} claims column {c}", "columns": [c]})
-    if after.is_over:
-        verb = "finishes" if after.players == 1 else "wins"  # solitaire: the score is the turns taken
-        lines.append({"kind": "win", "seat": after.player, "text": f"{names[after.player]} {verb} in {after.turn} turns"})
+# Each happening's entry in the log: its kind for the page, and what it carries besides the sentence.
+def _extra(h: Happening) -> tuple[str, dict[str, Any]]:
+    match h:
+        case kinds.Rolled():
+            return "roll", {"dice": list(h.dice)}
+        case kinds.Busted():
+            return "bust", {"dice": list(h.dice)}
+        case kinds.Chose():
+            return "choice", {"columns": list(h.choice)}
+        case kinds.Stopped():
+            return "stop", {}
+        case kinds.Claimed():
+            return "claim", {"columns": [h.column]}
+        case kinds.Won():
+            return "win", {}
+        case kinds.FellBack():
+            return ("timeout" if h.fault is Fault.TIMEOUT else "fallback"), {}
+        case kinds.Forfeited():
+            return "resign", {}
+    assert_never(h)
+
+
+def log_lines(happenings: list[Happening], names: list[str], variant: Variant) -> list[dict[str, Any]]:
+    """The log entries of what moves did, in the table's own words (`table.wording`)."""
+    lines = []
+    for h in happenings:
+        kind, extra = _extra(h)
+        lines.append({"kind": kind, "seat": h.seat, "text": say(h, names, variant, brief=True), **extra})
     return lines
 
 

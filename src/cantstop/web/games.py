@@ -1,8 +1,8 @@
 """Live games: each game in memory, its act path, version checks and broadcasting.
 
-One `LiveGame` per game, rebuilt from the stored events whenever it is needed (after a
-restart, or when another server process moved it on). An action is checked against the
-engine and committed with its version before any client hears of it, and applied once.
+One `LiveGame` per game, its `Table` rebuilt from the stored moves whenever it is needed
+(after a restart, or when another server process moved it on). A move is prepared by the
+table, committed with its version, then played by the table once; clients hear of it last.
 """
 
 from __future__ import annotations
@@ -10,16 +10,20 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC
 from typing import Any
 
-from cantstop.core.choices import parse_choice
 from cantstop.core.dice import DiceSource
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
-from cantstop.core.record import Event, Record, Roll, apply_event
-from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actions
+from cantstop.core.record import Record
+from cantstop.core.state import Phase, State
+from cantstop.table import Fault, Happening, Kind, Move, MoveError, Policy, Table
+from cantstop.table.wording import roll_off_line
 from cantstop.web.chat import ChatRoom
 from cantstop.web.describe import game_json, log_lines
 from cantstop.web.errors import ApiError
@@ -33,24 +37,36 @@ QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it
 
 @dataclass
 class LiveGame:
-    """A game as the server holds it between actions."""
+    """A game as the server holds it between actions: its `Table` once play has started."""
 
     meta: StoredGame
-    record: Record | None
-    state: State | None
+    table: Table | None
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
     bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
     chat: ChatRoom = field(default_factory=ChatRoom)
     # The version this process brought about (a move or the start), -1 if none: its bots
-    # move on from there at once, while other processes only stand by (see bot_seats).
+    # and its clock move on from there at once, while other processes only stand by.
     driven: int = -1
+    # When the current version came about (seconds since the epoch): the move clock counts from here.
+    moved_at: float = field(default_factory=time.time)
+    present: Counter[int] = field(default_factory=Counter)  # seat -> connections of this process
+    clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
     _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
     @property
+    def record(self) -> Record | None:
+        return self.table.record if self.table else None
+
+    @property
+    def state(self) -> State | None:
+        return self.table.state if self.table else None
+
+    @property
     def version(self) -> int:
-        return len(self.record.events) if self.record else 0
+        return self.table.version if self.table else 0
 
     @property
     def names(self) -> list[str]:
@@ -60,71 +76,102 @@ class LiveGame:
     def open_seats(self) -> str:
         return ", ".join(str(s.seat) for s in self.meta.seats if s.kind == "open") or "none"
 
+    @property
+    def person_to_move(self) -> int | None:
+        """The seat of the person whose move it is, if one is (the clock runs only for people)."""
+        state = self.state
+        if state is None or state.is_over or self.meta.seats[state.player].kind != "person":
+            return None
+        return state.player
+
+    def deadline(self) -> float | None:
+        """When the person to move runs out of time (seconds since the epoch), if the game has a clock."""
+        if not self.meta.clock or self.person_to_move is None:
+            return None
+        return self.moved_at + self.meta.clock * self.clock_scale
+
     def snapshot(self) -> dict[str, Any]:
         """The game's JSON, built once per version and seating (every client gets the same)."""
         cached = self._snapshot
         if cached is None or cached[0] != self.version or cached[1] is not self.meta:
-            cached = self._snapshot = (self.version, self.meta, game_json(self.meta, self.state, self.version))
+            data = game_json(self.meta, self.state, self.version)
+            deadline = self.deadline()
+            data["clock"] = {"seconds": self.meta.clock, "deadline": None if deadline is None else round(deadline * 1000)}
+            cached = self._snapshot = (self.version, self.meta, data)
         return cached[2]
 
-    def advance(self, item: Event, after: State) -> list[dict[str, Any]]:
-        """Take one event whose resulting state is known: the record grows by it; its log lines."""
-        assert self.record is not None and self.state is not None
-        before, self.state = self.state, after
-        self.record.events.append(item)
-        entries = [{**entry, "version": self.version} for entry in log_lines(before, item, after, self.names)]
+    def presence(self) -> dict[str, Any]:
+        """Who has this game open here, whose move it is (a person deciding or a bot thinking),
+        and the server's time (ms), against which a browser reads the move clock's deadline."""
+        state = self.state
+        thinking = state.player if state is not None and not state.is_over else None
+        connected = sorted(s for s, n in self.present.items() if n > 0)
+        return {"connected": connected, "thinking": thinking, "now": round(time.time() * 1000)}
+
+    def told(self, happenings: list[Happening]) -> list[dict[str, Any]]:
+        """The log entries of what the last moves did, at the current version."""
+        assert self.table is not None
+        entries = [{**entry, "version": self.version} for entry in log_lines(happenings, self.names, self.table.variant)]
         self.log.extend(entries)
         return entries
 
 
-def parse_action(raw: str | list[int]) -> Action:
-    """'roll', 'stop', a choice as '6+10' or [6, 10]; a clear error otherwise."""
-    if isinstance(raw, list):
-        return tuple(sorted(raw))
-    text = raw.strip().lower()
-    if text in ("roll", "stop"):
-        return ROLL if text == "roll" else STOP
+def parse_action(raw: str | list[int]) -> Move:
+    """'roll', 'stop', a choice as '6+10' or [6, 10]; a clear error otherwise. A client's
+    move is never an out-of-band one: the table makes those."""
     try:
-        return parse_choice(text)
-    except ValueError:
+        move = Move.of(tuple(sorted(raw))) if isinstance(raw, list) else Move.parse(raw.lower())
+    except MoveError:
+        move = None
+    if move is None or move.out_of_band or (move.kind is Kind.ROLL and move.dice):
         raise ApiError(
             422, "bad_action", f"unknown action {raw!r}: send 'roll', 'stop' or a choice such as '6+10' or [6, 10]"
-        ) from None
-
-
-def next_event(state: State, action: Action, dice: DiceSource) -> tuple[Event, State]:
-    """The one step of play: the event `action` makes (a roll brings its dice) and the state
-    after it; CantStopError, nothing changed, when it is not legal. This is the function the
-    `table` layer's driver takes over."""
-    item: Event
-    if action is ROLL:
-        if state.phase is Phase.DECIDE:
-            state.play(ROLL)  # checks that rolling on is allowed here; the dice below imply it
-        elif state.phase is not Phase.ROLL:
-            raise CantStopError(f"roll is not legal now; legal actions: {describe_actions(state.legal_actions())}")
-        item = Roll(dice.roll(state.variant.dice, state.variant.faces))
-    else:
-        if state.phase is Phase.ROLL:
-            raise CantStopError(f"{action} is not legal: the turn starts with a roll; legal actions: roll")
-        item = action
-    return item, apply_event(state, item)
+        )
+    return move
 
 
 def legal_json(state: State) -> list[Any]:
     return ["roll"] if state.phase is Phase.ROLL else [a if isinstance(a, str) else list(a) for a in state.legal_actions()]
 
 
+class Collected:
+    """A `Table` sink that keeps the moves appended (to store them before the live table takes them)."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+
+    def append(self, move: Move, before: State, after: State) -> None:
+        self.moves.append(move)
+
+    def undo(self) -> None:
+        self.moves.pop()
+
+
+def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], int | None]:
+    """What the table's failure policy makes of a failed seat, found on a copy of the table
+    (nothing changes on `table`): the moves to store, and the winner if they end the game."""
+    record = table.record
+    trial = Table(
+        replace(record, events=list(record.events), tags=dict(record.tags)), table.deal, policy=table.policy, narrate=False
+    )
+    made = trial.sink = Collected()
+    trial.fail(fault, reason)
+    return made.moves, trial.winner if trial.over else None
+
+
 class LiveGames:
     """Every game this process holds in memory; safe to share between requests on one event loop."""
 
-    def __init__(self, recorder: Recorder, dice: DiceSource) -> None:
+    def __init__(self, recorder: Recorder, dice: DiceSource, clock_scale: float = 1.0) -> None:
         self.recorder = recorder
         self.storage = recorder.storage
         self.dice = dice
+        self.clock_scale = clock_scale
         self.held: dict[str, LiveGame] = {}
         # Loads in flight, one per id, removed when done: an unknown id leaves nothing behind.
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
-        self.moved: Callable[[LiveGame], None] = lambda game: None  # bot seats hook in here
+        self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
+        self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
 
     # --------------------------------------------------------------- loading
     async def live(self, game_id: str) -> LiveGame:
@@ -149,24 +196,30 @@ class LiveGames:
         meta = await self.recorder.db(self.storage.game, game_id)
         if meta is None:
             raise ApiError(404, "no_game", f"no game {game_id!r}")
-        game = LiveGame(meta, None, None, [])
+        game = LiveGame(meta, None, [], clock_scale=self.clock_scale)
         await self._catch_up(game, await self.recorder.db(self.storage.events, game_id, 0))
-        return self.held.setdefault(game_id, game)
+        if meta.updated is not None:  # the clock of a game read back counts from its last stored move
+            game.moved_at = meta.updated.replace(tzinfo=UTC).timestamp()
+        held = self.held.setdefault(game_id, game)
+        if held is game:
+            for hook in self.on_load:
+                hook(game)
+        return held
 
-    async def _catch_up(self, game: LiveGame, events: list[Event]) -> list[dict[str, Any]]:
-        """Apply stored events this process has not seen; returns their log entries. The
-        caller has just read `game.meta`: a game it shows started begins its record here."""
+    async def _catch_up(self, game: LiveGame, moves: list[Move]) -> list[dict[str, Any]]:
+        """Restore stored moves this process has not seen; returns their log entries. The
+        caller has just read `game.meta`: a game it shows started gets its table here."""
         entries: list[dict[str, Any]] = []
-        if game.record is None:
+        if game.table is None:
             if game.meta.first is None:
                 return []
-            game.record = game.meta.record([])
-            game.state = game.record.start()
+            game.table = Table(game.meta.record([]), self.dice, policy=Policy.FALLBACK)
             entries.append(start_line(game))
             game.log.extend(entries)
-        for item in events:
-            assert game.state is not None
-            entries += game.advance(item, apply_event(game.state, item))
+        for move in moves:
+            entries += game.told(game.table.restore(move))
+        if moves:
+            game.moved_at = time.time()
         return entries
 
     async def refresh(self, game: LiveGame, seats: bool = False) -> None:
@@ -175,7 +228,7 @@ class LiveGames:
         if over and not seats:
             return
         changed = False
-        if game.record is None or seats:
+        if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
                 game.meta, changed = meta, True
@@ -189,6 +242,10 @@ class LiveGames:
                 game.meta = await self.recorder.db(self.storage.game, game.meta.id)
             self.publish(game, entries)
             self.moved(game)
+
+    def moved(self, game: LiveGame) -> None:
+        for hook in self.on_move:
+            hook(game)
 
     async def catch_up_all(self) -> None:
         for game in list(self.held.values()):
@@ -210,52 +267,95 @@ class LiveGames:
 
     # ------------------------------------------------------------ broadcasting
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
-        self.send(game, json.dumps({"type": "update", "game": game.snapshot(), "log": entries}))  # encoded once
+        presence = game.presence()
+        message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
+        self.send(game, json.dumps(message))  # encoded once
 
     def send(self, game: LiveGame, message: str) -> None:
         for queue in list(game.listeners):
             if queue.qsize() < QUEUE_LIMIT:  # a client that reads nothing misses updates; nobody waits for it
                 queue.put_nowait(message)
 
+    def present(self, game: LiveGame, seat: int | None, joined: bool) -> None:
+        """A client holding `seat` opened (or closed) the game here: everyone hears who is connected."""
+        if seat is None:
+            return
+        game.present[seat] += 1 if joined else -1
+        self.send(game, json.dumps({"type": "presence", **game.presence()}))
+
     # --------------------------------------------------------------- playing
-    async def act(self, game_id: str, seat: int | None, version: int, action: Action) -> dict[str, Any]:
-        """Apply one action for `seat` made on state `version`; returns the new game JSON."""
+    async def act(self, game_id: str, seat: int | None, version: int, move: Move) -> dict[str, Any]:
+        """Apply one move for `seat` made on state `version`; returns the new game JSON.
+
+        The table prepares the move (a roll gets its dice; a stale, out-of-turn or illegal
+        one is refused and nothing changes), storage takes it under the next version (or
+        refuses: another process stored that version first), and only then the table plays it.
+        """
         game = await self.live(game_id)
         if seat is None:
             raise ApiError(403, "not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
         async with game.lock:
-            if version > game.version or game.state is None:
+            if version > game.version or game.table is None:
                 await self.refresh(game)  # another process may have moved on; else the insert tells
-            state = game.state
-            if state is None:
+            table = game.table
+            if table is None:
                 raise ApiError(409, "not_started", f"the game waits for players in seats {game.open_seats}")
             if version != game.version:
                 raise ApiError(409, "stale", f"the action was made on version {version} but the game is at version {game.version}; nothing was applied", version=game.version)
-            if state.is_over:
-                raise ApiError(409, "game_over", f"the game is over: {game.names[state.player]} won")
-            if seat != state.player:
-                raise ApiError(409, "not_your_turn", f"it is {game.names[state.player]}'s turn (seat {seat_letter(state.player)}), not yours")
+            if table.over:
+                raise ApiError(409, "game_over", f"the game is over: {game.names[table.seat]} won")
+            if seat != table.seat:
+                raise ApiError(409, "not_your_turn", f"it is {game.names[table.seat]}'s turn (seat {seat_letter(table.seat)}), not yours")
             try:
-                item, after = next_event(state, action, self.dice)
+                ready = table.prepare(move, version, seat)
+                winner = table.preview(ready).winner if ready.kind is Kind.STOP else None
             except CantStopError as error:
-                raise ApiError(422, "illegal", str(error), legal=legal_json(state)) from None
-            try:
-                await self.recorder.append(Append(game_id, game.version + 1, item, after.winner))
-            except StaleError:
-                await self.refresh(game)
-                raise ApiError(409, "stale", f"another action was applied first; the game is at version {game.version}", version=game.version) from None
-            entries = game.advance(item, after)
-            game.driven = game.version
-            if after.is_over:
-                game.meta = await self.recorder.db(self.storage.game, game_id)
-                await self.recorder.db(rate_game, self.storage, game.names, after)
-            self.publish(game, entries)
-            self.moved(game)
+                raise ApiError(422, "illegal", str(error), legal=legal_json(table.state)) from None
+            await self._commit(game, [ready], winner)
             return game.snapshot()
+
+    async def fail_seat(self, game_id: str, version: int, fault: Fault, reason: str) -> bool:
+        """The seat to move at `version` failed (its clock ran out, its bot broke): the table's
+        failure policy decides what follows, and that is stored and played like any move.
+        False, nothing done, if the game has moved on meanwhile (a move, or another process)."""
+        game = await self.live(game_id)
+        async with game.lock:
+            await self.refresh(game)
+            table = game.table
+            if table is None or table.over or game.version != version:
+                return False
+            moves, winner = policy_moves(table, fault, reason)
+            try:
+                await self._commit(game, moves, winner)
+            except ApiError as error:
+                if error.code == "stale":
+                    return False
+                raise
+            return True
+
+    async def _commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
+        """Store `moves` as the game's next versions (all or none), then let the table take them;
+        publish what happened. The caller holds the game's lock."""
+        table = game.table
+        assert table is not None
+        try:
+            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner))
+        except StaleError:
+            await self.refresh(game)
+            raise ApiError(409, "stale", f"another action was applied first; the game is at version {game.version}", version=game.version) from None
+        happened = [h for move in moves for h in table.restore(move)]
+        game.moved_at = time.time()
+        entries = game.told(happened)
+        game.driven = game.version
+        if table.over:
+            game.meta = await self.recorder.db(self.storage.game, game.meta.id)
+            await self.recorder.db(rate_game, self.storage, game.names, table.state)
+        self.publish(game, entries)
+        self.moved(game)
 
 
 def start_line(game: LiveGame) -> dict[str, Any]:
     assert game.meta.first is not None
     rolloff = game.meta.tags.get("RollOff")
-    how = f" (roll-off {rolloff})" if rolloff else ""
-    return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first{how}"}
+    how = f" {roll_off_line(rolloff)}" if rolloff else ""
+    return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first.{how}"}

@@ -8,6 +8,7 @@ from cantstop.bots import get_bot
 from cantstop.core.dice import roll_off
 from cantstop.core.notation import seat_letter
 from cantstop.core.variant import preset
+from cantstop.table.wording import roll_off_text
 from cantstop.web.errors import ApiError
 from cantstop.web.games import LiveGame, LiveGames
 from cantstop.web.names import checked_name, same_name
@@ -29,9 +30,10 @@ class Lobby:
         self.storage = games.storage
 
     async def create(
-        self, variant: str, seats: list[str], people: Mapping[int, tuple[str, str]] | None = None, rematch_of: str | None = None
+        self, variant: str, seats: list[str], people: Mapping[int, tuple[str, str]] | None = None, rematch_of: str | None = None,
+        clock: int = 0,
     ) -> str:
-        """A new game; `people` maps open seats the creating client takes at once (people at
+        """A new game with a move `clock` of that many seconds (0: none); `people` maps open seats the creating client takes at once (people at
         one screen) to (name, token). All is checked before anything is stored; with
         `rematch_of` the new game is stored as that game's rematch, or not at all."""
         try:
@@ -58,7 +60,7 @@ class Lobby:
         if any(same_name(a, b) for i, a in enumerate(names) for b in names[i + 1:]):
             raise ApiError(422, "bad_name", "each person at this screen needs a different name")
         try:
-            game_id: str = await self.recorder.db(self.storage.create_game, variant.strip(), parsed, taken, rematch_of)
+            game_id: str = await self.recorder.db(self.storage.create_game, variant.strip(), parsed, taken, rematch_of, clock)
         except RematchExists as exists:
             raise ApiError(
                 409, "rematch_exists", f"this game's rematch was created already: join it at /game/{exists.game_id}",
@@ -85,7 +87,7 @@ class Lobby:
             old = game.meta.seats
             people = {s: (old[s].name or seat_letter(s), new_token()) for s in sorted(seats)}
             specs = [f"bot:{s.bot}" if s.kind == "bot" else "open" for s in old]
-            new_id = await self.create(game.meta.variant, specs, people, rematch_of=game_id)
+            new_id = await self.create(game.meta.variant, specs, people, rematch_of=game_id, clock=game.meta.clock)
             game.meta = await self.recorder.db(self.storage.game, game_id)
             self.games.publish(game, [])  # everyone still on the finished game hears of it
         return new_id, {s: token for s, (_, token) in people.items()}
@@ -122,7 +124,7 @@ class Lobby:
         v = preset(game.meta.variant)
         rolloff = roll_off(v, len(game.meta.seats), self.games.dice)
         tags = {
-            "RollOff": " / ".join(" ".join(f"{seat_letter(s)}:{t}" for s, t in rnd) for rnd in rolloff.rounds),
+            "RollOff": roll_off_text(rolloff),
             "Site": "cantstop serve",
             "Game": game.meta.id,
             "Date": game.meta.created.strftime("%Y.%m.%d"),

@@ -23,6 +23,7 @@ class NewGame(Strict):
     seats: list[Annotated[str, Field(max_length=40)]] = Field(
         min_length=1, max_length=4, description="one entry per seat: 'open' (for a person) or 'bot:NAME' / 'bot:LEVEL'"
     )
+    clock: Literal[0, 30, 120] = Field(0, description="seconds each person has for a move (0: no clock); when they run out, the table plays for them")
     take: list[Join] = Field(
         default_factory=list, max_length=4,
         description="open seats this client takes at once, for people playing at this screen; their tokens come back in the reply",

@@ -8,17 +8,19 @@ from cantstop.web.bot_seats import BotSeats
 from cantstop.web.chat import Chat
 from cantstop.web.games import LiveGames
 from cantstop.web.lobby import Lobby
+from cantstop.web.move_clock import MoveClock
 from cantstop.web.recorder import Recorder
 from cantstop.web.storage import Storage
 
 
 class GameService:
-    def __init__(self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0, clock_scale: float = 1.0) -> None:
         self.storage = storage
         self.recorder = Recorder(storage)
-        self.games = LiveGames(self.recorder, SecureDice())
+        self.games = LiveGames(self.recorder, SecureDice(), clock_scale)
         self.lobby = Lobby(self.games)
         self.bots = BotSeats(self.games, bot_delay, bot_standby)
+        self.clock = MoveClock(self.games, bot_standby)
         self.chat = Chat(self.recorder, self.games.send)
 
     async def chat_notified(self, game_id: str, text: str) -> None:
@@ -27,6 +29,12 @@ class GameService:
         if game is not None:
             self.chat.received(game, text)
 
+    async def resume(self) -> None:
+        """After a (re)start: the bots and the move clocks of the games in progress go on."""
+        await self.bots.resume()
+        await self.clock.resume()
+
     async def close(self) -> None:
         await self.bots.close()
+        await self.clock.close()
         await self.recorder.close()

@@ -26,6 +26,8 @@ class Settings:
     rate_join: str = "60/minute"
     rate_action: str = "30/second"
     rate_chat: str = "10/minute"
+    # A game's move clock (30 s, 2 min) lasts its seconds times this: tests make it tiny.
+    clock_scale: float = 1.0
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
 
     @classmethod

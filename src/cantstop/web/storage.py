@@ -1,7 +1,7 @@
 """Storage behind one small interface: games, seats, events and ratings in any SQLAlchemy database.
 
-An event row is one step of a game's record (dice, a choice or stop); its `seq` is
-the game's state version after it. The unique (game_id, seq) key is what makes a
+An event row is one move of a game as its table made it (dice, a choice, stop, or a
+fallback or forfeit its failure policy recorded); its `seq` is the game's version after it. The unique (game_id, seq) key is what makes a
 duplicate or late action impossible to apply twice, even across server processes.
 """
 
@@ -40,6 +40,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from cantstop.core.record import Event, Record, Roll
 from cantstop.core.state import Decision
 from cantstop.core.variant import preset
+from cantstop.table import Kind, Move
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 CHANNEL = "cantstop"  # the PostgreSQL LISTEN/NOTIFY channel of game changes
@@ -85,6 +86,7 @@ class GameRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
     updated: Mapped[datetime] = mapped_column(DateTime, default=now)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the game its players started next
+    clock: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds per move, 0: none
 
 
 class SeatRow(Base):
@@ -137,6 +139,8 @@ class StoredGame:
     created: datetime
     seats: tuple[Seat, ...]
     rematch: str | None = None
+    clock: int = 0  # seconds a person has for each move; 0: no clock
+    updated: datetime | None = None  # when play started or the last move was stored (UTC)
 
     def record(self, events: list[Event]) -> Record:
         assert self.first is not None, "a waiting game has no record yet"
@@ -161,12 +165,18 @@ class Rating:
 
 @dataclass(frozen=True)
 class Append:
-    """One event to store: the game, its new version, the event, and the winner if it ends the game."""
+    """Moves to store: the game, its version after the first of them, the moves (several when
+    the table's failure policy answered a timeout), and the winner if they end the game.
+    The moves of one Append are stored together or not at all."""
 
     game_id: str
     seq: int
-    item: Event
+    moves: tuple[Move, ...]
     winner: int | None = None
+
+    @property
+    def last(self) -> int:
+        return self.seq + len(self.moves) - 1
 
 
 class StaleError(Exception):
@@ -181,7 +191,15 @@ class RematchExists(Exception):
         self.game_id = game_id
 
 
-def encode_event(item: Event) -> tuple[str, str]:
+STORED_CHARS = 64  # the `data` column's width
+
+
+def encode_move(move: Move) -> tuple[str, str]:
+    """A move as its stored row's (kind, data): dice, a choice or a decision as before the
+    table layer; an out-of-band move (a fallback, a forfeit) as its kind and "SEAT reason"."""
+    if move.out_of_band:
+        return move.kind.value, f"{move.seat} {move.reason}"[:STORED_CHARS]
+    item = move.event
     if isinstance(item, Roll):
         return "dice", json.dumps(list(item))
     if isinstance(item, tuple):
@@ -189,12 +207,15 @@ def encode_event(item: Event) -> tuple[str, str]:
     return "decision", str(item)
 
 
-def decode_event(kind: str, data: str) -> Event:
+def decode_move(kind: str, data: str) -> Move:
     if kind == "dice":
-        return Roll(tuple(json.loads(data)))
+        return Move.rolled(tuple(json.loads(data)))
     if kind == "choice":
-        return tuple(json.loads(data))
-    return Decision(data)
+        return Move.of(tuple(json.loads(data)))
+    if kind == "decision":
+        return Move.of(Decision(data))
+    seat, _, reason = data.partition(" ")
+    return Move(Kind(kind), seat=int(seat), reason=reason)
 
 
 class Storage:
@@ -243,6 +264,7 @@ class Storage:
         seats: list[tuple[str, str | None]],
         people: Mapping[int, tuple[str, str]] | None = None,
         rematch_of: str | None = None,
+        clock: int = 0,
     ) -> str:
         """A new game with `seats` as (kind, bot name) pairs; returns its id. `people` maps open
         seats taken at once to (name, token), so nobody can join them in between. With
@@ -254,7 +276,7 @@ class Storage:
             old = None if rematch_of is None else s.get(GameRow, rematch_of, with_for_update=True)
             if old is not None and old.rematch is not None:
                 raise RematchExists(old.rematch)
-            s.add(GameRow(id=game_id, variant=variant, tags={}, status="waiting", version=0))
+            s.add(GameRow(id=game_id, variant=variant, tags={}, status="waiting", version=0, clock=clock))
             s.flush()
             for i, (kind, bot) in enumerate(seats):
                 if i in people:
@@ -279,7 +301,7 @@ class Storage:
         seats = s.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)).all()
         return StoredGame(
             row.id, row.variant, row.first, dict(row.tags or {}), row.status, row.winner, row.version,
-            row.created, tuple(Seat(x.seat, x.kind, x.bot, x.name) for x in seats), row.rematch,
+            row.created, tuple(Seat(x.seat, x.kind, x.bot, x.name) for x in seats), row.rematch, row.clock, row.updated,
         )
 
     def games(self, status: tuple[str, ...], limit: int = 50) -> list[StoredGame]:
@@ -317,18 +339,18 @@ class Storage:
         return True
 
     # ----------------------------------------------------------------- events
-    def events(self, game_id: str, after: int = 0) -> list[Event]:
+    def events(self, game_id: str, after: int = 0) -> list[Move]:
         with self.session() as s:
             rows = s.execute(
                 select(EventRow.kind, EventRow.data)
                 .where(EventRow.game_id == game_id, EventRow.seq > after)
                 .order_by(EventRow.seq)
             ).all()
-            return [decode_event(kind, data) for kind, data in rows]
+            return [decode_move(kind, data) for kind, data in rows]
 
-    def append(self, game_id: str, seq: int, item: Event, winner: int | None = None) -> None:
-        """Store event number `seq`; raises StaleError if that number is already taken."""
-        if not self.append_many([Append(game_id, seq, item, winner)])[0]:
+    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None) -> None:
+        """Store move number `seq`; raises StaleError if that number is already taken."""
+        if not self.append_many([Append(game_id, seq, (move,), winner)])[0]:
             raise StaleError(f"version {seq - 1} of game {game_id} already has a next action")
 
     def append_many(self, items: list[Append]) -> list[bool]:
@@ -352,16 +374,17 @@ class Storage:
         stamp = now()
         rows = []
         for a in items:
-            kind, data = encode_event(a.item)
-            rows.append({"game_id": a.game_id, "seq": a.seq, "kind": kind, "data": data, "created": stamp})
+            for seq, move in enumerate(a.moves, a.seq):
+                kind, data = encode_move(move)
+                rows.append({"game_id": a.game_id, "seq": seq, "kind": kind, "data": data, "created": stamp})
         conn.execute(_EVENTS.insert(), rows)
         latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        conn.execute(_SET_VERSION, [{"key": a.game_id, "new_version": a.seq, "stamp": stamp} for a in latest.values()])
+        conn.execute(_SET_VERSION, [{"key": a.game_id, "new_version": a.last, "stamp": stamp} for a in latest.values()])
         ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
         if ended:
             conn.execute(_SET_WINNER, ended)
         if self.shared:
-            conn.execute(_NOTIFY, [{"channel": CHANNEL, "payload": f"{a.game_id} {a.seq}"} for a in latest.values()])
+            conn.execute(_NOTIFY, [{"channel": CHANNEL, "payload": f"{a.game_id} {a.last}"} for a in latest.values()])
 
     def _notify(self, s: Session, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""

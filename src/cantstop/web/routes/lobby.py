@@ -36,7 +36,7 @@ async def create_game(body: NewGame, request: Request) -> Created:
     people = {t.seat: (t.name, new_token()) for t in body.take}
     if len(people) < len(body.take):
         raise ApiError(422, "bad_seat", "each seat can be taken once")
-    game_id = await service_of(request).lobby.create(body.variant, body.seats, people)
+    game_id = await service_of(request).lobby.create(body.variant, body.seats, people, clock=body.clock)
     taken = [Joined(game=game_id, seat=s, token=t) for s, (_, t) in people.items()]
     return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
 

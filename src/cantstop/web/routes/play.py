@@ -8,7 +8,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 
-from cantstop.core.record import apply_event, write_record
+from cantstop.core.record import write_record
+from cantstop.table import Table
 from cantstop.web.describe import log_lines, state_json
 from cantstop.web.errors import ApiError
 from cantstop.web.games import parse_action
@@ -59,13 +60,15 @@ async def record(game_id: str, request: Request) -> PlainTextResponse:
 async def replay(game_id: str, request: Request) -> dict[str, Any]:
     """Every position of the game, with the log lines that led to it."""
     game = await service_of(request).games.live(game_id)
-    if game.record is None:
+    if game.table is None:
         raise ApiError(409, "not_started", "the game has not started: nothing to replay")
-    state = game.record.start()
-    frames = [{"version": 0, "turn": 0, "state": state_json(state), "log": game.log[:1]}]
-    for version, item in enumerate(list(game.record.events), 1):
-        before, state = state, apply_event(state, item)
-        frames.append({"version": version, "turn": state.turn, "state": state_json(state), "log": log_lines(before, item, state, game.names)})
+    # The game told again: a fresh table takes the stored moves one by one, as the live one did.
+    again = Table(game.meta.record([]), game.table.deal, policy=game.table.policy)
+    frames = [{"version": 0, "turn": 0, "state": state_json(again.state), "log": game.log[:1]}]
+    for version, move in enumerate(list(game.table.moves), 1):
+        happened = again.restore(move)
+        state = again.state
+        frames.append({"version": version, "turn": state.turn, "state": state_json(state), "log": log_lines(happened, game.names, again.variant)})
     return {**game.snapshot(), "frames": frames}
 
 

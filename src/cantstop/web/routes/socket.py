@@ -44,12 +44,18 @@ async def live(ws: WebSocket, game_id: str) -> None:
     sender: asyncio.Task[None] | None = None
     bucket = TokenBucket(RATE, BURST)
     spectator = f"Spectator {secrets.token_hex(2)}"  # how this connection is known in the chat if it holds no seat
+    seat: int | None = None
+    counted = False  # this connection counts among its seat's present ones
     try:
         seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
             game.listeners.add(queue)
-            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": game.chat.json()})
+            service.games.present(game, seat, joined=True)
+            counted = True
+            hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": game.chat.json()}
+            presence = game.presence()
+            await ws.send_json({**hello, "presence": presence, "now": presence["now"]})
         sender = asyncio.create_task(forward(ws, queue))
         while True:
             frame = await ws.receive()
@@ -67,6 +73,8 @@ async def live(ws: WebSocket, game_id: str) -> None:
         await ws.close(code=1011, reason=DB_DOWN["message"][:100])
     finally:
         game.listeners.discard(queue)
+        if counted:
+            service.games.present(game, seat, joined=False)
         if sender is not None:
             sender.cancel()
         service.games.forget_if_idle(game)

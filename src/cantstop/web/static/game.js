@@ -3,6 +3,7 @@ import { api, choiceLabel, text } from "./api.js";
 import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { createChat } from "./chat.js";
+import { createClock, markPresence } from "./presence.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -20,6 +21,9 @@ let oddsFor = -1;
 let busy = false;
 let joining = false; // a join of this page is on its way
 let replay = null; // { frames, index } while replaying
+let presence = null; // { connected: [seats], thinking: seat } from the server
+let skew = 0; // the server's clock minus this browser's (for the move clock)
+const clock = createClock(ui.status);
 
 // -------------------------------------------------------------- rendering
 function render() {
@@ -30,6 +34,8 @@ function render() {
   document.title = `Can't Stop — ${game.seats.map((s) => s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
+  markPresence(ui.seats, game, presence);
+  clock.show(game, game.state ? name(game.state.player) : "", skew, !!replay);
   renderJoin();
   if (!state) {
     const open = game.seats.filter((s) => s.kind === "open").map((s) => s.letter);
@@ -420,6 +426,9 @@ function receive(message) {
     chat.receive(message);
     return;
   }
+  if (message.presence) presence = message.presence;
+  if (message.now) skew = message.now - Date.now();
+  if (message.type === "presence") presence = message;
   if (message.type === "hello") {
     socketSeat = message.you;
     chat.reset(message.chat);

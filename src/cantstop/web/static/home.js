@@ -74,7 +74,7 @@ function newGame() {
     }
     take.push({ seat, name });
   });
-  return { variant: $("variant").value, seats: chosen.map((s) => (s.value === HERE ? "open" : s.value)), take };
+  return { variant: $("variant").value, seats: chosen.map((s) => (s.value === HERE ? "open" : s.value)), take, clock: Number($("clock").value) };
 }
 
 async function setup() {

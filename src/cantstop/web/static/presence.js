@@ -1,0 +1,53 @@
+// Presence and the move clock on the game page: who has the game open, who is thinking,
+// and how long the person to move has left. The server sends both (see games.py).
+
+// Marks on each seat of the list (one <li> per seat, in seat order).
+export function markPresence(list, game, presence) {
+  if (!presence) return;
+  const connected = new Set(presence.connected);
+  [...list.children].forEach((li, seat) => {
+    const s = game.seats[seat];
+    if (!s || s.kind === "open") return;
+    const here = s.kind === "bot" || connected.has(seat); // a bot plays on the server: always there
+    const dot = document.createElement("span");
+    dot.className = `presence ${here ? "on" : "off"}`;
+    dot.textContent = "●";
+    dot.title = here ? "connected" : "not connected";
+    dot.setAttribute("aria-label", dot.title);
+    li.append(dot);
+    if (presence.thinking === seat && game.status === "playing") {
+      const mark = document.createElement("span");
+      mark.className = "thinking";
+      mark.textContent = "thinking…";
+      li.append(mark);
+    }
+  });
+}
+
+// A countdown under the status line while a person's move is timed.
+export function createClock(after) {
+  const el = document.createElement("p");
+  el.id = "clock";
+  el.className = "clock";
+  el.hidden = true;
+  after.after(el);
+  let deadline = null; // in this browser's time
+  let who = "";
+  const tick = () => {
+    if (deadline === null) return;
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    el.textContent = `${who}: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left for this move`;
+    el.classList.toggle("low", left <= 10);
+  };
+  setInterval(tick, 250);
+  return {
+    // `skew`: the server's clock minus this browser's, from the message the game came in.
+    show(game, name, skew, replaying) {
+      const clock = game.clock;
+      deadline = clock && clock.deadline !== null && !replaying ? clock.deadline - skew : null;
+      el.hidden = deadline === null;
+      who = name;
+      tick();
+    },
+  };
+}
