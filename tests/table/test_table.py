@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -306,3 +306,51 @@ def test_preview_shows_where_a_choice_leads_and_applies_nothing() -> None:
     assert after.runners[6] == 1 and after.runners[10] == 1 and table.version == 1
     with pytest.raises(IllegalActionError):
         table.preview(choice(6, 8))
+
+
+class Kept:
+    """A sink that keeps every move appended, as a store would."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+
+    def append(self, move: Move, before: State, after: State) -> None:
+        self.moves.append(move)
+
+    def undo(self) -> None:
+        self.moves.pop()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32))
+@pytest.mark.parametrize("policy", list(Policy))
+def test_stored_moves_restore_the_same_game_and_tell_it_alike(policy: Policy, seed: int) -> None:
+    """Moves a table made, timeouts and fallbacks and forfeits included, restored one by one
+    into a fresh table give the same position, moves, record and happenings (a server restart)."""
+    rng = random.Random(seed)
+    live = Table.new("classic", ["Ann", "Bob", "Cy"], SeededDice(seed), first=0, policy=policy)
+    kept = live.sink = Kept()
+    told = []
+    while not live.over and live.version < 400:
+        state = live.state
+        roll = rng.random()
+        if roll < 0.05:
+            told += live.play(Move.timeout(live.seat))
+        elif roll < 0.06:
+            told += live.play(Move.resign(rng.randrange(3), "had to go"))
+        elif state.phase is Phase.ROLL:
+            told += live.play(ROLL_MOVE)
+        else:
+            told += live.play(Move.of(rng.choice(state.legal_actions())))
+    again = Table(Table.new("classic", ["Ann", "Bob", "Cy"], SeededDice(0), first=0).record, SeededDice(99), policy=policy)
+    retold = [h for move in kept.moves for h in again.restore(move)]
+    assert again.state == live.state and again.moves == live.moves and again.version == live.version
+    assert again.record.events == live.record.events and again.winner == live.winner
+    assert retold == told
+
+
+def test_a_timeout_is_never_restored_as_such() -> None:
+    table = Table.new("classic", ["Ann", "Bob"], SeededDice(1), first=0)
+    with pytest.raises(IllegalActionError, match="never stored"):
+        table.restore(Move.timeout(0))
+    assert table.version == 0

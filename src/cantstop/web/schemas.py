@@ -81,3 +81,10 @@ class WsMute(Strict):
     type: Literal["mute"]
     spectators: bool = Field(description="true: only players may write in the chat")
     token: str | None = Field(None, max_length=100, description="the seat of the player asking, if not the connection's")
+
+
+class WsPresent(Strict):
+    type: Literal["present"]
+    tokens: list[Annotated[str, Field(max_length=100)]] = Field(
+        max_length=4, description="the tokens of the seats this screen holds (people at one screen): each shows as connected"
+    )

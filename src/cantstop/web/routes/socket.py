@@ -17,7 +17,7 @@ from cantstop.web.errors import ApiError
 from cantstop.web.games import LiveGame, parse_action
 from cantstop.web.http import DB_DOWN, TOO_DEEP, json_depth
 from cantstop.web.routes.deps import limit, service_of, token_of
-from cantstop.web.schemas import WsAction, WsChat, WsMute
+from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent
 from cantstop.web.settings import BURST, MAX_DEPTH, MAX_MESSAGE, RATE, Settings
 
 router = APIRouter()
@@ -45,14 +45,15 @@ async def live(ws: WebSocket, game_id: str) -> None:
     bucket = TokenBucket(RATE, BURST)
     spectator = f"Spectator {secrets.token_hex(2)}"  # how this connection is known in the chat if it holds no seat
     seat: int | None = None
-    counted = False  # this connection counts among its seat's present ones
+    here: set[int] = set()  # the seats this connection counts as present (its cookie's, and those it holds at its screen)
     try:
         seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
             game.listeners.add(queue)
-            service.games.present(game, seat, joined=True)
-            counted = True
+            if seat is not None:
+                here.add(seat)
+                service.games.present(game, seat, joined=True)
             hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": game.chat.json()}
             presence = game.presence()
             await ws.send_json({**hello, "presence": presence, "now": presence["now"]})
@@ -61,7 +62,7 @@ async def live(ws: WebSocket, game_id: str) -> None:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            reply = await handle(ws, frame.get("text"), bucket, game, seat, spectator)
+            reply = await handle(ws, frame.get("text"), bucket, game, seat, spectator, here)
             if reply is not None:
                 await ws.send_json(reply)
                 if reply.get("error") == "too_fast":
@@ -73,22 +74,24 @@ async def live(ws: WebSocket, game_id: str) -> None:
         await ws.close(code=1011, reason=DB_DOWN["message"][:100])
     finally:
         game.listeners.discard(queue)
-        if counted:
-            service.games.present(game, seat, joined=False)
+        for held in here:
+            service.games.present(game, held, joined=False)
         if sender is not None:
             sender.cancel()
         service.games.forget_if_idle(game)
 
 
-ERRORS_ABOUT = {"action": "action", "chat": "chat", "mute": "chat"}  # which part of the page shows a refusal
-MODELS: dict[str, type[WsAction | WsChat | WsMute]] = {"action": WsAction, "chat": WsChat, "mute": WsMute}
+ERRORS_ABOUT = {"action": "action", "chat": "chat", "mute": "chat", "present": "action"}  # which part of the page shows a refusal
+MODELS: dict[str, type[WsAction | WsChat | WsMute | WsPresent]] = {"action": WsAction, "chat": WsChat, "mute": WsMute, "present": WsPresent}
 EXPECTED = (
     'expected {"type": "action", "version": N, "action": ...}, {"type": "chat", "text": ...},'
-    ' {"type": "mute", "spectators": true|false} or {"type": "ping"}'
+    ' {"type": "mute", "spectators": true|false}, {"type": "present", "tokens": [...]} or {"type": "ping"}'
 )
 
 
-async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game: LiveGame, seat: int | None, spectator: str) -> dict[str, Any] | None:
+async def handle(
+    ws: WebSocket, text: str | None, bucket: TokenBucket, game: LiveGame, seat: int | None, spectator: str, here: set[int]
+) -> dict[str, Any] | None:
     """One message from a client: its answer (an error frame names what was wrong)."""
     if not bucket.take():
         return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
@@ -112,6 +115,9 @@ async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game: Liv
             await limit(ws, "action")
             await service.games.act(game.meta.id, seat, message.version, parse_action(message.action))
             return {"type": "ok", "version": message.version + 1}
+        if isinstance(message, WsPresent):
+            await present(ws, game, message.tokens, here)
+            return None
         await limit(ws, "chat")
         if message.token is not None:  # a screen holding several seats speaks for one of them
             seat = await service.lobby.seat_of(game.meta.id, message.token)
@@ -126,6 +132,18 @@ async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game: Liv
         return {"type": "error", "about": ERRORS_ABOUT[message.type], **error.json()}
     except SQLAlchemyError:
         return {"type": "error", "about": ERRORS_ABOUT[message.type], **DB_DOWN}
+
+
+async def present(ws: WebSocket, game: LiveGame, tokens: list[str], here: set[int]) -> None:
+    """A screen holding several seats (people at one screen) says so: each counts as connected."""
+    service = service_of(ws)
+    seats = [await service.lobby.seat_of(game.meta.id, token) for token in tokens]
+    if None in seats:
+        raise ApiError(403, "bad_token", "a token holds no seat in this game")
+    for held in seats:
+        if held is not None and held not in here:
+            here.add(held)
+            service.games.present(game, held, joined=True)
 
 
 async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:

@@ -3,7 +3,7 @@ import { api, choiceLabel, text } from "./api.js";
 import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { createChat } from "./chat.js";
-import { createClock, markPresence } from "./presence.js";
+import { announce, createClock, markPresence } from "./presence.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -366,6 +366,7 @@ $("join").addEventListener("submit", async (event) => {
     if (here) {
       holdSeats(gameId, [joined]);
       held = heldSeats(gameId);
+      announce(socket, held);
     } else {
       you = joined.seat;
       socket?.close(); // it reconnects with the new cookie: the chat then speaks for this seat
@@ -440,6 +441,7 @@ function receive(message) {
     addLog(message.log, false);
     lastLogVersion = Math.max(-1, ...message.log.map((e) => e.version));
     oddsFor = -1;
+    announce(socket, held);
   } else if (message.type === "update") {
     const entries = message.log.filter((e) => e.version > lastLogVersion);
     addLog(entries, true);

@@ -1,6 +1,12 @@
 // Presence and the move clock on the game page: who has the game open, who is thinking,
 // and how long the person to move has left. The server sends both (see games.py).
 
+// A screen holding seats of people at it (tokens kept by the page) tells the server they are here.
+export function announce(socket, held) {
+  const tokens = Object.values(held);
+  if (tokens.length && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "present", tokens }));
+}
+
 // Marks on each seat of the list (one <li> per seat, in seat order).
 export function markPresence(list, game, presence) {
   if (!presence) return;
