@@ -19,6 +19,7 @@ from cantstop.table import (
     Busted,
     Chose,
     Claimed,
+    Collected,
     Fault,
     FellBack,
     Forfeited,
@@ -308,19 +309,6 @@ def test_preview_shows_where_a_choice_leads_and_applies_nothing() -> None:
         table.preview(choice(6, 8))
 
 
-class Kept:
-    """A sink that keeps every move appended, as a store would."""
-
-    def __init__(self) -> None:
-        self.moves: list[Move] = []
-
-    def append(self, move: Move, before: State, after: State) -> None:
-        self.moves.append(move)
-
-    def undo(self) -> None:
-        self.moves.pop()
-
-
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32))
 @pytest.mark.parametrize("policy", list(Policy))
@@ -329,7 +317,7 @@ def test_stored_moves_restore_the_same_game_and_tell_it_alike(policy: Policy, se
     into a fresh table give the same position, moves, record and happenings (a server restart)."""
     rng = random.Random(seed)
     live = Table.new("classic", ["Ann", "Bob", "Cy"], SeededDice(seed), first=0, policy=policy)
-    kept = live.sink = Kept()
+    kept = live.sink = Collected()
     told = []
     while not live.over and live.version < 400:
         state = live.state

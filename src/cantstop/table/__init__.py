@@ -23,13 +23,14 @@ from cantstop.table.happenings import (
 )
 from cantstop.table.move import Kind, Move, MoveError
 from cantstop.table.players import BotPlayer, Player
-from cantstop.table.table import Deal, Sink, StaleMoveError, Table, source_deal
+from cantstop.table.table import Collected, Deal, Sink, StaleMoveError, Table, source_deal
 
 __all__ = [
     "BotPlayer",
     "Busted",
     "Chose",
     "Claimed",
+    "Collected",
     "Deal",
     "Fault",
     "FellBack",

@@ -54,6 +54,21 @@ class Sink(Protocol):
     def undo(self) -> None: ...
 
 
+class Collected:
+    """A sink that only keeps the moves appended: for a caller that stores them itself
+    (the web learns what the failure policy plays on a copy of a table, stores it, then
+    lets the live table take it)."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+
+    def append(self, move: Move, before: State, after: State) -> None:
+        self.moves.append(move)
+
+    def undo(self) -> None:
+        self.moves.pop()
+
+
 class StaleMoveError(CantStopError):
     """A move made on a version of the game that is no longer current; nothing was applied."""
 

@@ -22,7 +22,7 @@ from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record
 from cantstop.core.state import Phase, State
-from cantstop.table import Fault, Happening, Kind, Move, MoveError, Policy, Table
+from cantstop.table import Collected, Fault, Happening, Kind, Move, MoveError, Policy, Table
 from cantstop.table.wording import roll_off_line
 from cantstop.web.chat import ChatRoom
 from cantstop.web.describe import game_json, log_lines
@@ -132,19 +132,6 @@ def parse_action(raw: str | list[int]) -> Move:
 
 def legal_json(state: State) -> list[Any]:
     return ["roll"] if state.phase is Phase.ROLL else [a if isinstance(a, str) else list(a) for a in state.legal_actions()]
-
-
-class Collected:
-    """A `Table` sink that keeps the moves appended (to store them before the live table takes them)."""
-
-    def __init__(self) -> None:
-        self.moves: list[Move] = []
-
-    def append(self, move: Move, before: State, after: State) -> None:
-        self.moves.append(move)
-
-    def undo(self) -> None:
-        self.moves.pop()
 
 
 def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], int | None]:
