@@ -17,8 +17,8 @@ from web_helpers import Server
 
 @pytest.fixture
 def slow_server(tmp_path: Path) -> Iterator[Server]:
-    """Bots wait 2 s before each move: long enough to see them thinking."""
-    with Server(f"sqlite:///{tmp_path / 'clock.sqlite3'}", bot_delay=2.0) as running:
+    """Bots wait a little before each move, as people would see them."""
+    with Server(f"sqlite:///{tmp_path / 'clock.sqlite3'}", bot_delay=0.1) as running:
         yield running
 
 
@@ -44,7 +44,7 @@ def test_the_countdown_and_the_presence_marks(browser: Any, slow_server: Server,
     wait_js(page, "document.querySelectorAll('#seats .presence.on').length === 2")
     wait_js(page, "document.querySelectorAll('#seats .thinking').length === 1")
     # Ann's move: the countdown shows and runs down.
-    wait_js(page, "document.querySelector('.seat.to-move .seat-name')?.textContent === 'Ann'")
+    wait_js(page, "document.querySelector('.seat.to-move .seat-name')?.textContent === 'Ann'", timeout=120_000)
     wait_js(page, "!document.getElementById('clock').hidden")
     first = page.text_content("#clock")
     assert first is not None and first.startswith("Ann: 0:") and "left for this move" in first

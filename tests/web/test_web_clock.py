@@ -4,6 +4,7 @@ policy, recorded as a timeout; the deadline survives a restart; one process acts
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -113,3 +114,20 @@ def test_a_rematch_keeps_the_clock(storage: Storage, clock: int) -> None:
         return int(meta.clock)
 
     assert asyncio.run(run()) == clock
+
+
+def test_the_first_moves_clock_counts_from_the_start_not_from_the_wait(storage: Storage) -> None:
+    """A game that waited long for its players gives the first move its whole clock."""
+    async def run() -> tuple[float, float | None]:
+        service = GameService(storage, bot_delay=0)
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token())}, clock=30)
+        game = await service.games.live(game_id)
+        game.moved_at -= 3600  # an hour spent waiting for Bob
+        joined = time.time()
+        await service.lobby.join(game_id, 1, "Bob")
+        deadline = game.deadline()
+        await service.close()
+        return joined, deadline
+
+    joined, deadline = asyncio.run(run())
+    assert deadline is not None and deadline >= joined + 30

@@ -201,6 +201,7 @@ class LiveGames:
             if game.meta.first is None:
                 return []
             game.table = Table(game.meta.record([]), self.dice, policy=Policy.FALLBACK)
+            game.moved_at = time.time()  # play starts now: the first move's clock counts from here
             entries.append(start_line(game))
             game.log.extend(entries)
         for move in moves:
