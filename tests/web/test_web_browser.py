@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -113,6 +114,16 @@ def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: A
         if not shot and page.locator("#controls .choice:enabled").count():
             page.hover("#controls .choice >> nth=0")  # hovering a choice previews its runners
             assert page.locator(".runner.ghost").count() >= 1
+            # ... and shows which two pairs of dice make it, in colour and in words.
+            assert page.locator("#dice .die-box.pair0").count() == 2 and page.locator("#dice .die-box.pair1").count() == 2
+            assert page.text_content("#dice-way").count("=") == 2
+            page.mouse.move(0, 0)
+            page.wait_for_function("document.getElementById('dice-way').textContent === ''")
+            assert page.locator(".runner.ghost").count() == 0
+            # The log shows the roll as dice, and says it as '4-6-2-6' to screen readers.
+            roll = page.locator("#log .log-roll >> nth=0")
+            assert roll.locator(".log-dice .die").count() == 4
+            assert re.fullmatch(r"\S.* rolls \d-\d-\d-\d", " ".join(roll.text_content().split()))
             page.screenshot(path=str(tmp_path / "playing.png"))
             shot = True
     assert page.evaluate("document.body.dataset.status") == "over"

@@ -26,7 +26,7 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.record import Event, Record, Roll, apply_event
 from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actions
 from cantstop.core.variant import preset
-from cantstop.web.describe import game_json, log_lines
+from cantstop.web.describe import display_names, game_json, log_lines
 from cantstop.web.ratings import rate_game
 from cantstop.web.storage import Append, RematchExists, StaleError, Storage, StoredGame, new_token
 
@@ -207,7 +207,7 @@ class GameService:
         assert game.meta.first is not None
         rolloff = game.meta.tags.get("RollOff")
         how = f" (roll-off {rolloff})" if rolloff else ""
-        return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first{how}"}
+        return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{display_names(game.names)[game.meta.first]} goes first{how}"}
 
     async def refresh(self, game: LiveGame, seats: bool = False) -> None:
         """Pick up what other processes stored (with `seats`, seat changes and a rematch too) and tell our clients."""

@@ -1,6 +1,6 @@
 // The game page: live board, controls, odds, log and the replay of finished games.
 import { api, choiceLabel, text } from "./api.js";
-import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
+import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, wayText } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 
 const gameId = location.pathname.split("/").pop();
@@ -8,12 +8,14 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   board: $("board"), dice: $("dice"), controls: $("controls"), status: $("status"), seats: $("seats"),
   log: $("log"), banner: $("banner"), odds: $("odds"), oddsToggle: $("odds-toggle"), join: $("join"),
-  error: $("error"), replay: $("replay"), live: $("live-dot"),
+  error: $("error"), replay: $("replay"), live: $("live-dot"), way: $("dice-way"), announce: $("announce"),
 };
+const calm = matchMedia("(prefers-reduced-motion: reduce)"); // no tumbling dice, no shaking board
 let game = null; // the latest snapshot from the server
 let you = null; // the seat this browser joined online (its cookie says so), or null
 let held = heldSeats(gameId); // seat → token of the people at this screen (see held.js)
-let preview = null; // a choice being hovered or focused
+let preview = null; // the number of the choice being hovered or focused
+let rolledAt = -1e9; // when the latest roll arrived: its dice tumble briefly
 let showOdds = localStorage.getItem("cantstop-odds") === "1";
 let oddsFor = -1;
 let busy = false;
@@ -40,12 +42,20 @@ function render() {
     drawBoard(ui.board, emptyState());
     return;
   }
-  drawBoard(ui.board, state, replay ? null : preview, null);
-  drawDice(ui.dice, state.dice || lastDice(), state.wild_face);
+  drawTable(state);
   if (replay) return renderReplay();
   renderStatus(state);
   renderControls(state);
   if (showOdds) loadOdds();
+}
+
+// The board, the dice and, for a choice hovered or focused, its dice pairs and ghost runners.
+function drawTable(state) {
+  const shown = replay || preview === null || !state.legal || !state.legal[preview] ? null : preview;
+  drawBoard(ui.board, state, shown === null ? null : state.legal[shown], null);
+  const way = shown === null || !state.ways ? null : state.ways[shown];
+  drawDice(ui.dice, state.dice || lastDice(), state, way, !calm.matches && performance.now() - rolledAt < 500);
+  ui.way.textContent = way ? wayText(way, state) : "";
 }
 
 function emptyState() {
@@ -135,14 +145,20 @@ function renderControls(state) {
   if (state.phase === "choose") {
     state.legal.forEach((choice, i) => {
       const b = button(`${i + 1}`, "choice", () => act(choice));
-      b.replaceChildren(text("kbd", String(i + 1)), text("span", choiceLabel(choice)));
+      const how = state.ways && state.ways[i] ? pairsLabel(state.ways[i]) : "";
+      b.replaceChildren(text("kbd", String(i + 1)), text("span", choiceLabel(choice), "choice-columns"), text("span", how, "choice-dice"));
+      b.setAttribute("aria-label", `${i + 1}: move ${choice.join(" and ")}${how ? `, from ${state.ways ? wayText(state.ways[i], state) : ""}` : ""}`);
       b.dataset.choice = JSON.stringify(choice);
       b.disabled = !mine || busy;
-      for (const [on, value] of [["mouseenter", choice], ["focus", choice], ["mouseleave", null], ["blur", null]]) {
-        b.addEventListener(on, () => { preview = value; drawBoard(ui.board, state, preview); });
+      // Hovering or focusing a choice shows its dice pairs and ghosts its runners on the board.
+      for (const [on, value] of [["mouseenter", i], ["focus", i], ["mouseleave", null], ["blur", null]]) {
+        b.addEventListener(on, () => { preview = value; drawTable(state); });
       }
       ui.controls.append(b);
     });
+    // The keyboard player lands on the first choice (a click's button is gone by now).
+    const first = ui.controls.querySelector(".choice:enabled");
+    if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
     return;
   }
   const roll = button(state.phase === "decide" ? "Roll again" : "Roll", "roll", () => act("roll"));
@@ -167,6 +183,11 @@ function nextGame() {
   return again;
 }
 
+// A choice's dice in short, under its columns: "6+2 · 2+1" (a sum not played is left out).
+function pairsLabel(way) {
+  return way.pairs.filter((_, k) => way.used[k]).map(([a, b]) => `${way.values[a]}+${way.values[b]}`).join(" · ");
+}
+
 function link(label, cls, href) {
   const a = text("a", label, cls);
   a.href = href;
@@ -185,12 +206,48 @@ let logEntries = [];
 function addLog(entries, animate) {
   for (const entry of entries) {
     logEntries.push(entry);
-    const li = text("li", entry.text, `log-${entry.kind}`);
-    if (entry.seat !== undefined && entry.seat !== null) li.prepend(markSvg(entry.seat, 14));
+    const li = logItem(entry);
     ui.log.prepend(li);
     if (animate) celebrate(entry);
   }
   while (ui.log.children.length > 300) ui.log.lastChild.remove();
+}
+
+// A log line; a roll's dice as small dice (their text, '6-2-2-1', for screen readers and copying).
+function logItem(entry) {
+  const li = text("li", null, `log-${entry.kind}`);
+  if (entry.seat !== undefined && entry.seat !== null) li.append(markSvg(entry.seat, 14));
+  const dice = entry.kind === "roll" && entry.dice;
+  const words = dice ? entry.text.slice(0, entry.text.lastIndexOf(" ")) : entry.text;
+  li.append(text("span", words, "log-text"));
+  if (dice) {
+    const row = text("span", null, "log-dice");
+    const state = (game && game.state) || {};
+    dice.forEach((d, i) => row.append(dieSvg(d, isWild(state, i, d), 16)));
+    row.setAttribute("aria-hidden", "true");
+    li.append(row, text("span", entry.text.slice(entry.text.lastIndexOf(" ")), "sr-only"));
+  }
+  return li;
+}
+
+// What a screen reader is told of new log entries: rolls with their dice, busts, claims, wins.
+function spoken(entries) {
+  const words = entries.map((e) => (e.kind === "roll" ? `${e.text.slice(0, e.text.lastIndexOf(" "))} ${e.dice.join(", ")}.` : `${e.text}.`));
+  const state = game && game.state;
+  if (state && state.phase === "choose" && holds(state.player) && entries.some((e) => e.kind === "roll")) {
+    words.push(`Choices: ${state.legal.map((c, i) => `${i + 1}, ${c.join(" and ")}`).join("; ")}.`);
+  }
+  return words;
+}
+
+// Said aloud through the live region: new entries, then the status line when it changed and
+// concerns this screen (its turn, or the end of the game); others' turns show on screen only.
+let saidStatus = "";
+function say(words) {
+  const line = ui.status.textContent;
+  if (line !== saidStatus && game && game.state && (holds(game.state.player) || game.status === "over")) words.push(line);
+  saidStatus = line;
+  if (words.length) ui.announce.textContent = words.join(" ");
 }
 
 function celebrate(entry) {
@@ -198,7 +255,7 @@ function celebrate(entry) {
   if (!banner) return;
   ui.banner.textContent = banner;
   ui.banner.className = `banner show ${entry.kind}`;
-  if (entry.kind === "bust") ui.board.classList.add("shake");
+  if (entry.kind === "bust" && !calm.matches) ui.board.classList.add("shake");
   if (entry.kind === "claim" && game.state) drawBoard(ui.board, game.state, null, entry.columns);
   clearTimeout(celebrate.timer);
   celebrate.timer = setTimeout(() => {
@@ -401,6 +458,7 @@ async function copyText(value) {
 // ------------------------------------------------------------------- live
 let lastLogVersion = -1; // log entries up to this version are shown already
 function receive(message) {
+  let words = [];
   if (message.type === "hello") {
     // A hello prepared before this page joined a seat says "spectator": keep the seat we know.
     you = message.you ?? you;
@@ -412,13 +470,18 @@ function receive(message) {
     oddsFor = -1;
   } else if (message.type === "update") {
     const entries = message.log.filter((e) => e.version > lastLogVersion);
+    if (!game || message.game.version > game.version) preview = null; // the choices it named are gone
+    if (!game || message.game.version >= game.version) game = message.game;
+    if (entries.some((e) => e.kind === "roll")) rolledAt = performance.now();
     addLog(entries, true);
     lastLogVersion = Math.max(lastLogVersion, ...entries.map((e) => e.version));
-    if (!game || message.game.version >= game.version) game = message.game;
+    words = spoken(entries);
+    if (rolledAt > performance.now() - 600) setTimeout(render, 520); // the dice stop tumbling
   } else if (message.type === "error") {
     ui.error.textContent = message.message;
   }
   render();
+  say(words);
 }
 
 let retry = 500;
