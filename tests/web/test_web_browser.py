@@ -44,8 +44,26 @@ def browser() -> Iterator[Any]:
                 pytest.fail("CI must run the browser tests: install Debian's chromium (see .ci/run)")
             pytest.skip("no Chromium here: apt-get install chromium, or set CANTSTOP_TEST_CHROMIUM")
         chromium = p.chromium.launch(executable_path=executable, args=ARGS)
-        yield chromium
+        yield Returning(chromium)
         chromium.close()
+
+
+SEEN_TOUR = "try { localStorage.setItem('cantstop-tour-done', '1'); } catch {}"
+
+
+class Returning:
+    """The browser of someone who has seen the first-visit tour (its own test takes it)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.browser.new_context(**options)
+        context.add_init_script(SEEN_TOUR)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
 
 
 @pytest.fixture
@@ -313,7 +331,7 @@ def test_a_person_at_the_screen_plays_a_bot(browser: Any, server: Server) -> Non
             # The bot's turn, read at one instant: the status names it and no control is live
             # (unless the bot has just won: then Play again is offered).
             status, live, phase = page.evaluate("[document.getElementById('status').textContent, document.querySelectorAll('#controls .button:enabled').length, document.body.dataset.status]")
-            if status.startswith("bot:") and phase != "over":
+            if status.startswith("Random bot") and phase != "over":
                 assert live == 0
             page.wait_for_timeout(20)
             continue
@@ -362,7 +380,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
     new_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector(".seat .tag >> nth=1")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
-    assert page.locator(".seat-name").all_text_contents() == ["Ann", "Bob", "open seat", "bot:random"]
+    assert page.locator(".seat-name").all_text_contents() == ["Ann", "Bob", "open seat", "Random bot"]
     assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{new_id}'))")) == ["0", "1"]
     rematch = httpx.get(f"{server.url}/api/games/{new_id}").json()
     assert rematch["variant"] == "classic+to_win=1" and rematch["status"] == "waiting"
@@ -443,7 +461,7 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
     page.wait_for_url(lambda url: game_id not in url)
     page.wait_for_function("document.body.dataset.status === 'playing'")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
-    assert page.locator(".seat-name").all_text_contents() == ["Ann", "bot:random", BOB]
+    assert page.locator(".seat-name").all_text_contents() == ["Ann", "Random bot", BOB]
     assert errors == []
 
 

@@ -27,6 +27,7 @@ from cantstop.core.odds import next_roll
 from cantstop.core.record import apply_event, write_record
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import PRESETS
+from cantstop.web import players
 from cantstop.web.describe import action_json, log_lines, state_json, summary_json
 from cantstop.web.notify import listen
 from cantstop.web.schemas import ActionIn, Created, Joined, JoinIn, NewGame, Rematch, WsAction
@@ -273,6 +274,7 @@ def create_app(
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    app.include_router(players.router)  # the leaderboard, profiles and the rules page
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

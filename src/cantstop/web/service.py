@@ -413,7 +413,7 @@ class GameService:
             game.driven = game.version
             if after.is_over:
                 game.meta = await self.db(self.storage.game, game_id)
-                await self.db(rate_game, self.storage, game.names, after)
+                await self.db(rate_game, self.storage, game.names, after, game_id)
             self.publish(game, entries)
             self.wake_bots(game)
             return game.snapshot()

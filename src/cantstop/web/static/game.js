@@ -2,6 +2,8 @@
 import { api, choiceLabel, text } from "./api.js";
 import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, wayText } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
+import { link, profileUrl } from "./lists.js";
+import { tourOnFirstVisit } from "./tour.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -28,7 +30,7 @@ function render() {
   document.body.dataset.version = game.version; // lets tests and tools see what is shown
   document.body.dataset.status = game.status;
   document.body.dataset.busy = String(busy); // an action of this page is on its way
-  document.title = `Can't Stop — ${game.seats.map((s) => s.name || "open").join(" vs ")}`;
+  document.title = `Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
   renderJoin();
@@ -40,9 +42,11 @@ function render() {
       : `Waiting for players to take ${seats}…`;
     ui.controls.replaceChildren();
     drawBoard(ui.board, emptyState());
+    fitBoard();
     return;
   }
   drawTable(state);
+  fitBoard();
   if (replay) return renderReplay();
   renderStatus(state);
   renderControls(state);
@@ -58,6 +62,12 @@ function drawTable(state) {
   ui.way.textContent = way ? wayText(way, state) : "";
 }
 
+// The board's shape (the Turtles' board is wider than tall) sizes its column of the layout.
+function fitBoard() {
+  const [, , w, h] = ui.board.getAttribute("viewBox").split(" ").map(Number);
+  ui.board.closest(".table").style.setProperty("--aspect", (w / h).toFixed(3));
+}
+
 function emptyState() {
   return { heights: [3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3], columns: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], claimed: {}, pieces: [], runners: {}, player: 0 };
 }
@@ -69,8 +79,10 @@ function lastDice() {
   return null;
 }
 
+// What people read for a seat: a person's name, a bot's display name ("Rule-of-28 bot").
 function name(seat) {
-  return game.seats[seat].name || `Seat ${SEATS[seat].letter}`;
+  const s = game.seats[seat];
+  return s.display || s.name || `Seat ${SEATS[seat].letter}`;
 }
 
 // Whether this browser plays `seat`; with more than one such seat, people take turns here.
@@ -83,7 +95,9 @@ function renderSeats(state) {
     const li = text("li", null, "seat");
     if (state && !state.winner && state.winner !== 0 && state.player === s.seat && game.status === "playing") li.classList.add("to-move");
     if (state && state.winner === s.seat) li.classList.add("winner");
-    li.append(markSvg(s.seat, 22), text("span", s.kind === "open" ? "open seat" : s.name, "seat-name"));
+    const who = s.kind === "open" ? text("span", "open seat", "seat-name") : text("a", name(s.seat), "seat-name");
+    if (s.kind !== "open") Object.assign(who, { href: profileUrl(s.name), target: "_blank", rel: "noopener", title: "profile and rating (new tab)" });
+    li.append(markSvg(s.seat, 22), who);
     if (holds(s.seat)) li.append(text("span", hotSeat() ? "here" : "you", "tag"));
     if (state) {
       const won = Object.values(state.claimed).filter((o) => o === s.seat).length;
@@ -188,11 +202,6 @@ function pairsLabel(way) {
   return way.pairs.filter((_, k) => way.used[k]).map(([a, b]) => `${way.values[a]}+${way.values[b]}`).join(" · ");
 }
 
-function link(label, cls, href) {
-  const a = text("a", label, cls);
-  a.href = href;
-  return a;
-}
 
 function button(label, cls, onClick) {
   const b = text("button", label, `button ${cls}`);
@@ -468,6 +477,11 @@ function receive(message) {
     addLog(message.log, false);
     lastLogVersion = Math.max(-1, ...message.log.map((e) => e.version));
     oddsFor = -1;
+    // A link to a finished game's replay (from a profile or the game lists) opens it at once.
+    if (location.hash === "#replay" && game.status === "over" && !replay) {
+      history.replaceState(null, "", location.pathname); // once: a reconnect does not reopen it
+      startReplay();
+    }
   } else if (message.type === "update") {
     const entries = message.log.filter((e) => e.version > lastLogVersion);
     if (!game || message.game.version > game.version) preview = null; // the choices it named are gone
@@ -534,3 +548,4 @@ ui.odds.hidden = !showOdds;
 ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
 connect();
 checkHeld();
+tourOnFirstVisit();
