@@ -517,3 +517,68 @@ def test_a_long_name_without_spaces_wraps_in_the_status_and_log(browser: Any, se
     assert page.evaluate("document.documentElement.scrollWidth") == 390
     assert page.evaluate("[...document.querySelectorAll('#log li')].every((li) => li.scrollWidth <= li.clientWidth)")
     assert errors == []
+
+
+def test_the_first_visit_tour_is_played_by_keyboard_and_remembered(browser: Any, server: Server, tmp_path: Path) -> None:
+    context = browser.browser.new_context(viewport={"width": 390, "height": 844})  # a newcomer
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("dialog.tour[open]")
+    title = lambda: page.text_content("#tour-title")  # noqa: E731
+    assert title() == "Welcome to Can't Stop"
+    page.keyboard.press("Enter")  # Next has the focus
+    assert title() == "1. Roll" and page.locator(".tour-next").is_disabled()  # first the thing to do
+    page.keyboard.press("Enter")  # Roll has the focus
+    assert page.locator(".tour-dice .die").count() == 4
+    page.keyboard.press("Enter")
+    assert title() == "2. Choose"
+    assert page.locator(".tour-board .runner.ghost").count() == 1  # the focused choice, 7+7, ghosts its runner
+    page.keyboard.press("Tab")  # the next choice: 5+9 shows two runners
+    assert page.locator(".tour-board .runner.ghost").count() == 2
+    page.keyboard.press("Enter")
+    assert page.locator(".tour-board .runner:not(.ghost)").count() == 2
+    page.keyboard.press("Enter")
+    assert title() == "3. The bust"
+    page.keyboard.press("Enter")
+    assert page.text_content(".tour-bust") == "Bust!" and page.locator(".tour-board .runner").count() == 0
+    page.screenshot(path=str(tmp_path / "tour-bust.png"))
+    page.keyboard.press("Enter")
+    assert title() == "4. Stop in time"
+    page.keyboard.press("Enter")
+    assert page.locator(".tour-board .runner").count() == 0 and page.locator(".tour-board .mark").count() == 3
+    page.keyboard.press("Enter")
+    assert title() == "5. Claim a column"
+    page.keyboard.press("Enter")
+    assert page.locator(".tour-board .mark.claim").count() == 1
+    assert page.text_content(".tour-next") == "Play"
+    page.keyboard.press("Enter")
+    assert page.locator("dialog.tour").count() == 0
+    page.reload()  # remembered: not shown again
+    page.wait_for_selector("select[name=seat] >> nth=1")
+    assert page.locator("dialog.tour").count() == 0
+    assert errors == []
+    context.close()
+
+
+def test_the_tour_can_be_skipped_where_a_newcomer_lands_and_taken_again_from_the_rules(browser: Any, server: Server) -> None:
+    game_id = create(server, "classic", ["open", "bot:random"])
+    context = browser.browser.new_context(viewport={"width": 1280, "height": 820})
+    page = context.new_page()
+    page.goto(f"{server.url}/game/{game_id}")  # a shared link: the game page is the first visit
+    page.wait_for_selector("dialog.tour[open]")
+    page.keyboard.press("Escape")  # skipped
+    assert page.locator("dialog.tour").count() == 0
+    page.reload()
+    page.wait_for_selector("#join:not([hidden])")
+    assert page.locator("dialog.tour").count() == 0
+    # The rules are a link away on every page, and the tour is offered there again.
+    for path in ("/", f"/game/{game_id}", "/leaderboard", "/player/Nobody", "/rules"):
+        page.goto(server.url + path)
+        assert page.locator("header a[href='/rules']").count() == 1, path
+    page.click("#tour-start")
+    page.wait_for_selector("dialog.tour[open]")
+    page.click(".tour-skip")
+    assert page.locator("dialog.tour").count() == 0
+    context.close()

@@ -73,8 +73,8 @@ export function startTour() {
   const dice = text("div", null, "dice tour-dice");
   const doing = text("div", null, "controls tour-controls");
   const steps = text("p", null, "tour-steps meta");
-  const next = text("button", "Next", "button roll");
-  const skip = text("button", "Skip the tour", "button secondary small");
+  const next = text("button", "Next", "button roll tour-next");
+  const skip = text("button", "Skip the tour", "button secondary small tour-skip");
   for (const b of [next, skip]) b.type = "button";
   const nav = text("div", null, "tour-nav");
   nav.append(skip, steps, next);
@@ -94,6 +94,7 @@ export function startTour() {
       svg.setAttribute("aria-label", describe(position));
     }
     drawDice(dice, shownDice, {}, null, !calm.matches && !!shownDice);
+    if (bust) dice.append(text("span", "Bust!", "tour-bust"));
     svg.classList.toggle("shake", bust && !calm.matches);
   };
 
