@@ -582,3 +582,78 @@ def test_the_tour_can_be_skipped_where_a_newcomer_lands_and_taken_again_from_the
     page.click(".tour-skip")
     assert page.locator("dialog.tour").count() == 0
     context.close()
+
+
+def seated_page(browser: Any, server: Server, seats: list[str], **options: Any) -> tuple[Any, str]:
+    """A page holding seat A of a new game (taken at creation, its token kept as the home page keeps it)."""
+    created = httpx.post(server.url + "/api/games", json={"seats": seats, "take": [{"seat": 0, "name": "Ann"}]}).json()
+    context = browser.new_context(**options)
+    context.add_init_script(f"localStorage.setItem('cantstop-seats-{created['id']}', JSON.stringify({{0: '{created['taken'][0]['token']}'}}))")
+    page = context.new_page()
+    page.goto(server.url + created["url"])
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    return page, created["id"]
+
+
+def until_my_choice(page: Any, moves: int) -> None:
+    """Play `moves` moves by keyboard (stopping early in a turn), then on to a roll to choose from."""
+    rolls = 0
+    for _ in range(3000):
+        if moves <= 0 and page.locator("#controls .choice:enabled").count():
+            return
+        key = my_move(page, rolls)
+        if key is None:
+            page.wait_for_timeout(20)
+            continue
+        moves -= 1
+        rolls = 0 if key == "s" else rolls + (key == "r")
+    raise AssertionError("no choice came")
+
+
+LAYOUT = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const side = document.querySelector('.side').getBoundingClientRect();
+  const [, , w, h] = document.getElementById('board').getAttribute('viewBox').split(' ').map(Number);
+  return {gap: side.left - board.right, below: side.top - board.bottom, stretch: Math.abs(board.width / board.height - w / h),
+          scroll: document.documentElement.scrollWidth - innerWidth};
+}"""
+
+
+def test_the_game_fits_a_phone_a_tablet_and_a_wide_screen(browser: Any, server: Server, tmp_path: Path) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1440, "height": 900})
+    until_my_choice(page, 6)
+    page.hover("#controls .choice >> nth=0")
+    for width, height in ((1440, 900), (768, 1024), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")  # laid out anew
+        layout = page.evaluate(LAYOUT)
+        assert layout["scroll"] == 0, width  # nothing wider than the screen
+        assert layout["stretch"] < 0.01, width  # the board's box is the board: no blank margin inside it
+        if width >= 768:  # side by side, the panel right against the board
+            assert 0 <= layout["gap"] <= 20, layout
+        else:  # a phone: the panel under the board, with the dice and choices in view
+            assert 0 <= layout["below"] <= 20, layout
+            assert page.locator("#controls .choice >> nth=0").bounding_box()["y"] < height
+        page.screenshot(path=str(tmp_path / f"game-{width}.png"))
+    # On a touch screen there are no keys: no keyboard hints.
+    touch, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    assert touch.locator("#controls kbd >> nth=0").is_hidden() and touch.locator(".keys").is_hidden()
+    assert page.locator("#controls kbd >> nth=0").is_visible()  # with a keyboard they are shown
+
+
+GREY = "rgb(209, 213, 219)"
+
+
+def test_roll_and_stop_look_disabled_when_they_are(browser: Any, server: Server) -> None:
+    page, game_id = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    watcher = browser.new_page(viewport={"width": 1280, "height": 820})  # a spectator: nothing is theirs to press
+    watcher.goto(f"{server.url}/game/{game_id}")
+    background = "el => getComputedStyle(el).backgroundColor"
+    until_my_choice(page, 0)
+    page.keyboard.press("1")
+    page.wait_for_selector("#controls .stop:enabled")
+    assert page.eval_on_selector("#controls .roll", background) != GREY  # live: green
+    watcher.wait_for_selector("#controls .stop")
+    for selector in ("#controls .roll", "#controls .stop"):
+        assert watcher.locator(selector).is_disabled()
+        assert watcher.eval_on_selector(selector, background) == GREY
