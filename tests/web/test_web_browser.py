@@ -657,3 +657,88 @@ def test_roll_and_stop_look_disabled_when_they_are(browser: Any, server: Server)
     for selector in ("#controls .roll", "#controls .stop"):
         assert watcher.locator(selector).is_disabled()
         assert watcher.eval_on_selector(selector, background) == GREY
+
+
+def serious_violations(page: Any) -> list[str]:
+    """What axe-core finds on the page as it stands that is serious or critical."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_on_any_page(browser: Any, server: Server) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    until_my_choice(page, 0)
+    page.hover("#controls .choice >> nth=0")  # the dice marked in pairs, a ghost runner
+    assert serious_violations(page) == [], "game"
+    page.mouse.move(0, 0)
+    finished = page.url
+    rolls = 0
+    while page.evaluate("document.body.dataset.status") != "over":  # bounded by the game's end; bots are quick
+        key = my_move(page, rolls)
+        rolls = 0 if key == "s" else rolls + (key == "r")
+        if key is None:
+            page.wait_for_timeout(20)
+    page.wait_for_selector(".log-win")
+    assert serious_violations(page) == [], "game over"
+    page.goto("about:blank")
+    page.goto(finished + "#replay")  # a finished game's replay, as the lists link to it
+    page.wait_for_selector("#replay:not([hidden])")
+    page.click("#replay-next")
+    assert serious_violations(page) == [], "replay"
+    for path, ready in (("/", "#finished li a"), ("/leaderboard", "[data-ready=true]"), ("/player/Ann", "[data-ready=true] .rating-plot"),
+                        ("/player/Nobody", "[data-ready=true]"), ("/rules", "[data-ready=true]")):
+        page.goto(server.url + path)
+        page.wait_for_selector(ready)
+        assert serious_violations(page) == [], path
+    page.click("#tour-start")
+    page.wait_for_selector("dialog.tour[open]")
+    assert serious_violations(page) == [], "tour"
+    page.click(".tour-next")
+    assert serious_violations(page) == [], "tour with its board"
+
+
+SAID = """new MutationObserver(() => { (window.said ||= []).push(document.getElementById('announce').textContent); })
+  .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true})"""
+
+
+def press_on(page: Any, selector: str) -> None:
+    """Tab to the control (the keyboard alone: no shortcut keys), then press Enter on it."""
+    for _ in range(80):
+        if page.evaluate(f"document.activeElement.matches({selector!r})"):
+            version = page.evaluate("document.body.dataset.version")
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'")
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_game_with_tab_and_enter_alone_announced_to_screen_readers(browser: Any, server: Server) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    page.evaluate(SAID)
+    rolls = 0
+    for _ in range(3000):
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+        if page.locator("#controls .choice:enabled").count():
+            # A roll lands the focus on its first choice: Enter takes it, no Tab needed.
+            assert page.evaluate("document.activeElement.matches('#controls .choice')")
+            press_on(page, "#controls .choice")
+        elif page.locator("#controls .stop:enabled").count() and rolls >= 2:
+            press_on(page, "#controls .stop")
+            rolls = 0
+        elif page.locator("#controls .roll:enabled").count():
+            press_on(page, "#controls .roll")
+            rolls += 1
+        else:
+            page.wait_for_timeout(20)
+    assert page.evaluate("document.body.dataset.status") == "over"
+    page.wait_for_selector(".log-win")
+    said = " | ".join(page.evaluate("window.said"))
+    assert re.search(r"Ann rolls \d, \d, \d, \d\. Choices: 1, \d+", said), said  # dice and choices, in words
+    assert re.search(r"Random bot rolls \d, \d, \d, \d\.", said)
+    assert re.search(r"(Ann|Random bot) wins in \d+ turns\.", said)
+    assert page.locator("#announce[aria-live=polite]").count() == 1

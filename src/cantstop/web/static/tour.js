@@ -88,7 +88,7 @@ export function startTour() {
     dialog.remove();
   };
   const show = (position, shownDice = null, bust = false) => {
-    svg.hidden = !position;
+    svg.toggleAttribute("hidden", !position); // an SVG element has no `hidden` property
     if (position) {
       drawBoard(svg, position);
       svg.setAttribute("aria-label", describe(position));
