@@ -105,6 +105,13 @@ function runnerAt(parent, p, cls) {
   el("path", { d: `M${p.cx - 10},${p.cy + 11} L${p.cx - 6},${p.cy - 6} A6,6 0 1 1 ${p.cx + 6},${p.cy - 6} L${p.cx + 10},${p.cy + 11} Z` }, g);
 }
 
+// A small runner for the panel: white while free, grey once on the board this turn.
+export function runnerIcon(free) {
+  const svg = el("svg", { width: 16, height: 18, viewBox: "0 0 24 26", class: `runner-icon${free ? "" : " used"}`, "aria-hidden": "true" });
+  runnerAt(svg, { cx: 12, cy: 13 }, "runner");
+  return svg;
+}
+
 // Where runners would stand after `choice` (a list of columns), capped at each top.
 export function ghostRunners(state, choice) {
   const out = {};
@@ -161,6 +168,12 @@ export function drawDice(container, dice, state = {}, way = null, tumble = false
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", wild ? `die ${d}, a turtle: any value` : `die ${d}`);
     box.append(svg);
+    if (way && way.captain === i) {
+      const badge = document.createElement("span");
+      badge.className = "counts captain-badge";
+      badge.textContent = "captain";
+      box.append(badge);
+    }
     if (way && wild) {
       const counts = document.createElement("span");
       counts.className = "counts";

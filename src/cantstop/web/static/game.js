@@ -1,6 +1,6 @@
 // The game page: live board, controls, odds, log and the replay of finished games.
 import { api, choiceLabel, text } from "./api.js";
-import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, wayText } from "./board.js";
+import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, runnerIcon, wayText } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { link, profileUrl } from "./lists.js";
 import { tourOnFirstVisit } from "./tour.js";
@@ -10,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   board: $("board"), dice: $("dice"), controls: $("controls"), status: $("status"), seats: $("seats"),
   log: $("log"), banner: $("banner"), odds: $("odds"), oddsToggle: $("odds-toggle"), join: $("join"),
-  error: $("error"), replay: $("replay"), live: $("live-dot"), way: $("dice-way"), announce: $("announce"),
+  error: $("error"), replay: $("replay"), live: $("live-dot"), way: $("dice-way"), announce: $("announce"), runners: $("runners"),
 };
 const calm = matchMedia("(prefers-reduced-motion: reduce)"); // no tumbling dice, no shaking board
 let game = null; // the latest snapshot from the server
@@ -144,6 +144,13 @@ function renderStatus(state) {
   else line = `${who} is ${{ roll: "about to roll", choose: "choosing", decide: "deciding" }[state.phase]}…`;
   ui.status.textContent = line;
   ui.status.style.setProperty("--seat", SEATS[state.winner ?? state.player].colour);
+  // The runners the player to move has left this turn (three at most take part in a turn).
+  const playing = game.status === "playing" && state.winner === null;
+  ui.runners.hidden = !playing;
+  if (playing) {
+    const icons = Array.from({ length: state.runners_max }, (_, i) => runnerIcon(i < state.runners_left));
+    ui.runners.replaceChildren(text("span", `Runners left: ${state.runners_left} of ${state.runners_max}`, "runners-label"), ...icons);
+  }
   // A turn starting for another person here: the line stands out so the device gets passed.
   ui.status.classList.toggle("pass", game.status === "playing" && state.phase === "roll" && holds(state.player) && hotSeat());
 }
