@@ -778,3 +778,18 @@ def test_every_page_runs_under_a_strict_content_security_policy(browser: Any, se
     page.click(".tour-next")
     page.click(".tour-controls .button")
     assert refused == []
+
+
+def test_the_focus_stays_on_the_choice_tabbed_to_while_the_dice_tumble(browser: Any, server: Server) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    for _ in range(50):  # a roll with at least two choices
+        until_my_choice(page, 0)
+        if page.locator("#controls .choice").count() >= 2:
+            break
+        page.keyboard.press("1")
+        page.wait_for_selector("#controls .roll:enabled")
+    page.keyboard.press("Tab")  # at once, while the dice still tumble
+    assert page.evaluate("document.activeElement.dataset.choice") == page.get_attribute("#controls .choice >> nth=1", "data-choice")
+    page.wait_for_timeout(700)  # they have landed and been drawn again
+    assert page.evaluate("document.activeElement.dataset.choice") == page.get_attribute("#controls .choice >> nth=1", "data-choice")
+    assert page.locator("#dice .die.tumble").count() == 0 and page.locator("#dice .die-box.pair0").count() == 2

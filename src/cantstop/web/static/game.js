@@ -497,7 +497,8 @@ function receive(message) {
     addLog(entries, true);
     lastLogVersion = Math.max(lastLogVersion, ...entries.map((e) => e.version));
     words = spoken(entries);
-    if (rolledAt > performance.now() - 600) setTimeout(render, 520); // the dice stop tumbling
+    // The dice stop tumbling: only they are drawn again, so focus and hover stay where they are.
+    if (rolledAt > performance.now() - 600) setTimeout(() => { if (game && game.state && !replay) drawTable(game.state); }, 520);
   } else if (message.type === "error") {
     ui.error.textContent = message.message;
   }
