@@ -18,6 +18,7 @@ let you = null; // the seat this browser joined online (its cookie says so), or 
 let held = heldSeats(gameId); // seat → token of the people at this screen (see held.js)
 let preview = null; // the number of the choice being hovered or focused
 let rolledAt = -1e9; // when the latest roll arrived: its dice tumble briefly
+let played = null; // how the dice made the choice last played (shown until the next roll)
 let showOdds = localStorage.getItem("cantstop-odds") === "1";
 let oddsFor = -1;
 let busy = false;
@@ -57,7 +58,7 @@ function render() {
 function drawTable(state) {
   const shown = replay || preview === null || !state.legal || !state.legal[preview] ? null : preview;
   drawBoard(ui.board, state, shown === null ? null : state.legal[shown], null);
-  const way = shown === null || !state.ways ? null : state.ways[shown];
+  const way = shown !== null && state.ways ? state.ways[shown] : !replay && state.phase !== "choose" ? played : null;
   drawDice(ui.dice, state.dice || lastDice(), state, way, !calm.matches && performance.now() - rolledAt < 500);
   ui.way.textContent = way ? wayText(way, state) : "";
 }
@@ -66,6 +67,13 @@ function drawTable(state) {
 function fitBoard() {
   const [, , w, h] = ui.board.getAttribute("viewBox").split(" ").map(Number);
   ui.board.closest(".table").style.setProperty("--aspect", (w / h).toFixed(3));
+}
+
+// Keep how the dice made a choice just played (by anyone), from the choosing position's ways.
+function notePlayed(before, columns) {
+  if (!before || before.phase !== "choose" || !before.ways) return;
+  const i = before.legal.findIndex((c) => Array.isArray(c) && c.join() === columns.join());
+  if (i >= 0) played = before.ways[i];
 }
 
 function emptyState() {
@@ -291,7 +299,9 @@ async function act(action) {
   // A seat taken at this screen acts with its own token; one joined online, with its cookie.
   const headers = held[seat] ? { authorization: `Bearer ${held[seat]}` } : {};
   try {
+    const before = game.state;
     const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", headers, body: { version: game.version, action } });
+    if (Array.isArray(action)) notePlayed(before, action);
     if (snapshot.version > game.version) { game = { ...snapshot }; }
   } catch (error) {
     ui.error.textContent = error.message;
@@ -492,6 +502,10 @@ function receive(message) {
   } else if (message.type === "update") {
     const entries = message.log.filter((e) => e.version > lastLogVersion);
     if (!game || message.game.version > game.version) preview = null; // the choices it named are gone
+    for (const e of entries) {
+      if (e.kind === "roll") played = null;
+      else if (e.kind === "choice" && game) notePlayed(game.state, e.columns);
+    }
     if (!game || message.game.version >= game.version) game = message.game;
     if (entries.some((e) => e.kind === "roll")) rolledAt = performance.now();
     addLog(entries, true);
