@@ -661,7 +661,7 @@ def test_roll_and_stop_look_disabled_when_they_are(browser: Any, server: Server)
     page.wait_for_selector("#controls .stop:enabled")
     assert page.eval_on_selector("#controls .roll", background) != GREY  # live: green
     watcher.wait_for_selector("#controls .stop")
-    # The choice made stays explained on the dice until the next roll, for the player and watchers.
+    # The choice made stays explained on the dice while its player decides, for them and watchers.
     for p in (page, watcher):
         assert p.locator("#dice .die-box.pair0").count() == 2 and "=" in p.text_content("#dice-way")
     for selector in ("#controls .roll", "#controls .stop"):

@@ -18,7 +18,7 @@ let you = null; // the seat this browser joined online (its cookie says so), or 
 let held = heldSeats(gameId); // seat → token of the people at this screen (see held.js)
 let preview = null; // the number of the choice being hovered or focused
 let rolledAt = -1e9; // when the latest roll arrived: its dice tumble briefly
-let played = null; // how the dice made the choice last played (shown until the next roll)
+let played = null; // how the dice made the choice just played (shown while its player decides)
 let showOdds = localStorage.getItem("cantstop-odds") === "1";
 let oddsFor = -1;
 let busy = false;
@@ -58,7 +58,7 @@ function render() {
 function drawTable(state) {
   const shown = replay || preview === null || !state.legal || !state.legal[preview] ? null : preview;
   drawBoard(ui.board, state, shown === null ? null : state.legal[shown], null);
-  const way = shown !== null && state.ways ? state.ways[shown] : !replay && state.phase !== "choose" ? played : null;
+  const way = shown !== null && state.ways ? state.ways[shown] : !replay && state.phase === "decide" ? played : null;
   drawDice(ui.dice, state.dice || lastDice(), state, way, !calm.matches && performance.now() - rolledAt < 500);
   ui.way.textContent = way ? wayText(way, state) : "";
 }
