@@ -23,9 +23,10 @@ function ticks(lo, hi) {
   return out;
 }
 
-// The rating (μ − 3σ) after each rated game as a line, over a band of μ ± σ.
-export function plot(history) {
-  const W = 640, H = 260, L = 44, R = 12, T = 14, B = 34;
+// The rating (μ − 3σ) after each rated game as a line, over a band of μ ± σ. Drawn at `width`
+// pixels (the box it goes in), so that its labels keep their size on a phone.
+export function plot(history, width = 640) {
+  const W = Math.round(Math.min(900, Math.max(280, width))), H = W < 480 ? 200 : 260, L = 44, R = 12, T = 14, B = 34;
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img" });
   const first = history[0], last = history[history.length - 1];
   svg.setAttribute("aria-label", `Rating after each of ${history.length} rated games: from ${first.rating.toFixed(1)} to ${last.rating.toFixed(1)}.`);
@@ -70,7 +71,7 @@ async function show() {
     $("wins").textContent = `${r.wins} (${Math.round((100 * r.wins) / Math.max(1, r.games))}%)`;
     $("musigma").textContent = `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
   }
-  $("plot").replaceChildren(profile.history.length ? plot(profile.history)
+  $("plot").replaceChildren(profile.history.length ? plot(profile.history, $("plot").clientWidth)
     : text("p", "No rated games yet: games of two or more players are rated.", "meta"));
   $("recent").replaceChildren(...(profile.games.length ? profile.games.map((g) => gameItem(g)) : [text("li", "No finished games yet.", "meta")]));
   document.body.dataset.ready = "true";
