@@ -21,7 +21,7 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.record import Event, Record, Roll, apply_event
 from cantstop.core.state import ROLL, STOP, Action, Phase, State, describe_actions
 from cantstop.web.chat import ChatRoom
-from cantstop.web.describe import game_json, log_lines
+from cantstop.web.describe import display_names, game_json, log_lines
 from cantstop.web.errors import ApiError
 from cantstop.web.ratings import rate_game
 from cantstop.web.recorder import Recorder
@@ -248,7 +248,7 @@ class LiveGames:
             game.driven = game.version
             if after.is_over:
                 game.meta = await self.recorder.db(self.storage.game, game_id)
-                await self.recorder.db(rate_game, self.storage, game.names, after)
+                await self.recorder.db(rate_game, self.storage, game.names, after, game_id)
             self.publish(game, entries)
             self.moved(game)
             return game.snapshot()
@@ -258,4 +258,4 @@ def start_line(game: LiveGame) -> dict[str, Any]:
     assert game.meta.first is not None
     rolloff = game.meta.tags.get("RollOff")
     how = f" (roll-off {rolloff})" if rolloff else ""
-    return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first{how}"}
+    return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{display_names(game.names)[game.meta.first]} goes first{how}"}
