@@ -38,3 +38,12 @@ def test_the_roll_off_and_percents_read_alike_everywhere() -> None:
     assert roll_off_line(roll_off_text(rolled)).startswith("Roll-off for the first turn: A:")
     assert [percent(x) for x in (0, 0.001, 0.5, 0.999, 1)] == ["0%", "<1%", "50%", ">99%", "100%"]
     assert percent(0.4444, 2) == "44.44%" and percent(0.00001, 2) == "<0.01%"
+
+
+def test_a_medium_writes_the_dice_its_way_and_may_leave_the_choices_to_its_buttons() -> None:
+    dashed = lambda variant, dice: "-".join(map(str, dice))  # noqa: E731
+    rolled = Rolled(0, (1, 5, 4, 6), ((6, 10), (7, 9)))
+    assert say(rolled, NAMES, CLASSIC, dice=dashed) == "Ann rolls 1-5-4-6: 6+10, 7+9"
+    assert say(rolled, NAMES, CLASSIC, brief=True, dice=dashed, options=False) == "Ann rolls 1-5-4-6"
+    before = from_notation("classic 00000000000/00000000000/00000000000 30000000000 A decide 3 0")
+    assert say(Busted(1, (1, 1, 1, 1), before), NAMES, CLASSIC, brief=True, dice=dashed) == "You bust on 1-1-1-1"

@@ -7,7 +7,7 @@ is spoken to: "You roll", "You bust".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from cantstop.core.choices import format_choice
@@ -98,16 +98,27 @@ def fallback_text(who: str, reason: str, action: Action) -> str:
     return f"{who} failed ({reason}); it plays {describe_action(action)}"
 
 
-def say(happening: Happening, names: Sequence[str], variant: Variant, brief: bool = False) -> str:
+def say(
+    happening: Happening,
+    names: Sequence[str],
+    variant: Variant,
+    brief: bool = False,
+    *,
+    dice: Callable[[Variant, Dice], str] = dice_words,
+    options: bool = True,
+) -> str:
     """The sentence for `happening`, with the seats called by `names`; `brief` for a list
-    of events (a bust names its dice, not why every sum fails)."""
+    of events (a bust names its dice, not why every sum fails). `dice` writes the dice as
+    the medium shows them ("4 3 T 6" here, "4-3-T-6" in the browser's log); without
+    `options` a roll does not list the choices it offers (a screen showing them as buttons)."""
     h = happening
     who = names[h.seat]
     match h:
         case kinds.Rolled():
-            return f"{verb(who, 'roll')} {dice_words(variant, h.dice)}: {choices_text(h.options)}"
+            rolled = f"{verb(who, 'roll')} {dice(variant, h.dice)}"
+            return f"{rolled}: {choices_text(h.options)}" if options else rolled
         case kinds.Busted() if brief:
-            return f"{verb(who, 'bust')} on {dice_words(variant, h.dice)}"
+            return f"{verb(who, 'bust')} on {dice(variant, h.dice)}"
         case kinds.Busted():
             return f"{verb(who, 'bust')}. {explain_bust(h.before, h.dice)}"
         case kinds.Chose():

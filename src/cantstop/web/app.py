@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from cantstop.web import players
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
 from cantstop.web.notify import listen
 from cantstop.web.routes import lobby, pages, play, socket
@@ -55,7 +56,7 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router):
+    for router in (lobby.router, play.router, socket.router, pages.router, players.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

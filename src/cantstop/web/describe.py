@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from cantstop.bots import get_bot
+from cantstop.core.dice import Dice
 from cantstop.core.notation import seat_letter, to_json
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import Variant
@@ -11,6 +13,29 @@ from cantstop.table import Fault, Happening
 from cantstop.table import happenings as kinds
 from cantstop.table.wording import say
 from cantstop.web.storage import StoredGame
+from cantstop.web.ways import roll_ways
+
+
+def display_name(name: str | None) -> str | None:
+    """What people read for a seat's name: a bot ('bot:rule28') by its display name."""
+    if name and name.startswith("bot:"):
+        try:
+            return get_bot(name[4:]).display
+        except ValueError:  # a bot this server no longer has: its name is all there is
+            return name
+    return name
+
+
+def display_names(names: list[str]) -> list[str]:
+    """Display names of a game's seats; two seats that would read alike get their seat letter."""
+    shown = [display_name(n) or n for n in names]
+    return [f"{s} {seat_letter(i)}" if shown.count(s) > 1 else s for i, s in enumerate(shown)]
+
+
+def dice_text(variant: Variant, dice: Dice) -> str:
+    """A roll as people write it, '4-6-2-6'; a wild die showing its turtle as 'T'."""
+    wild = variant.wild_face
+    return "-".join("T" if i < variant.wild_dice and d == wild else str(d) for i, d in enumerate(dice))
 
 
 # Each happening's entry in the log: its kind for the page, and what it carries besides the sentence.
@@ -36,11 +61,14 @@ def _extra(h: Happening) -> tuple[str, dict[str, Any]]:
 
 
 def log_lines(happenings: list[Happening], names: list[str], variant: Variant) -> list[dict[str, Any]]:
-    """The log entries of what moves did, in the table's own words (`table.wording`)."""
+    """The log entries of what moves did, in the table's own words (`table.wording`), the
+    dice written '4-6-2-6' and bots called by their display names."""
+    shown = display_names(names)
     lines = []
     for h in happenings:
         kind, extra = _extra(h)
-        lines.append({"kind": kind, "seat": h.seat, "text": say(h, names, variant, brief=True), **extra})
+        text = say(h, shown, variant, brief=True, dice=dice_text, options=False)  # the choices are buttons
+        lines.append({"kind": kind, "seat": h.seat, "text": text, **extra})
     return lines
 
 
@@ -65,12 +93,16 @@ def state_json(state: State) -> dict[str, Any]:
         to_win=v.to_win,
         runners_max=v.runners,
         wild_face=v.wild_face,
+        wild_dice=v.wild_dice,
+        pairing=v.pairing.value,
+        ways=[way.json() for way in roll_ways(state)],  # how the dice make each choice, as `legal`
     )
     return data
 
 
 def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, Any]:
     """A game as every client sees it (no tokens: they never leave the server except once)."""
+    shown = display_names([s.name or "" for s in game.seats])
     return {
         "id": game.id,
         "variant": game.variant,
@@ -78,7 +110,8 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "version": version,
         "created": game.created.isoformat(),
         "seats": [
-            {"seat": s.seat, "letter": seat_letter(s.seat), "kind": s.kind, "bot": s.bot, "name": s.name}
+            {"seat": s.seat, "letter": seat_letter(s.seat), "kind": s.kind, "bot": s.bot, "name": s.name,
+             "display": shown[s.seat] if s.name else None}
             for s in game.seats
         ],
         "first": game.first,
@@ -89,6 +122,7 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
 
 
 def summary_json(game: StoredGame) -> dict[str, Any]:
+    shown = display_names([s.name or "" for s in game.seats])
     return {
         "id": game.id,
         "variant": game.variant,
@@ -96,5 +130,6 @@ def summary_json(game: StoredGame) -> dict[str, Any]:
         "version": game.version,
         "created": game.created.isoformat(),
         "players": [s.name if s.kind != "open" else None for s in game.seats],
+        "display": [shown[s.seat] if s.kind != "open" else None for s in game.seats],
         "winner": game.winner,
     }

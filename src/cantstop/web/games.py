@@ -25,7 +25,7 @@ from cantstop.core.state import Phase, State
 from cantstop.table import Collected, Fault, Happening, Kind, Move, MoveError, Policy, Table
 from cantstop.table.wording import roll_off_line
 from cantstop.web.chat import ChatRoom
-from cantstop.web.describe import game_json, log_lines
+from cantstop.web.describe import display_names, game_json, log_lines
 from cantstop.web.errors import ApiError
 from cantstop.web.ratings import rate_game
 from cantstop.web.recorder import Recorder
@@ -337,7 +337,7 @@ class LiveGames:
         game.driven = game.version
         if table.over:
             game.meta = await self.recorder.db(self.storage.game, game.meta.id)
-            await self.recorder.db(rate_game, self.storage, game.names, table.state)
+            await self.recorder.db(rate_game, self.storage, game.names, table.state, game.meta.id)
         self.publish(game, entries)
         self.moved(game)
 
@@ -346,4 +346,4 @@ def start_line(game: LiveGame) -> dict[str, Any]:
     assert game.meta.first is not None
     rolloff = game.meta.tags.get("RollOff")
     how = f" {roll_off_line(rolloff)}" if rolloff else ""
-    return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{game.names[game.meta.first]} goes first.{how}"}
+    return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{display_names(game.names)[game.meta.first]} goes first.{how}"}

@@ -95,7 +95,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))  # open, person, bot
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
@@ -117,6 +117,16 @@ class PlayerRow(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingHistoryRow(Base):
+    __tablename__ = "rating_history"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 @dataclass(frozen=True)
@@ -149,18 +159,35 @@ class StoredGame:
         )
 
 
+class Skill:
+    """An openskill estimate, mean `mu` and uncertainty `sigma`."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill estimate the leaderboard sorts by."""
+        return self.mu - 3 * self.sigma
+
+
 @dataclass(frozen=True)
-class Rating:
+class Rating(Skill):
     name: str
     mu: float
     sigma: float
     games: int
     wins: int
 
-    @property
-    def ordinal(self) -> float:
-        """The conservative skill estimate the leaderboard sorts by."""
-        return self.mu - 3 * self.sigma
+
+@dataclass(frozen=True)
+class RatingPoint(Skill):
+    """A player's rating as it stood after one rated game."""
+
+    game_id: str | None
+    at: datetime
+    mu: float
+    sigma: float
 
 
 @dataclass(frozen=True)
@@ -402,8 +429,11 @@ class Storage:
             rows = s.scalars(select(PlayerRow).where(PlayerRow.name.in_(names))).all()
             return {r.name: Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
 
-    def save_ratings(self, ratings: list[Rating]) -> None:
+    def save_ratings(self, ratings: list[Rating], game_id: str | None = None) -> None:
+        """Store new ratings; with `game_id`, also as each player's point after that game."""
         with self.session() as s:
+            if game_id is not None:
+                s.add_all(RatingHistoryRow(name=r.name, game_id=game_id, mu=r.mu, sigma=r.sigma, created=now()) for r in ratings)
             for r in ratings:
                 row = s.get(PlayerRow, r.name)
                 if row is None:
@@ -416,6 +446,33 @@ class Storage:
             rows = s.scalars(select(PlayerRow)).all()
             ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
         return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
+
+    # ---------------------------------------------------------------- players
+    def rating_history(self, name: str) -> list[RatingPoint]:
+        """A player's rating after each rated game, oldest first."""
+        with self.session() as s:
+            rows = s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.name == name).order_by(RatingHistoryRow.id)).all()
+            return [RatingPoint(r.game_id, r.created, r.mu, r.sigma) for r in rows]
+
+    def finished_games(self, name: str | None = None, limit: int = 50) -> list[tuple[StoredGame, list[Event]]]:
+        """Finished games, newest first (only those `name` sat in, if given), with their record's events."""
+        with self.session() as s:
+            query = select(GameRow).where(GameRow.status == "over")
+            if name is not None:
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name)))
+            rows = s.scalars(query.order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
+            games = [self._stored(s, row) for row in rows]
+            events: dict[str, list[Event]] = {g.id: [] for g in games}
+            found = s.execute(
+                select(EventRow.game_id, EventRow.kind, EventRow.data)
+                .where(EventRow.game_id.in_(list(events)))
+                .order_by(EventRow.game_id, EventRow.seq)
+            ).all()
+            for game_id, kind, data in found:
+                move = decode_move(kind, data)
+                if not move.out_of_band:  # a fallback's note is no event of the record; its move follows it
+                    events[game_id].append(move.event)
+            return [(g, events[g.id]) for g in games]
 
 
 _EVENTS: Table = EventRow.__table__  # type: ignore[assignment]

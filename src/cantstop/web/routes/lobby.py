@@ -23,7 +23,7 @@ async def variants() -> dict[str, Any]:
     infos = [get_bot(n) for n in bot_names()]
     return {
         "variants": [{"name": n, "min_players": v.min_players, "max_players": v.max_players} for n, v in PRESETS.items()],
-        "bots": [{"name": b.name, "level": b.level.value, "description": b.description} for b in infos],
+        "bots": [{"name": b.name, "level": b.level.value, "description": b.description, "display": b.display} for b in infos],
         "levels": [level.value for level in Level if any(b.level is level for b in infos)],
     }
 
