@@ -129,12 +129,12 @@ def check(db: str, acks: Counter[str]) -> tuple[int, int, int]:
     try:
         for game_id, acked in acks.items():
             meta = storage.game(game_id)
-            events = storage.events(game_id)
-            stored += len(events)
-            if meta is None or meta.version != len(events) or len(events) != acked:
+            moves = storage.events(game_id)
+            stored += len(moves)
+            if meta is None or meta.version != len(moves) or len(moves) != acked or any(m.out_of_band for m in moves):
                 problems += 1
                 continue
-            Record.final(meta.record(events))  # replays every event through the engine
+            Record.final(meta.record([m.event for m in moves]))  # replays every move through the engine
     finally:
         storage.close()
     return len(acks), stored, problems

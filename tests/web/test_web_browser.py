@@ -758,7 +758,7 @@ def test_a_whole_game_with_tab_and_enter_alone_announced_to_screen_readers(brows
     said = " | ".join(page.evaluate("window.said"))
     assert re.search(r"Ann rolls \d, \d, \d, \d\. Choices: 1, \d+", said), said  # dice and choices, in words
     assert re.search(r"Random bot rolls \d, \d, \d, \d\.", said)
-    assert re.search(r"(Ann|Random bot) wins in \d+ turns\.", said)
+    assert re.search(r"(Ann|Random bot) wins after \d+ turns\.", said)
     assert page.locator("#announce[aria-live=polite]").count() == 1
 
 

@@ -263,7 +263,7 @@ function logItem(entry) {
 
 // What a screen reader is told of new log entries: rolls with their dice, busts, claims, wins.
 function spoken(entries) {
-  const words = entries.map((e) => (e.kind === "roll" ? `${e.text.slice(0, e.text.lastIndexOf(" "))} ${e.dice.join(", ")}.` : `${e.text}.`));
+  const words = entries.map((e) => (e.kind === "roll" ? `${e.text.slice(0, e.text.lastIndexOf(" "))} ${e.dice.join(", ")}.` : `${e.text.replace(/\.$/, "")}.`)); // the table's sentences may end in a full stop already
   const state = game && game.state;
   if (state && state.phase === "choose" && holds(state.player) && entries.some((e) => e.kind === "roll")) {
     words.push(`Choices: ${state.legal.map((c, i) => `${i + 1}, ${c.join(" and ")}`).join("; ")}.`);
