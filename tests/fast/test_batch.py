@@ -26,7 +26,7 @@ def test_a_batch_too_big_is_refused_before_allocating() -> None:
     size = 10**15
     with pytest.raises(MemoryError, match=r"need [\d,.]+ GiB \(\d+ bytes each\) but only"):
         new_batch(preset("classic"), 2, size)
-    assert bytes_per_game(preset("classic"), 2) == 2 * 11 + 2 * 11 + 12
+    assert bytes_per_game(preset("classic"), 2) == 4 * (8 + 4 * 11)  # int32 row: 8 slots, 4 per column
 
 
 def test_player_count_outside_the_variant_is_refused() -> None:

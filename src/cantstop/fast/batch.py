@@ -17,34 +17,82 @@ from cantstop.core.errors import IllegalActionError, InvalidDiceError
 from cantstop.core.state import Phase, State, describe_action, make_state
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
-from cantstop.fast.kernels import StateArrays
 from cantstop.fast.memory import check_count, check_fits
-from cantstop.fast.tables import compile_variant
+from cantstop.fast.tables import H_ACTIONS, compile_variant
 
 
 @dataclass(frozen=True)
 class Batch:
-    """Positions of one variant and player count; `arrays` holds them (see `StateArrays`)."""
+    """Positions of one variant and player count, one int32 row per game (see `kernels`).
+
+    The named fields are views with a leading game axis, columns indexed from 0 (column
+    number c is index c - 2); writing to them writes the batch.
+    """
 
     variant: Variant
-    arrays: StateArrays
+    rows: np.ndarray  # int32[games, row_length]
 
     @property
     def size(self) -> int:
-        return len(self.arrays.phase)
+        return len(self.rows)
+
+    @property
+    def columns(self) -> int:
+        return len(self.variant.heights)
 
     @property
     def players(self) -> int:
-        return int(self.arrays.pieces.shape[1])
+        return int((self.rows.shape[1] - kernels.R_RUNNERS) // self.columns - 2)
+
+    @property
+    def player(self) -> np.ndarray:
+        """[games]: the seat to move (the winner once over)."""
+        return self.rows[:, kernels.R_PLAYER]
+
+    @property
+    def phase(self) -> np.ndarray:
+        """[games]: core's `Phase` numbers."""
+        return self.rows[:, kernels.R_PHASE]
+
+    @property
+    def steps(self) -> np.ndarray:
+        """[games]: steps taken this turn."""
+        return self.rows[:, kernels.R_STEPS]
+
+    @property
+    def turn(self) -> np.ndarray:
+        """[games]: finished turns."""
+        return self.rows[:, kernels.R_TURN]
+
+    @property
+    def dice(self) -> np.ndarray:
+        """[games, 4]: the roll in CHOOSE, else zeros."""
+        return self.rows[:, kernels.R_DICE : kernels.R_DICE + 4]
+
+    @property
+    def runners(self) -> np.ndarray:
+        """[games, columns]: a runner's space, or 0."""
+        return self.rows[:, kernels.R_RUNNERS : kernels.R_RUNNERS + self.columns]
+
+    @property
+    def claimed(self) -> np.ndarray:
+        """[games, columns]: the owner, or -1."""
+        start = kernels.R_RUNNERS + self.columns
+        return self.rows[:, start : start + self.columns]
+
+    @property
+    def pieces(self) -> np.ndarray:
+        """[games, players, columns]: each player's piece, 0 meaning off the board."""
+        start = kernels.R_RUNNERS + 2 * self.columns
+        return self.rows[:, start:].reshape(self.size, self.players, self.columns)
 
     def copy(self) -> Batch:
-        return Batch(self.variant, StateArrays(*(a.copy() for a in self.arrays)))
+        return Batch(self.variant, self.rows.copy())
 
 
 def bytes_per_game(variant: Variant, players: int) -> int:
     """Memory one position takes in a batch."""
-    columns = len(variant.heights)
-    return players * columns + 2 * columns + 1 + 1 + 4 + 2 + 4
+    return 4 * kernels.row_length(len(variant.heights), players)
 
 
 def new_batch(variant: Variant, players: int, size: int) -> Batch:
@@ -60,18 +108,9 @@ def new_batch(variant: Variant, players: int, size: int) -> Batch:
 def _allocate(variant: Variant, players: int, size: int) -> Batch:
     check_count(size, "a batch's size")
     check_fits(size, bytes_per_game(variant, players), "positions")
-    columns = len(variant.heights)
-    arrays = StateArrays(
-        pieces=np.zeros((size, players, columns), np.int8),
-        runners=np.zeros((size, columns), np.int8),
-        claimed=np.full((size, columns), -1, np.int8),
-        player=np.zeros(size, np.int8),
-        phase=np.zeros(size, np.int8),
-        dice=np.zeros((size, 4), np.int8),
-        steps=np.zeros(size, np.int16),
-        turn=np.zeros(size, np.int32),
-    )
-    return Batch(variant, arrays)
+    batch = Batch(variant, np.zeros((size, kernels.row_length(len(variant.heights), players)), np.int32))
+    batch.claimed[:] = -1
+    return batch
 
 
 def to_arrays(states: Sequence[State]) -> Batch:
@@ -86,39 +125,40 @@ def to_arrays(states: Sequence[State]) -> Batch:
                 f"{first.variant.name} with {first.players}: a batch holds one variant and player count"
             )
     batch = _allocate(first.variant, first.players, len(states))
-    a = batch.arrays
+    pieces = batch.pieces  # a view: reshaping rows of a 2-d array needs no copy
     for b, state in enumerate(states):
-        a.pieces[b] = [row[2:] for row in state.pieces]
-        a.runners[b] = state.runners[2:]
-        a.claimed[b] = state.claimed[2:]
-        a.player[b] = state.player
-        a.phase[b] = int(state.phase)
-        a.dice[b] = state.dice if state.dice is not None else (0, 0, 0, 0)
-        a.steps[b] = state.steps
-        a.turn[b] = state.turn
-    return Batch(first.variant, a)
+        pieces[b] = [row[2:] for row in state.pieces]
+        batch.runners[b] = state.runners[2:]
+        batch.claimed[b] = state.claimed[2:]
+        batch.player[b] = state.player
+        batch.phase[b] = int(state.phase)
+        batch.dice[b] = state.dice if state.dice is not None else (0, 0, 0, 0)
+        batch.steps[b] = state.steps
+        batch.turn[b] = state.turn
+    return batch
 
 
 def from_arrays(batch: Batch) -> list[State]:
     """The core states of a batch, equal (`==`) to the ones it was made from."""
     variant = batch.variant
-    a = batch.arrays
     pad = [0, 0]
+    pieces, runners, phases, dice = batch.pieces, batch.runners, batch.phase, batch.dice
+    player, steps, turn = batch.player, batch.steps, batch.turn
     states = []
     for b in range(batch.size):
-        phase = Phase(int(a.phase[b]))
+        phase = Phase(int(phases[b]))
         # Claims are not read back: make_state derives them from the pieces on top spaces,
         # which the kernels keep in step (the round trip test compares them).
         states.append(
             make_state(
                 variant,
-                tuple(tuple(pad + row.tolist()) for row in a.pieces[b]),
-                tuple(pad + a.runners[b].tolist()),
-                int(a.player[b]),
+                tuple(tuple(pad + row.tolist()) for row in pieces[b]),
+                tuple(pad + runners[b].tolist()),
+                int(player[b]),
                 phase,
-                tuple(a.dice[b].tolist()) if phase is Phase.CHOOSE else None,
-                int(a.steps[b]),
-                int(a.turn[b]),
+                tuple(dice[b].tolist()) if phase is Phase.CHOOSE else None,
+                int(steps[b]),
+                int(turn[b]),
             )
         )
     return states
@@ -126,9 +166,9 @@ def from_arrays(batch: Batch) -> list[State]:
 
 def legal_masks(batch: Batch) -> np.ndarray:
     """bool[games, actions]: the legal actions of every game over the one numbering."""
-    t = compile_variant(batch.variant)
-    out = np.zeros((batch.size, len(t.action_len)), np.bool_)
-    kernels.batch_masks(t, batch.arrays, out)
+    tab = compile_variant(batch.variant)
+    out = np.zeros((batch.size, tab[H_ACTIONS]), np.bool_)
+    kernels.batch_masks(tab, batch.rows, out)
     return out
 
 
@@ -160,7 +200,7 @@ def check_actions(batch: Batch, actions: np.ndarray) -> np.ndarray:
             if not inside[b]
             else f"action {actions[b]} ({describe_action(action_numbering(batch.variant)[actions[b]])}) is not legal"
         )
-        phase = Phase(int(batch.arrays.phase[b])).name
+        phase = Phase(int(batch.phase[b])).name
         raise IllegalActionError(
             f"game {b}: {what} in the {phase} phase; legal: {describe_legal(batch.variant, masks[b])}"
         )
@@ -171,7 +211,7 @@ def step(batch: Batch, actions: np.ndarray) -> Batch:
     """A new batch with `actions[b]` played in game b (core: `State.play`); all or nothing."""
     checked = check_actions(batch, actions)
     after = batch.copy()
-    kernels.batch_apply(compile_variant(batch.variant), after.arrays, checked)
+    kernels.batch_apply(compile_variant(batch.variant), after.rows, checked)
     return after
 
 
@@ -186,14 +226,14 @@ def roll(batch: Batch, dice: np.ndarray) -> tuple[Batch, np.ndarray]:
         raise InvalidDiceError(
             f"game {bad[0]}: bad dice {tuple(dice[bad[0]].tolist())}: each die is 1..{faces}"
         )
-    waiting = batch.arrays.phase == int(Phase.ROLL)
+    waiting = batch.phase == int(Phase.ROLL)
     if not waiting.all():
         b = int(np.flatnonzero(~waiting)[0])
         raise IllegalActionError(
-            f"game {b}: cannot roll in the {Phase(int(batch.arrays.phase[b])).name} phase; legal: "
+            f"game {b}: cannot roll in the {Phase(int(batch.phase[b])).name} phase; legal: "
             f"{describe_legal(batch.variant, legal_masks(batch)[b])}"
         )
     after = batch.copy()
     busts = np.zeros(batch.size, np.bool_)
-    kernels.batch_roll(compile_variant(batch.variant), after.arrays, dice.astype(np.int8), busts)
+    kernels.batch_roll(compile_variant(batch.variant), after.rows, dice.astype(np.int32), busts)
     return after, busts

@@ -98,13 +98,13 @@ def nb_mix(z: np.uint64) -> np.uint64:
 
 
 @nb.njit(cache=True)
-def nb_word(seed: np.uint64, stream: np.uint64, game: np.int64, counter: np.int64) -> np.uint64:
+def nb_word(seed: np.uint64, stream: np.uint64, game: int, counter: int) -> np.uint64:
     """`word`, compiled; `seed` comes already masked to 64 bits."""
     return nb_mix(nb_mix(nb_mix(nb_mix(seed) ^ stream) ^ _U(game)) ^ _U(counter))
 
 
 @nb.njit(cache=True)
-def nb_dice(seed: np.uint64, game: np.int64, roll: np.int64, faces: np.int64, out: np.ndarray) -> None:
+def nb_dice(seed: np.uint64, game: int, roll: int, faces: int, out: np.ndarray) -> None:
     """`counter_dice` for four dice, written into `out`."""
     count = _U(faces * faces * faces * faces)
     index = ((nb_word(seed, _U(DICE_STREAM), game, roll) >> _U(32)) * count) >> _U(32)
@@ -115,6 +115,6 @@ def nb_dice(seed: np.uint64, game: np.int64, roll: np.int64, faces: np.int64, ou
 
 
 @nb.njit(cache=True)
-def nb_uniform(seed: np.uint64, game: np.int64, draw: np.int64) -> float:
+def nb_uniform(seed: np.uint64, game: int, draw: int) -> float:
     """`counter_uniform`, compiled."""
     return float(nb_word(seed, _U(DRAW_STREAM), game, draw) >> _U(11)) * 2.0**-53

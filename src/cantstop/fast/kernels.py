@@ -1,134 +1,213 @@
-"""The rules as compiled kernels over one game `b` of a batch (`StateArrays`).
+"""The rules as compiled kernels over one game: a row of the batch, plus its work space.
 
 Each kernel names its core twin. Kernels trust their input: the Python functions in
 `cantstop.fast.batch` check actions and dice before calling them, so nothing is
 half-applied. Phases are core's `Phase` numbers.
+
+A game is one int32 row: player, phase, steps, turn, the four dice (0 unless in CHOOSE),
+then the runners by column, the claims by column (-1 for none), then each player's pieces
+by column. Its int64 `work` holds what core's `status` holds, derived from the row and
+kept up to date move by move (`prepare` derives it afresh): each column's room and
+whether a runner stands there, the runners and steps left; then the choices of the roll
+on the table, as action numbers in core's option order.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numba as nb
 import numpy as np
 
-from cantstop.fast.tables import FastTables
+from cantstop.fast.tables import (
+    H_CHOICES,
+    H_COLUMNS,
+    H_FACES,
+    H_NO_STOP,
+    H_ROLL_ACTION,
+    H_RUNNERS,
+    H_SKIP,
+    H_STEP_LIMIT,
+    H_STOP_ACTION,
+    H_TO_WIN,
+    O_ACTION_COLS,
+    O_ACTION_LEN,
+    O_GROUP_COLS,
+    O_GROUP_LEN,
+    O_GROUP_START,
+    O_HEIGHTS,
+    O_INTERNAL,
+    O_NUMBER,
+    O_ROLL_INDEX,
+    O_SUB_ACTION,
+)
 
 ROLL, CHOOSE, DECIDE, OVER = 0, 1, 2, 3  # core.state.Phase
+R_PLAYER, R_PHASE, R_STEPS, R_TURN, R_DICE, R_RUNNERS = 0, 1, 2, 3, 4, 8  # row slots
+# Work slots after the rooms [0, nc) and runner flags [nc, 2 nc): offsets from 2 nc.
+W_LEFT, W_STEPS_LEFT, W_COUNT, W_CHOICES = 0, 1, 2, 3
+
+_jit = nb.njit(cache=True, error_model="numpy")
+_inline = nb.njit(cache=True, error_model="numpy", inline="always")
 
 
-class StateArrays(NamedTuple):
-    """A batch of positions, struct-of-arrays; the leading axis is the game.
-
-    Columns are indexed from 0 (column number c is index c - 2); spaces as in core.
-    """
-
-    pieces: np.ndarray  # int8[games, players, columns]
-    runners: np.ndarray  # int8[games, columns]: 0 or the runner's space
-    claimed: np.ndarray  # int8[games, columns]: owner or -1
-    player: np.ndarray  # int8[games]: to move (the winner once over)
-    phase: np.ndarray  # int8[games]
-    dice: np.ndarray  # int8[games, 4]: the roll in CHOOSE, else 0
-    steps: np.ndarray  # int16[games]: steps taken this turn
-    turn: np.ndarray  # int32[games]: finished turns
+def row_length(columns: int, players: int) -> int:
+    """The length of a game's row."""
+    return R_RUNNERS + (2 + players) * columns
 
 
-class Scratch(NamedTuple):
-    """Work space of one game's decisions, allocated once per game, not per call."""
-
-    rooms: np.ndarray  # int32[columns]
-    has: np.ndarray  # bool[columns]: a runner stands there
-    flags: np.ndarray  # bool[actions]: the choices of the roll on the table
+@_inline
+def row_length_of(tab: np.ndarray, players: int) -> int:
+    return int(R_RUNNERS + (2 + players) * tab[H_COLUMNS])
 
 
-@nb.njit(cache=True)
-def new_scratch(t: FastTables) -> Scratch:
-    n = len(t.heights)
-    return Scratch(
-        np.zeros(n, np.int32), np.zeros(n, np.bool_), np.zeros(len(t.action_len), np.bool_)
-    )
+@_inline
+def work_length_of(tab: np.ndarray) -> int:
+    """The length of a game's `work` array."""
+    return int(2 * tab[H_COLUMNS] + W_CHOICES + tab[H_CHOICES])
 
 
-@nb.njit(cache=True)
-def room(t: FastTables, s: StateArrays, b: int, player: int, j: int) -> int:
+@_inline
+def players_of(tab: np.ndarray, row: np.ndarray) -> int:
+    return int((len(row) - R_RUNNERS) // tab[H_COLUMNS] - 2)
+
+
+@_inline
+def pieces_at(tab: np.ndarray, player: int) -> int:
+    """Where `player`'s pieces start in a row."""
+    return int(R_RUNNERS + (2 + player) * tab[H_COLUMNS])
+
+
+@_inline
+def taken(tab: np.ndarray, row: np.ndarray, player: int, j: int, space: int) -> bool:
+    """Does another player's piece stand on `space` of column j?"""
+    for q in range(players_of(tab, row)):
+        if q != player and row[pieces_at(tab, q) + j] == space:
+            return True
+    return False
+
+
+@_inline
+def room(tab: np.ndarray, row: np.ndarray, player: int, j: int) -> int:
     """Steps column j can still take this turn (core: `_room`)."""
-    if s.claimed[b, j] >= 0:
+    if row[R_RUNNERS + tab[H_COLUMNS] + j] >= 0:  # claimed
         return 0
-    height = t.heights[j]
-    base = s.runners[b, j]
+    height = tab[tab[O_HEIGHTS] + j]
+    base = row[R_RUNNERS + j]
     if base == 0:
-        base = s.pieces[b, player, j]
-    if not t.skip:
+        base = row[pieces_at(tab, player) + j]
+    if not tab[H_SKIP]:
         return int(height - base)
     free = 0
     for space in range(base + 1, height + 1):
-        taken = False
-        for q in range(s.pieces.shape[1]):
-            if q != player and s.pieces[b, q, j] == space:
-                taken = True
-        if not taken:
+        if not taken(tab, row, player, j, space):
             free += 1
     return free
 
 
-@nb.njit(cache=True)
-def prepare(t: FastTables, s: StateArrays, b: int, w: Scratch) -> tuple[int, int]:
-    """Fill rooms and runner flags; return (runners left, steps left) (core: `column_status`)."""
-    player = s.player[b]
-    left = t.runners
-    for j in range(len(t.heights)):
-        w.rooms[j] = room(t, s, b, player, j)
-        w.has[j] = s.runners[b, j] != 0
-        if w.has[j]:
-            left -= 1
-    return left, t.step_limit - s.steps[b]
+@_inline
+def prepare(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
+    """Derive the work space of a row afresh (core: `column_status`)."""
+    nc = tab[H_COLUMNS]
+    player = row[R_PLAYER]
+    left = tab[H_RUNNERS]
+    for j in range(nc):
+        work[j] = room(tab, row, player, j)
+        has = row[R_RUNNERS + j] != 0
+        work[nc + j] = has
+        left -= has
+    w = 2 * nc
+    work[w + W_LEFT] = left
+    work[w + W_STEPS_LEFT] = tab[H_STEP_LIMIT] - row[R_STEPS]
+    work[w + W_COUNT] = 0
 
 
-@nb.njit(cache=True)
-def _applicable(t: FastTables, g: int, mask: int, w: Scratch, left: int, steps_left: int) -> bool:
-    """Can every step of the group's sums picked by `mask` be taken? (core: `applicable`)"""
-    n = t.group_len[g]
-    count = 0
-    for i in range(n):
-        count += mask >> i & 1
-    if count > steps_left:
-        return False
-    new = 0
-    for i in range(n):
-        if not mask >> i & 1:
-            continue
-        c = t.group_cols[g, i]
-        first = True
-        for k in range(i):
-            if mask >> k & 1 and t.group_cols[g, k] == c:
-                first = False
-        if not first:
-            continue
-        same = 0
-        for k in range(n):
-            if mask >> k & 1 and t.group_cols[g, k] == c:
-                same += 1
-        if w.rooms[c] < same:
-            return False
-        if not w.has[c]:
-            new += 1
-    return new <= left
+@_inline
+def _offer(tab: np.ndarray, work: np.ndarray, w: int, action: int) -> None:
+    """Add a choice to the list, kept in core's option order, once."""
+    count = work[w + W_COUNT]
+    listed = w + W_CHOICES
+    for k in range(count):
+        if work[listed + k] == action:
+            return
+    at = count
+    while at > 0 and work[listed + at - 1] > action:  # kernel ids follow core's order
+        work[listed + at] = work[listed + at - 1]
+        at -= 1
+    work[listed + at] = action
+    work[w + W_COUNT] = count + 1
 
 
-@nb.njit(cache=True)
-def outcome_flags(t: FastTables, outcome: int, w: Scratch, left: int, steps_left: int) -> int:
-    """Mark the choices of roll `outcome` in `w.flags` (cleared first); return how many.
+@_inline
+def _fits(work: np.ndarray, nc: int, c: int, steps: int) -> int:
+    """-1 if column c cannot take `steps` steps, else 1 if it needs a new runner, 0 if not."""
+    if work[c] < steps:
+        return -1
+    return 0 if work[nc + c] else 1
 
-    Core: `roll_choices` — per group, the applicable subsets no applicable superset extends.
+
+@_inline
+def offer_choices(tab: np.ndarray, outcome: int, work: np.ndarray) -> int:
+    """List the choices of roll `outcome`; return how many (core: `roll_choices`).
+
+    Per group of sums: the applicable subsets that no applicable larger subset extends
+    (core: `group_choices` and `applicable`). Pairs, the common case, are spelled out.
     """
-    w.flags[:] = False
-    found = 0
-    for g in range(t.group_start[outcome], t.group_start[outcome + 1]):
-        n = t.group_len[g]
+    nc = tab[H_COLUMNS]
+    w = 2 * nc
+    left = work[w + W_LEFT]
+    steps_left = work[w + W_STEPS_LEFT]
+    work[w + W_COUNT] = 0
+    start = tab[tab[O_GROUP_START] + outcome]
+    end = tab[tab[O_GROUP_START] + outcome + 1]
+    for g in range(start, end):
+        n = tab[tab[O_GROUP_LEN] + g]
+        cols = tab[O_GROUP_COLS] + 3 * g
+        subs = tab[O_SUB_ACTION] + 8 * g
+        if n == 2:
+            a, b = tab[cols], tab[cols + 1]
+            if steps_left >= 2:
+                if a == b:
+                    new = _fits(work, nc, a, 2)
+                else:
+                    fa, fb = _fits(work, nc, a, 1), _fits(work, nc, b, 1)
+                    new = -1 if fa < 0 or fb < 0 else fa + fb
+                if new >= 0 and new <= left:
+                    _offer(tab, work, w, tab[subs + 3])
+                    continue
+            if steps_left >= 1:
+                fa = _fits(work, nc, a, 1)
+                if fa >= 0 and fa <= left:
+                    _offer(tab, work, w, tab[subs + 1])
+                fb = _fits(work, nc, b, 1)
+                if fb >= 0 and fb <= left:
+                    _offer(tab, work, w, tab[subs + 2])
+            continue
         full = (1 << n) - 1
         ok = 0
         for mask in range(1, full + 1):
-            if _applicable(t, g, mask, w, left, steps_left):
+            count = 0
+            for i in range(n):
+                count += mask >> i & 1
+            good = count <= steps_left
+            new = 0
+            for i in range(n):
+                if not good:
+                    break
+                if not mask >> i & 1:
+                    continue
+                c = tab[cols + i]
+                first = True
+                same = 0
+                for k in range(n):
+                    if mask >> k & 1 and tab[cols + k] == c:
+                        same += 1
+                        if k < i:
+                            first = False
+                if first:
+                    fit = _fits(work, nc, c, same)
+                    if fit < 0:
+                        good = False
+                    new += fit
+            if good and new <= left:
                 ok |= 1 << mask
         for mask in range(1, full + 1):
             if not ok >> mask & 1:
@@ -138,179 +217,184 @@ def outcome_flags(t: FastTables, outcome: int, w: Scratch, left: int, steps_left
                 if not mask >> i & 1 and ok >> (mask | 1 << i) & 1:
                     maximal = False
             if maximal:
-                a = t.sub_action[g, mask]
-                if not w.flags[a]:
-                    w.flags[a] = True
-                    found += 1
-    return found
+                _offer(tab, work, w, tab[subs + mask])
+    return int(work[w + W_COUNT])
 
 
-@nb.njit(cache=True)
-def outcome_of(t: FastTables, dice: np.ndarray) -> int:
-    """The outcome number of an ordered roll (core: `Tables.index`)."""
-    f = t.faces
-    return int(t.roll_index[((dice[0] - 1) * f + dice[1] - 1) * f * f + (dice[2] - 1) * f + dice[3] - 1])
+@_inline
+def outcome_of(tab: np.ndarray, row: np.ndarray) -> int:
+    """The outcome number of the row's roll (core: `Tables.index`)."""
+    f = tab[H_FACES]
+    d = R_DICE
+    code = ((row[d] - 1) * f + row[d + 1] - 1) * f * f + (row[d + 2] - 1) * f + row[d + 3] - 1
+    return int(tab[tab[O_ROLL_INDEX] + code])
 
 
-@nb.njit(cache=True)
-def may_stop(t: FastTables, s: StateArrays, b: int) -> bool:
+@_inline
+def may_stop(tab: np.ndarray, row: np.ndarray) -> bool:
     """False only under no-stop-on-occupied with a runner on a rival's piece (core: `may_stop`)."""
-    if not t.no_stop_on_occupied:
+    if not tab[H_NO_STOP]:
         return True
-    me = s.player[b]
-    for j in range(len(t.heights)):
-        r = s.runners[b, j]
-        if r:
-            for q in range(s.pieces.shape[1]):
-                if q != me and s.pieces[b, q, j] == r:
-                    return False
+    me = row[R_PLAYER]
+    for j in range(tab[H_COLUMNS]):
+        r = row[R_RUNNERS + j]
+        if r and taken(tab, row, me, j, r):
+            return False
     return True
 
 
-@nb.njit(cache=True)
-def may_place(t: FastTables, s: StateArrays, b: int, w: Scratch) -> bool:
+@_inline
+def may_place(tab: np.ndarray, work: np.ndarray) -> bool:
     """A runner left and a column without one that has room (core: `State.may_place`)."""
-    left, _ = prepare(t, s, b, w)
-    if left <= 0:
+    nc = tab[H_COLUMNS]
+    if work[2 * nc + W_LEFT] <= 0:
         return False
-    for j in range(len(t.heights)):  # noqa: SIM110 (numba compiles loops, not generators)
-        if not w.has[j] and w.rooms[j] > 0:
+    for j in range(nc):  # noqa: SIM110 (numba compiles loops, not generators)
+        if not work[nc + j] and work[j] > 0:
             return True
     return False
 
 
-@nb.njit(cache=True)
-def end_turn(s: StateArrays, b: int) -> None:
+@_inline
+def end_turn(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
     """Pass the dice to the next seat (core: `State._end_turn`); also the bust."""
-    s.player[b] = (s.player[b] + 1) % s.pieces.shape[1]
-    s.runners[b, :] = 0
-    s.steps[b] = 0
-    s.turn[b] += 1
-    s.phase[b] = ROLL
-    s.dice[b, :] = 0
+    nc = tab[H_COLUMNS]
+    row[R_PLAYER] = (row[R_PLAYER] + 1) % players_of(tab, row)
+    row[R_RUNNERS : R_RUNNERS + nc] = 0
+    row[R_STEPS] = 0
+    row[R_TURN] += 1
+    row[R_PHASE] = ROLL
+    row[R_DICE : R_DICE + 4] = 0
+    prepare(tab, row, work)
 
 
-@nb.njit(cache=True)
-def roll(t: FastTables, s: StateArrays, b: int, dice: np.ndarray, w: Scratch) -> int:
+@_inline
+def roll(tab: np.ndarray, row: np.ndarray, dice: np.ndarray, work: np.ndarray) -> int:
     """Put `dice` on the table; no choice busts the turn (core: `State.roll`).
 
-    Returns the number of choices; `w.flags` holds them.
+    Returns the number of choices, which `work` lists.
     """
-    left, steps_left = prepare(t, s, b, w)
-    found = outcome_flags(t, outcome_of(t, dice), w, left, steps_left)
+    row[R_DICE : R_DICE + 4] = dice
+    found = offer_choices(tab, outcome_of(tab, row), work)
     if found:
-        s.phase[b] = CHOOSE
-        s.dice[b, :] = dice
+        row[R_PHASE] = CHOOSE
     else:
-        end_turn(s, b)
+        end_turn(tab, row, work)
     return found
 
 
-@nb.njit(cache=True)
-def choose(t: FastTables, s: StateArrays, b: int, action: int) -> None:
+@_inline
+def choose(tab: np.ndarray, row: np.ndarray, action: int, work: np.ndarray) -> None:
     """Advance the runners of a choice (core: `State._advance`)."""
-    p = s.player[b]
-    n = t.action_len[action]
+    nc = tab[H_COLUMNS]
+    p = row[R_PLAYER]
+    own = pieces_at(tab, p)
+    n = tab[tab[O_ACTION_LEN] + action]
+    cols = tab[O_ACTION_COLS] + 3 * action
     for i in range(n):
-        j = t.action_cols[action, i]
-        space = s.runners[b, j]
+        j = tab[cols + i]
+        space = row[R_RUNNERS + j]
         if space == 0:
-            space = s.pieces[b, p, j]
+            space = row[own + j]
+            work[nc + j] = 1
+            work[2 * nc + W_LEFT] -= 1
         space += 1
-        if t.skip:
-            hopping = True
-            while hopping:
-                hopping = False
-                for q in range(s.pieces.shape[1]):
-                    if q != p and s.pieces[b, q, j] == space:
-                        hopping = True
-                if hopping:
-                    space += 1
-        s.runners[b, j] = space
-    s.steps[b] += n
-    s.phase[b] = DECIDE
-    s.dice[b, :] = 0
+        if tab[H_SKIP]:
+            while taken(tab, row, p, j, space):
+                space += 1
+        row[R_RUNNERS + j] = space
+    for i in range(n):
+        j = tab[cols + i]
+        work[j] = room(tab, row, p, j)
+    row[R_STEPS] += n
+    work[2 * nc + W_STEPS_LEFT] -= n
+    row[R_PHASE] = DECIDE
+    row[R_DICE : R_DICE + 4] = 0
 
 
-@nb.njit(cache=True)
-def stop(t: FastTables, s: StateArrays, b: int) -> None:
+@_inline
+def stop(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
     """Bank the runners, claim tops, wipe rivals there, win or pass (core: `State._stop`)."""
-    me = s.player[b]
+    nc = tab[H_COLUMNS]
+    me = row[R_PLAYER]
+    own = pieces_at(tab, me)
+    claims = R_RUNNERS + nc
     claimed_now = False
-    for j in range(len(t.heights)):
-        r = s.runners[b, j]
+    for j in range(nc):
+        r = row[R_RUNNERS + j]
         if r:
-            s.pieces[b, me, j] = r
-            if r == t.heights[j]:
-                s.claimed[b, j] = me
+            row[own + j] = r
+            if r == tab[tab[O_HEIGHTS] + j]:
+                row[claims + j] = me
                 claimed_now = True
-                for q in range(s.pieces.shape[1]):
+                for q in range(players_of(tab, row)):
                     if q != me:
-                        s.pieces[b, q, j] = 0
+                        row[pieces_at(tab, q) + j] = 0
     if claimed_now:
         won = 0
-        for j in range(len(t.heights)):
-            if s.claimed[b, j] == me:
-                won += 1
-        if won >= t.to_win:
-            s.runners[b, :] = 0
-            s.steps[b] = 0
-            s.turn[b] += 1
-            s.phase[b] = OVER
-            s.dice[b, :] = 0
+        for j in range(nc):
+            won += row[claims + j] == me
+        if won >= tab[H_TO_WIN]:
+            row[R_RUNNERS : R_RUNNERS + nc] = 0
+            row[R_STEPS] = 0
+            row[R_TURN] += 1
+            row[R_PHASE] = OVER
             return
-    end_turn(s, b)
+    end_turn(tab, row, work)
 
 
-@nb.njit(cache=True)
-def apply(t: FastTables, s: StateArrays, b: int, action: int) -> None:
-    """Play a legal action of the one numbering (core: `State.play`)."""
-    if s.phase[b] == CHOOSE:
-        choose(t, s, b, action)
-    elif action == t.roll_action:
-        s.phase[b] = ROLL
+@_inline
+def apply(tab: np.ndarray, row: np.ndarray, action: int, work: np.ndarray) -> None:
+    """Play a legal action, by kernel id (core: `State.play`)."""
+    if row[R_PHASE] == CHOOSE:
+        choose(tab, row, action, work)
+    elif action == tab[H_ROLL_ACTION]:
+        row[R_PHASE] = ROLL
     else:
-        stop(t, s, b)
+        stop(tab, row, work)
 
 
-@nb.njit(cache=True)
-def legal(t: FastTables, s: StateArrays, b: int, w: Scratch) -> int:
-    """Mark game b's legal actions in `w.flags`; return how many (core: `legal_actions`)."""
-    phase = s.phase[b]
+@_inline
+def legal(tab: np.ndarray, row: np.ndarray, work: np.ndarray, mask: np.ndarray) -> None:
+    """Derive the row's work space; mark its legal actions' public numbers in `mask`.
+
+    Core: `legal_actions`. Lists the choices in `work` as well.
+    """
+    prepare(tab, row, work)
+    mask[:] = False
+    phase = row[R_PHASE]
     if phase == CHOOSE:
-        left, steps_left = prepare(t, s, b, w)
-        return outcome_flags(t, outcome_of(t, s.dice[b]), w, left, steps_left)
-    w.flags[:] = False
-    if phase == DECIDE:
-        w.flags[t.roll_action] = True
-        if may_stop(t, s, b):
-            w.flags[t.stop_action] = True
-            return 2
-        return 1
-    return 0
+        w = 2 * tab[H_COLUMNS]
+        numbers = tab[O_NUMBER]
+        for k in range(offer_choices(tab, outcome_of(tab, row), work)):
+            mask[tab[numbers + work[w + W_CHOICES + k]]] = True
+    elif phase == DECIDE:
+        mask[tab[H_ROLL_ACTION]] = True  # ROLL and STOP: the same in both numberings
+        mask[tab[H_STOP_ACTION]] = may_stop(tab, row)
 
 
 # ------------------------------------------------------------------ whole batches
-@nb.njit(cache=True)
-def batch_masks(t: FastTables, s: StateArrays, out: np.ndarray) -> None:
+@_jit
+def batch_masks(tab: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
     """out[b, a]: action a is legal in game b."""
-    w = new_scratch(t)
-    for b in range(len(s.phase)):
-        legal(t, s, b, w)
-        out[b, :] = w.flags
+    work = np.zeros(work_length_of(tab), np.int64)
+    for b in range(len(rows)):
+        legal(tab, rows[b], work, out[b])
 
 
-@nb.njit(cache=True)
-def batch_apply(t: FastTables, s: StateArrays, actions: np.ndarray) -> None:
-    """Apply actions[b] to game b (already checked legal); a negative action skips the game."""
-    for b in range(len(s.phase)):
-        if actions[b] >= 0:
-            apply(t, s, b, actions[b])
+@_jit
+def batch_apply(tab: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> None:
+    """Apply actions[b] (public numbers, already checked legal) to game b."""
+    work = np.zeros(work_length_of(tab), np.int64)
+    for b in range(len(rows)):
+        prepare(tab, rows[b], work)
+        apply(tab, rows[b], tab[tab[O_INTERNAL] + actions[b]], work)
 
 
-@nb.njit(cache=True)
-def batch_roll(t: FastTables, s: StateArrays, dice: np.ndarray, busts: np.ndarray) -> None:
+@_jit
+def batch_roll(tab: np.ndarray, rows: np.ndarray, dice: np.ndarray, busts: np.ndarray) -> None:
     """Roll dice[b] in game b (already checked to be in ROLL); busts[b] says it busted."""
-    w = new_scratch(t)
-    for b in range(len(s.phase)):
-        busts[b] = roll(t, s, b, dice[b], w) == 0
+    work = np.zeros(work_length_of(tab), np.int64)
+    for b in range(len(rows)):
+        prepare(tab, rows[b], work)
+        busts[b] = roll(tab, rows[b], dice[b], work) == 0
