@@ -27,6 +27,7 @@ from cantstop.fast.memory import check_count, check_fits
 from cantstop.fast.tables import H_COLUMNS, H_FACES, compile_variant
 
 MAX_TURNS = 10_000  # a game still going after this many turns is a draw (winner -1)
+MAX_THREADS = 1024  # more threads than cores only take turns; this many is surely a slip
 CHUNK = 1 << 16  # games per kernel call: the grain of progress reports and of Ctrl-C
 
 
@@ -111,8 +112,8 @@ def thread_count(threads: int | None) -> int:
     most = os.cpu_count() or 1
     if threads is None:
         return most
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 4 * most:
-        raise ValueError(f"threads must be 1..{4 * most} (this machine has {most} cores), not {threads!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be 1..{MAX_THREADS} (this machine has {most} cores), not {threads!r}")
     return threads
 
 
