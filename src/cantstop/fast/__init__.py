@@ -19,22 +19,16 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-INSTALL_HINT = "pip install -e '.[fast]'"
+from cantstop.extras import missing_extra
 
 
 def _require() -> None:
     """Fail at import with the command that installs what is missing."""
-    missing = []
     for module in ("numpy", "numba"):
         try:
             __import__(module)
-        except ImportError:
-            missing.append(module)
-    if missing:
-        raise ImportError(
-            f"cantstop.fast needs {' and '.join(missing)}: install the 'fast' extra with "
-            f"{INSTALL_HINT}"
-        )
+        except ImportError as error:
+            raise missing_extra("fast", "cantstop.fast", error) from None
 
 
 def _source_digest() -> str:
@@ -54,7 +48,6 @@ from cantstop.fast.counter import CounterDice, CounterRandom, counter_dice, coun
 from cantstop.fast.tables import compile_variant  # noqa: E402
 
 __all__ = [
-    "INSTALL_HINT",
     "Batch",
     "CounterDice",
     "CounterRandom",
