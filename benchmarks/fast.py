@@ -183,6 +183,8 @@ def check(positions: int) -> Comparison:
             size = min(20_000, count - start)
             states = sample_positions(preset(name), players, size, seed=k * 7919 + start)
             total.add(compare(states, seed=start + k, bots=PROVEN_BOTS, expert_every=EXPERT_EVERY))
+        print(f"  {name}, {players} players: so far compared {total.compared:,}, differed "
+              f"{total.differed:,}", flush=True)
     return total
 
 
