@@ -45,12 +45,14 @@ _require()
 
 from cantstop.fast.batch import Batch, from_arrays, legal_masks, new_batch, roll, step, to_arrays  # noqa: E402
 from cantstop.fast.counter import CounterDice, CounterRandom, counter_dice, counter_uniform  # noqa: E402
+from cantstop.fast.simulate import Simulation, simulate  # noqa: E402
 from cantstop.fast.tables import compile_variant  # noqa: E402
 
 __all__ = [
     "Batch",
     "CounterDice",
     "CounterRandom",
+    "Simulation",
     "compile_variant",
     "counter_dice",
     "counter_uniform",
@@ -58,6 +60,7 @@ __all__ = [
     "legal_masks",
     "new_batch",
     "roll",
+    "simulate",
     "step",
     "to_arrays",
 ]
