@@ -1,0 +1,199 @@
+"""Solving a board layer by layer into its table, with resume, progress and a plan first."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cantstop.solve.board import Board, RollClasses, SolveError
+from cantstop.solve.table import Table
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+
+def available_memory() -> int:
+    """Bytes of memory free for a new process (MemAvailable on Linux)."""
+    try:
+        with open("/proc/meminfo") as file:
+            for line in file:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def free_disk(path: Path) -> int:
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    return shutil.disk_usage(folder).free
+
+
+def mib(count: int) -> str:
+    return f"{count / 2**20:,.1f} MiB"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a solve of `board` into `path` takes, and whether this machine has it."""
+
+    board: Board
+    path: Path
+    threads: int
+    memory: int
+    disk: int
+    memory_free: int
+    disk_free: int
+
+    @staticmethod
+    def make(board: Board, path: Path, threads: int) -> Plan:
+        existing = path.stat().st_size if path.exists() else 0
+        return Plan(
+            board,
+            path,
+            threads,
+            board.memory_bytes(threads),
+            board.disk_bytes(),
+            available_memory(),
+            free_disk(path) + existing,
+        )
+
+    def describe(self) -> str:
+        b = self.board
+        return (
+            f"{b.key}: {b.anchors:,} anchors ({b.live_anchors:,} with the game still on) "
+            f"in {b.layers} layers, {b.states:,} in-turn states\n"
+            f"needs {mib(self.memory)} of memory ({mib(self.memory_free)} available) and "
+            f"{mib(self.disk)} of disk ({mib(self.disk_free)} free); table: {self.path}"
+        )
+
+    def refusal(self) -> str | None:
+        """Why this machine cannot solve it, or None."""
+        if self.memory > self.memory_free:
+            return f"not enough memory: the solve needs {mib(self.memory)}, {mib(self.memory_free)} is available"
+        if self.disk > self.disk_free:
+            return f"not enough disk: the table needs {mib(self.disk)}, {mib(self.disk_free)} is free"
+        return None
+
+
+@dataclass(frozen=True)
+class Layers:
+    """Every anchor in solving order (most advanced layer first) with its bookkeeping."""
+
+    order: npt.NDArray[np.int64]  # anchor indices
+    starts: tuple[int, ...]  # where each layer begins in `order`; layer 0 is the most advanced
+    live: npt.NDArray[np.bool_]  # by position in `order`: fewer than to_win claims
+    work: npt.NDArray[np.float64]  # by position in `order`: in-turn states of the anchor
+
+    @staticmethod
+    def of(board: Board) -> Layers:
+        import numpy as np
+
+        index = np.arange(board.anchors, dtype=np.int64)
+        total = np.zeros(board.anchors, dtype=np.int64)
+        claims = np.zeros(board.anchors, dtype=np.int64)
+        sums = [np.ones(board.anchors)] + [np.zeros(board.anchors) for _ in range(board.runners)]
+        for stride, h in zip(board.strides, board.heights, strict=True):
+            digit = index // stride % (h + 1)
+            total += digit
+            claims += digit == h
+            room = (h - digit).astype(np.float64)
+            for k in range(board.runners, 0, -1):  # elementary symmetric sums of the rooms
+                sums[k] += sums[k - 1] * room
+        order = np.argsort(-total, kind="stable")
+        counts = np.bincount(board.layers - 1 - total, minlength=board.layers)
+        starts = tuple(int(s) for s in np.concatenate(([0], np.cumsum(counts))))
+        live = (claims < board.to_win)[order]
+        work = np.where(live, np.sum(sums, axis=0)[order], 0.0)
+        return Layers(order, starts, live, work)
+
+
+Progress = Callable[[float, float], None]  # (work done, total work)
+
+
+def solve(
+    board: Board,
+    path: Path,
+    threads: int | None = None,
+    restart: bool = False,
+    progress: Progress | None = None,
+    chunk: int = 256,
+) -> Table:
+    """Solve `board` into the table at `path`, resuming a table already there.
+
+    Checks the machine first (SolveError, nothing written, when it falls short).
+    Ctrl-C (KeyboardInterrupt) saves the resume point before it propagates.
+    """
+    from cantstop.solve import kernels
+
+    cores = os.cpu_count() or 1
+    threads = min(threads or cores, cores)  # numba starts one thread per core at most
+    plan = Plan.make(board, path, threads)
+    reason = plan.refusal()
+    if reason:
+        raise SolveError(f"cannot solve {board.key}: {reason}")
+    table = Table.create(path, board) if restart or not path.exists() else Table.open(path, board, True)
+    if table.header.complete:
+        return table
+    import numba
+    import numpy as np
+
+    numba.set_num_threads(threads)
+    layers = Layers.of(board)
+    classes = RollClasses.build(board)
+    heights = np.array(board.heights, dtype=np.int64)
+    strides = np.array(board.strides, dtype=np.int64)
+    values = np.asarray(table.values)
+    done_work = np.concatenate(([0.0], np.cumsum(layers.work)))
+    header = table.header
+    layer = header.layers_done
+    position = layers.starts[layer] + header.anchors_done
+    started = time.monotonic()
+    table.begin_writing()
+    try:
+        while layer < board.layers:
+            end = layers.starts[layer + 1]
+            while position < end:
+                stop = min(end, position + chunk)
+                tick = time.monotonic()
+                kernels.solve_chunk(
+                    layers.order[position:stop], layers.live[position:stop], values, heights,
+                    strides, board.runners, board.step_limit, classes.runner_masks,
+                    classes.mask_rank, classes.key_slot, classes.slot_start, classes.class_weight,
+                    classes.class_start, classes.group_len, classes.group_cols, board.most_local,
+                    threads,
+                )
+                position = stop
+                # Aim at about a second per chunk: the grain of progress and of Ctrl-C.
+                if time.monotonic() - tick < 0.5:
+                    chunk = min(1 << 16, chunk * 2)
+                if progress is not None:
+                    progress(float(done_work[position]), float(done_work[-1]))
+            layer += 1
+            if layer < board.layers:  # a layer done: a resume point (the last one is below)
+                started = _checkpoint(table, layer, 0, started)
+                table.begin_writing()
+    finally:
+        _checkpoint(table, layer, position - layers.starts[layer], started)
+    return table
+
+
+def _checkpoint(table: Table, layers_done: int, anchors_done: int, started: float) -> float:
+    """Save the resume point and the time spent; returns the new start of the clock."""
+    now = time.monotonic()
+    header = replace(
+        table.header,
+        layers_done=layers_done,
+        anchors_done=anchors_done,
+        seconds=table.header.seconds + now - started,
+    )
+    table.save(header)
+    return now
