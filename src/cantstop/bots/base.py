@@ -53,7 +53,7 @@ def register(name: str, level: Level, description: str, display: str) -> Callabl
 
 def _load_builtins() -> None:
     # Importing the modules registers their bots.
-    from cantstop.bots import expert, heuristic, simple  # noqa: F401
+    from cantstop.bots import expert, heuristic, optimal, simple  # noqa: F401
 
 
 def bot_names() -> list[str]:

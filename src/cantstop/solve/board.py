@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cantstop.core.variant import Variant, preset, variant_spec
 
@@ -196,6 +196,25 @@ class RollClasses:
     class_start: IntArray
     group_len: IntArray
     group_cols: IntArray
+
+    def rules(self, board: Board) -> tuple[Any, ...]:
+        """What the kernels read, as one tuple (see kernels.turn_pass)."""
+        import numpy as np
+
+        return (
+            np.array(board.heights, dtype=np.int64),
+            np.array(board.strides, dtype=np.int64),
+            board.runners,
+            board.step_limit,
+            self.runner_masks,
+            self.mask_rank,
+            self.key_slot,
+            self.slot_start,
+            self.class_weight,
+            self.class_start,
+            self.group_len,
+            self.group_cols,
+        )
 
     @staticmethod
     def build(board: Board) -> RollClasses:

@@ -45,7 +45,7 @@ def _successor(
         for c in (c1, c2, c3):
             if c >= 0:
                 idx += local_stride[c]
-        return idx
+        return int(idx)
     for c in (c1, c2, c3):
         if c >= 0:
             space[c] += 1
@@ -58,7 +58,7 @@ def _successor(
     for c in (c1, c2, c3):
         if c >= 0:
             space[c] -= 1
-    return idx
+    return int(idx)
 
 
 @_jit
@@ -69,25 +69,7 @@ def _playable(c: int, steps: int, m: int, left: int, free: Any, steps_left: int)
 
 @_jit
 def turn_pass(
-    anchor: int,
-    progress: Any,
-    x: float,
-    values: Any,
-    heights: Any,
-    strides: Any,
-    runners: int,
-    step_limit: int,
-    masks: Any,
-    mask_rank: Any,
-    key_slot: Any,
-    slot_start: Any,
-    class_weight: Any,
-    class_start: Any,
-    group_len: Any,
-    group_cols: Any,
-    best_a: Any,
-    best_b: Any,
-    offsets: Any,
+    anchor: int, progress: Any, x: float, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any
 ) -> tuple[float, float, int]:
     """Evaluate the turn from `anchor` with a bust worth `x`.
 
@@ -97,6 +79,8 @@ def turn_pass(
     Choices follow the core's rule: the maximal playable sub-multisets of each sum
     group; pairs (every variant but the relay) take a direct path.
     """
+    heights, strides, runners, step_limit, masks, mask_rank, key_slot = rules[:7]
+    slot_start, class_weight, class_start, group_len, group_cols = rules[7:]
     n = heights.shape[0]
     room = np.empty(n, np.int64)
     open_mask = 0
@@ -264,40 +248,20 @@ def turn_pass(
 
 @_jit
 def solve_anchor(
-    anchor: int,
-    progress: Any,
-    values: Any,
-    heights: Any,
-    strides: Any,
-    runners: int,
-    step_limit: int,
-    masks: Any,
-    mask_rank: Any,
-    key_slot: Any,
-    slot_start: Any,
-    class_weight: Any,
-    class_start: Any,
-    group_len: Any,
-    group_cols: Any,
-    best_a: Any,
-    best_b: Any,
-    offsets: Any,
+    anchor: int, progress: Any, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any
 ) -> tuple[float, int]:
     """Newton's method on x = 1 + W(x) for one anchor; returns x and the passes taken.
 
     Starts from the best neighbour one step further on (a lower bound: progress never
     hurts); the first step overshoots above the fixed point, later steps descend to it.
     """
+    heights, strides = rules[0], rules[1]
     x = 0.0
     for i in range(heights.shape[0]):
         if progress[i] < heights[i]:
             x = max(x, values[anchor + strides[i]])
     for passes in range(1, NEWTON_STEPS + 1):
-        a, b, _ = turn_pass(
-            anchor, progress, x, values, heights, strides, runners, step_limit, masks,
-            mask_rank, key_slot, slot_start, class_weight, class_start, group_len,
-            group_cols, best_a, best_b, offsets,
-        )
+        a, b, _ = turn_pass(anchor, progress, x, values, rules, best_a, best_b, offsets)
         if b >= 1.0:  # only bust-loving policies are optimal this low: start higher
             x = 2.0 * x + 1.0
             continue
@@ -310,28 +274,13 @@ def solve_anchor(
 
 @_parallel
 def solve_chunk(
-    anchors: Any,
-    live: Any,
-    values: Any,
-    heights: Any,
-    strides: Any,
-    runners: int,
-    step_limit: int,
-    masks: Any,
-    mask_rank: Any,
-    key_slot: Any,
-    slot_start: Any,
-    class_weight: Any,
-    class_start: Any,
-    group_len: Any,
-    group_cols: Any,
-    most_local: int,
-    workers: int,
+    anchors: Any, live: Any, values: Any, rules: Any, most_local: int, workers: int
 ) -> Any:
     """Solve `anchors` (all of one layer) into `values`; a finished game is worth 0.
 
     Returns per anchor the Newton passes taken (0 for a finished game).
     """
+    heights, strides, masks = rules[0], rules[1], rules[4]
     n = heights.shape[0]
     count = anchors.shape[0]
     passes = np.zeros(count, np.int64)
@@ -347,11 +296,7 @@ def solve_chunk(
                 continue
             for i in range(n):
                 progress[i] = anchor // strides[i] % (heights[i] + 1)
-            x, p = solve_anchor(
-                anchor, progress, values, heights, strides, runners, step_limit, masks,
-                mask_rank, key_slot, slot_start, class_weight, class_start, group_len,
-                group_cols, best_a, best_b, offsets,
-            )
+            x, p = solve_anchor(anchor, progress, values, rules, best_a, best_b, offsets)
             values[anchor] = x
             passes[t] = p
     return passes

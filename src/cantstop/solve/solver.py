@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -116,6 +119,8 @@ class Layers:
         return Layers(order, starts, live, work)
 
 
+CHUNK_SECONDS = 1.0
+
 Progress = Callable[[float, float], None]  # (work done, total work)
 
 
@@ -125,15 +130,12 @@ def solve(
     threads: int | None = None,
     restart: bool = False,
     progress: Progress | None = None,
-    chunk: int = 256,
 ) -> Table:
     """Solve `board` into the table at `path`, resuming a table already there.
 
     Checks the machine first (SolveError, nothing written, when it falls short).
     Ctrl-C (KeyboardInterrupt) saves the resume point before it propagates.
     """
-    from cantstop.solve import kernels
-
     cores = os.cpu_count() or 1
     threads = min(threads or cores, cores)  # numba starts one thread per core at most
     plan = Plan.make(board, path, threads)
@@ -144,37 +146,59 @@ def solve(
     if table.header.complete:
         return table
     import numba
-    import numpy as np
 
     numba.set_num_threads(threads)
-    layers = Layers.of(board)
-    classes = RollClasses.build(board)
-    heights = np.array(board.heights, dtype=np.int64)
-    strides = np.array(board.strides, dtype=np.int64)
+    with _terminate_as_interrupt():
+        _run(board, table, Layers.of(board), threads, progress)
+    return table
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM ends a solve as Ctrl-C does: with the resume point saved."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(board: Board, table: Table, layers: Layers, threads: int, progress: Progress | None) -> None:
+    import numpy as np
+
+    from cantstop.solve import kernels
+
+    rules = RollClasses.build(board).rules(board)
     values = np.asarray(table.values)
     done_work = np.concatenate(([0.0], np.cumsum(layers.work)))
-    header = table.header
-    layer = header.layers_done
-    position = layers.starts[layer] + header.anchors_done
+    layer = table.header.layers_done
+    position = layers.starts[layer] + table.header.anchors_done
+    rate = 1e5  # in-turn states per second, measured as the solve goes
     started = time.monotonic()
     table.begin_writing()
     try:
         while layer < board.layers:
             end = layers.starts[layer + 1]
             while position < end:
-                stop = min(end, position + chunk)
+                # About a second of work per chunk: the grain of progress and of Ctrl-C.
+                wanted = done_work[position] + rate * CHUNK_SECONDS
+                stop = int(min(end, max(position + 1, np.searchsorted(done_work, wanted))))
                 tick = time.monotonic()
                 kernels.solve_chunk(
-                    layers.order[position:stop], layers.live[position:stop], values, heights,
-                    strides, board.runners, board.step_limit, classes.runner_masks,
-                    classes.mask_rank, classes.key_slot, classes.slot_start, classes.class_weight,
-                    classes.class_start, classes.group_len, classes.group_cols, board.most_local,
-                    threads,
+                    layers.order[position:stop], layers.live[position:stop], values, rules,
+                    board.most_local, threads,
                 )
+                spent = time.monotonic() - tick
+                if done_work[stop] > done_work[position] and spent > 0.01:
+                    rate = (done_work[stop] - done_work[position]) / spent
                 position = stop
-                # Aim at about a second per chunk: the grain of progress and of Ctrl-C.
-                if time.monotonic() - tick < 0.5:
-                    chunk = min(1 << 16, chunk * 2)
                 if progress is not None:
                     progress(float(done_work[position]), float(done_work[-1]))
             layer += 1
@@ -183,7 +207,6 @@ def solve(
                 table.begin_writing()
     finally:
         _checkpoint(table, layer, position - layers.starts[layer], started)
-    return table
 
 
 def _checkpoint(table: Table, layers_done: int, anchors_done: int, started: float) -> float:
