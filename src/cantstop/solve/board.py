@@ -186,6 +186,9 @@ class RollClasses:
     `key_slot[mask]`: the slot of a key (-1 if none); classes of slot s are
     `slot_start[s]:slot_start[s+1]`; groups of class k are `class_start[k]:class_start[k+1]`;
     group g has `group_len[g]` columns (0-based) in `group_cols[g]`.
+    `mask_cols[j]`: the columns of runner mask j, ascending, padded with -1.
+    `group_pair[g]`: a group of one or two sums numbered a * (n + 1) + b (b = n for
+    one sum), so that its best option is worked out once per state; -1 for three sums.
     """
 
     runner_masks: IntArray
@@ -196,6 +199,8 @@ class RollClasses:
     class_start: IntArray
     group_len: IntArray
     group_cols: IntArray
+    mask_cols: IntArray
+    group_pair: IntArray
 
     def rules(self, board: Board) -> tuple[Any, ...]:
         """What the kernels read, as one tuple (see kernels.turn_pass)."""
@@ -208,12 +213,14 @@ class RollClasses:
             board.step_limit,
             self.runner_masks,
             self.mask_rank,
+            self.mask_cols,
             self.key_slot,
             self.slot_start,
             self.class_weight,
             self.class_start,
             self.group_len,
             self.group_cols,
+            self.group_pair,
         )
 
     @staticmethod
@@ -260,4 +267,15 @@ class RollClasses:
             class_start=np.array(class_start, dtype=np.int64),
             group_len=np.array(lengths, dtype=np.int64),
             group_cols=np.array(cols, dtype=np.int64).reshape(-1, 3),
+            mask_cols=np.array(
+                [[i for i in range(n) if m >> i & 1] + [-1] * (max(r, 1) - m.bit_count()) for m in masks],
+                dtype=np.int64,
+            ).reshape(len(masks), max(r, 1)),
+            group_pair=np.array(
+                [
+                    -1 if length == 3 else g[0] * (n + 1) + (g[1] if length == 2 else n)
+                    for g, length in zip(cols, lengths, strict=True)
+                ],
+                dtype=np.int64,
+            ),
         )

@@ -33,7 +33,7 @@ _TOLERANCE = 1e-13  # relative change of x at which Newton has converged
 @_jit
 def _successor(
     m: int, here: int, c1: int, c2: int, c3: int, space: Any, progress: Any, room: Any,
-    local_stride: Any, offsets: Any, mask_rank: Any,
+    local_stride: Any, offsets: Any, mask_rank: Any, mask_cols: Any,
 ) -> int:
     """The number of the state reached by stepping columns c1, c2, c3 (-1: none)."""
     m2 = m
@@ -49,12 +49,15 @@ def _successor(
     for c in (c1, c2, c3):
         if c >= 0:
             space[c] += 1
-    idx = offsets[mask_rank[m2]]
+    j2 = mask_rank[m2]
+    idx = offsets[j2]
     stride = 1
-    for i in range(room.shape[0]):
-        if m2 >> i & 1:
-            idx += (space[i] - progress[i] - 1) * stride
-            stride *= room[i]
+    for t in range(mask_cols.shape[1]):
+        i = mask_cols[j2, t]
+        if i < 0:
+            break
+        idx += (space[i] - progress[i] - 1) * stride
+        stride *= room[i]
     for c in (c1, c2, c3):
         if c >= 0:
             space[c] -= 1
@@ -77,10 +80,11 @@ def turn_pass(
     better of stopping there and rolling on), offsets with where each runner mask's
     states start; returns the turn start's roll value (a, b) and the state count.
     Choices follow the core's rule: the maximal playable sub-multisets of each sum
-    group; pairs (every variant but the relay) take a direct path.
+    group. A group of one or two sums (every variant but the relay) has a number,
+    and its best option is worked out once per state however many rolls share it.
     """
-    heights, strides, runners, step_limit, masks, mask_rank, key_slot = rules[:7]
-    slot_start, class_weight, class_start, group_len, group_cols = rules[7:]
+    heights, strides, runners, step_limit, masks, mask_rank, mask_cols, key_slot = rules[:8]
+    slot_start, class_weight, class_start, group_len, group_cols, group_pair = rules[8:]
     n = heights.shape[0]
     room = np.empty(n, np.int64)
     open_mask = 0
@@ -104,7 +108,11 @@ def turn_pass(
     local_stride = np.zeros(n, np.int64)
     count = np.zeros(n, np.int64)
     ok = np.zeros(8, np.bool_)
-    cand = np.empty(3, np.int64)
+    pairs = (n + 1) * (n + 1)
+    pair_seen = np.zeros(pairs, np.int64)  # the state number + 1 a pair's entry is for
+    pair_found = np.zeros(pairs, np.bool_)
+    pair_a = np.zeros(pairs, np.float64)
+    pair_b = np.zeros(pairs, np.float64)
     start_a = 0.0
     start_b = 0.0
     for j in range(masks.shape[0] - 1, -1, -1):
@@ -143,85 +151,90 @@ def turn_pass(
                 va = 0.0
                 vb = 0.0
                 for g in range(class_start[cl], class_start[cl + 1]):
-                    length = group_len[g]
-                    picks = 0  # candidate successors of this group, by number
-                    if length == 1:
-                        c = group_cols[g, 0]
-                        if _playable(c, 1, m, left, free, steps_left):
-                            cand[0] = _successor(m, here, c, -1, -1, space, progress, room, local_stride, offsets, mask_rank)
-                            picks = 1
-                    elif length == 2:
-                        c = group_cols[g, 0]
-                        e = group_cols[g, 1]
-                        if c == e:
-                            if _playable(c, 2, m, left, free, steps_left):
-                                cand[0] = _successor(m, here, c, c, -1, space, progress, room, local_stride, offsets, mask_rank)
-                                picks = 1
-                            elif _playable(c, 1, m, left, free, steps_left):
-                                cand[0] = _successor(m, here, c, -1, -1, space, progress, room, local_stride, offsets, mask_rank)
-                                picks = 1
-                        else:
-                            pc = _playable(c, 1, m, left, free, steps_left)
-                            pe = _playable(e, 1, m, left, free, steps_left)
-                            new = (m >> c & 1 == 0) + (m >> e & 1 == 0)
-                            if pc and pe and new <= left and steps_left >= 2:
-                                cand[0] = _successor(m, here, c, e, -1, space, progress, room, local_stride, offsets, mask_rank)
-                                picks = 1
+                    pid = group_pair[g]
+                    if pid >= 0:
+                        if pair_seen[pid] != here + 1:
+                            pair_seen[pid] = here + 1
+                            pair_found[pid] = False
+                            # The group's options: both sums, else each that can go alone.
+                            c = group_cols[g, 0]
+                            e = group_cols[g, 1] if group_len[g] == 2 else -1
+                            pick0 = -1
+                            pick1 = -1
+                            if e == c:
+                                if _playable(c, 2, m, left, free, steps_left):
+                                    pick0 = _successor(m, here, c, c, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
+                                elif _playable(c, 1, m, left, free, steps_left):
+                                    pick0 = _successor(m, here, c, -1, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
                             else:
-                                if pc:
-                                    cand[picks] = _successor(m, here, c, -1, -1, space, progress, room, local_stride, offsets, mask_rank)
-                                    picks += 1
-                                if pe:
-                                    cand[picks] = _successor(m, here, e, -1, -1, space, progress, room, local_stride, offsets, mask_rank)
-                                    picks += 1
-                    else:
-                        top = 1 << length
-                        for sm in range(1, top):
-                            steps_sub = 0
-                            new = 0
-                            good = True
-                            for e in range(length):
-                                if sm >> e & 1:
-                                    count[group_cols[g, e]] += 1
-                                    steps_sub += 1
-                            for e in range(length):
-                                if sm >> e & 1:
-                                    c = group_cols[g, e]
-                                    if count[c] > 0:  # first sight of the column in the sub
-                                        if count[c] > free[c]:
-                                            good = False
-                                        if not m >> c & 1:
-                                            new += 1
-                                        count[c] = -count[c]
-                            for e in range(length):
-                                if sm >> e & 1:
-                                    count[group_cols[g, e]] = 0
-                            ok[sm] = good and new <= left and steps_sub <= steps_left
-                        for sm in range(1, top):
-                            if not ok[sm]:
-                                continue
-                            maximal = True
-                            for e in range(length):
-                                if not sm >> e & 1 and ok[sm | 1 << e]:
-                                    maximal = False
-                            if maximal:
-                                c1 = group_cols[g, 0] if sm & 1 else -1
-                                c2 = group_cols[g, 1] if sm & 2 else -1
-                                c3 = group_cols[g, 2] if sm & 4 else -1
-                                idx = _successor(m, here, c1, c2, c3, space, progress, room, local_stride, offsets, mask_rank)
-                                a = best_a[idx]
-                                b = best_b[idx]
-                                if not found or a + b * x < va + vb * x:
-                                    va = a
-                                    vb = b
-                                    found = True
-                    for t in range(picks):
-                        a = best_a[cand[t]]
-                        b = best_b[cand[t]]
-                        if not found or a + b * x < va + vb * x:
-                            va = a
-                            vb = b
-                            found = True
+                                pc = _playable(c, 1, m, left, free, steps_left)
+                                pe = e >= 0 and _playable(e, 1, m, left, free, steps_left)
+                                new = (m >> c & 1 == 0) + (e >= 0 and m >> e & 1 == 0)
+                                if pc and pe and new <= left and steps_left >= 2:
+                                    pick0 = _successor(m, here, c, e, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
+                                else:
+                                    if pc:
+                                        pick0 = _successor(m, here, c, -1, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
+                                    if pe:
+                                        pick1 = _successor(m, here, e, -1, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
+                            for idx in (pick0, pick1):
+                                if idx >= 0:
+                                    a = best_a[idx]
+                                    b = best_b[idx]
+                                    if not pair_found[pid] or a + b * x < pair_a[pid] + pair_b[pid] * x:
+                                        pair_a[pid] = a
+                                        pair_b[pid] = b
+                                        pair_found[pid] = True
+                        if pair_found[pid]:
+                            a = pair_a[pid]
+                            b = pair_b[pid]
+                            if not found or a + b * x < va + vb * x:
+                                va = a
+                                vb = b
+                                found = True
+                        continue
+                    # A relay group of three sums: every sub-multiset, the core's rule as is.
+                    length = group_len[g]
+                    top = 1 << length
+                    for sm in range(1, top):
+                        steps_sub = 0
+                        new = 0
+                        good = True
+                        for e in range(length):
+                            if sm >> e & 1:
+                                count[group_cols[g, e]] += 1
+                                steps_sub += 1
+                        for e in range(length):
+                            if sm >> e & 1:
+                                c = group_cols[g, e]
+                                if count[c] > 0:  # first sight of the column in the sub
+                                    if count[c] > free[c]:
+                                        good = False
+                                    if not m >> c & 1:
+                                        new += 1
+                                    count[c] = -count[c]
+                        for e in range(length):
+                            if sm >> e & 1:
+                                count[group_cols[g, e]] = 0
+                        ok[sm] = good and new <= left and steps_sub <= steps_left
+                    for sm in range(1, top):
+                        if not ok[sm]:
+                            continue
+                        maximal = True
+                        for e in range(length):
+                            if not sm >> e & 1 and ok[sm | 1 << e]:
+                                maximal = False
+                        if maximal:
+                            c1 = group_cols[g, 0] if sm & 1 else -1
+                            c2 = group_cols[g, 1] if sm & 2 else -1
+                            c3 = group_cols[g, 2] if sm & 4 else -1
+                            idx = _successor(m, here, c1, c2, c3, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
+                            a = best_a[idx]
+                            b = best_b[idx]
+                            if not found or a + b * x < va + vb * x:
+                                va = a
+                                vb = b
+                                found = True
                 w = class_weight[cl]
                 if found:
                     ra += w * va
