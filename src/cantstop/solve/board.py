@@ -82,6 +82,15 @@ class Board:
         """Most steps in one turn; -1 when unlimited (the kernels read plain integers)."""
         return -1 if self.variant.step_limit is None else self.variant.step_limit
 
+    @property
+    def symmetric(self) -> bool:
+        """Is the board its own mirror image (column c as column 2·faces + 2 - c)?
+
+        Plain dice are: face f as faces + 1 - f maps every roll to one as likely and
+        every sum to its mirror. A wild face breaks it (1 does not mirror to 1).
+        """
+        return self.heights == self.heights[::-1] and self.variant.wild_dice == 0
+
     @cached_property
     def key(self) -> str:
         return solver_key(self.variant)
@@ -149,7 +158,7 @@ class Board:
 
     def memory_bytes(self, threads: int) -> int:
         """Resident memory a solve needs: the table, the layer order, the turn scratch."""
-        return 8 * self.anchors * 2 + 2 * self.anchors + threads * 24 * self.most_local
+        return 8 * self.anchors * 4 + self.anchors + threads * 24 * self.most_local
 
     def disk_bytes(self) -> int:
         from cantstop.solve.table import HEADER_BYTES

@@ -26,6 +26,7 @@ _jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
 _parallel = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, parallel=True))
 _range: Any = numba.prange
 
+FINISHED, SOLVED, MIRRORED = 0, 1, 2  # what solve_chunk does with an anchor
 NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes
 _TOLERANCE = 1e-13  # relative change of x at which Newton has converged
 
@@ -287,9 +288,9 @@ def solve_anchor(
 
 @_parallel
 def solve_chunk(
-    anchors: Any, live: Any, values: Any, rules: Any, most_local: int, workers: int
+    anchors: Any, kind: Any, values: Any, rules: Any, most_local: int, workers: int
 ) -> Any:
-    """Solve `anchors` (all of one layer) into `values`; a finished game is worth 0.
+    """Solve `anchors` (all of one layer) into `values` as `kind` says (see FINISHED...).
 
     Returns per anchor the Newton passes taken (0 for a finished game).
     """
@@ -304,8 +305,10 @@ def solve_chunk(
         progress = np.empty(n, np.int64)
         for t in range(w, count, workers):
             anchor = anchors[t]
-            if not live[t]:
+            if kind[t] == FINISHED:
                 values[anchor] = 0.0
+                continue
+            if kind[t] == MIRRORED:  # the solver copies it from its mirror image
                 continue
             for i in range(n):
                 progress[i] = anchor // strides[i] % (heights[i] + 1)

@@ -89,34 +89,54 @@ class Plan:
 
 @dataclass(frozen=True)
 class Layers:
-    """Every anchor in solving order (most advanced layer first) with its bookkeeping."""
+    """Every anchor in solving order (most advanced layer first) with its bookkeeping.
+
+    On a symmetric board only one anchor of each mirror pair is solved; the other
+    (`kind` MIRRORED) is copied from it when its layer is done.
+    """
 
     order: npt.NDArray[np.int64]  # anchor indices
     starts: tuple[int, ...]  # where each layer begins in `order`; layer 0 is the most advanced
-    live: npt.NDArray[np.bool_]  # by position in `order`: fewer than to_win claims
-    work: npt.NDArray[np.float64]  # by position in `order`: in-turn states of the anchor
+    kind: npt.NDArray[np.int8]  # by position in `order`: FINISHED, SOLVED or MIRRORED
+    mirror: npt.NDArray[np.int64]  # by position in `order`: the mirror image's anchor index
+    work: npt.NDArray[np.float64]  # by position in `order`: in-turn states to evaluate
 
     @staticmethod
     def of(board: Board) -> Layers:
         import numpy as np
 
+        from cantstop.solve.kernels import FINISHED, MIRRORED, SOLVED
+
         index = np.arange(board.anchors, dtype=np.int64)
         total = np.zeros(board.anchors, dtype=np.int64)
         claims = np.zeros(board.anchors, dtype=np.int64)
+        mirror = np.zeros(board.anchors, dtype=np.int64)
         sums = [np.ones(board.anchors)] + [np.zeros(board.anchors) for _ in range(board.runners)]
-        for stride, h in zip(board.strides, board.heights, strict=True):
+        for stride, h, opposite in zip(board.strides, board.heights, board.strides[::-1], strict=True):
             digit = index // stride % (h + 1)
             total += digit
             claims += digit == h
+            mirror += digit * opposite
             room = (h - digit).astype(np.float64)
             for k in range(board.runners, 0, -1):  # elementary symmetric sums of the rooms
                 sums[k] += sums[k - 1] * room
         order = np.argsort(-total, kind="stable")
         counts = np.bincount(board.layers - 1 - total, minlength=board.layers)
         starts = tuple(int(s) for s in np.concatenate(([0], np.cumsum(counts))))
-        live = (claims < board.to_win)[order]
-        work = np.where(live, np.sum(sums, axis=0)[order], 0.0)
-        return Layers(order, starts, live, work)
+        kind = np.where(claims < board.to_win, SOLVED, FINISHED).astype(np.int8)
+        if board.symmetric:
+            kind[(kind == SOLVED) & (mirror < index)] = MIRRORED
+        kind, mirror = kind[order], mirror[order]
+        work = np.where(kind == SOLVED, np.sum(sums, axis=0)[order], 0.0)
+        return Layers(order, starts, kind, mirror, work)
+
+    def copy_mirrors(self, layer: int, values: npt.NDArray[np.float64]) -> None:
+        """Fill the layer's mirrored anchors from their solved images."""
+        from cantstop.solve.kernels import MIRRORED
+
+        span = slice(self.starts[layer], self.starts[layer + 1])
+        copies = self.kind[span] == MIRRORED
+        values[self.order[span][copies]] = values[self.mirror[span][copies]]
 
 
 CHUNK_SECONDS = 1.0
@@ -192,7 +212,7 @@ def _run(board: Board, table: Table, layers: Layers, threads: int, progress: Pro
                 stop = int(min(end, max(position + 1, np.searchsorted(done_work, wanted))))
                 tick = time.monotonic()
                 kernels.solve_chunk(
-                    layers.order[position:stop], layers.live[position:stop], values, rules,
+                    layers.order[position:stop], layers.kind[position:stop], values, rules,
                     board.most_local, threads,
                 )
                 spent = time.monotonic() - tick
@@ -201,6 +221,7 @@ def _run(board: Board, table: Table, layers: Layers, threads: int, progress: Pro
                 position = stop
                 if progress is not None:
                     progress(float(done_work[position]), float(done_work[-1]))
+            layers.copy_mirrors(layer, values)
             layer += 1
             if layer < board.layers:  # a layer done: a resume point (the last one is below)
                 started = _checkpoint(table, layer, 0, started)
