@@ -23,14 +23,17 @@ TINY = (
     "solitaire+faces=3+heights=2.2.2.2.2+step_limit=3+to_win=2",
 )
 
+# 4d6 with short columns: where the heuristic bots, tuned for 4d6, play their own game.
+DICE_4D6 = "solitaire+heights=1.1.1.2.2.2.2.2.1.1.1"
+
 
 @pytest.fixture(scope="session")
 def solved_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A data folder (CANTSTOP_SOLVE_DIR) holding the tables of the TINY boards."""
+    """A data folder (CANTSTOP_SOLVE_DIR) holding the tables of the TINY boards and DICE_4D6."""
     folder = tmp_path_factory.mktemp("solved")
     patch = pytest.MonkeyPatch()
     patch.setenv("CANTSTOP_SOLVE_DIR", str(folder))
-    for spec in TINY:
+    for spec in (*TINY, DICE_4D6):
         board = board_of(spec)
         solve(board, default_path(board), threads=2)
     yield folder
