@@ -72,6 +72,14 @@ def _playable(c: int, steps: int, m: int, left: int, free: Any, steps_left: int)
 
 
 @_jit
+def _least(found: bool, va: float, vb: float, a: float, b: float, x: float) -> tuple[bool, float, float]:
+    """The better (lesser at x) of the best so far (if found) and a + b·x."""
+    if found and va + vb * x <= a + b * x:
+        return True, va, vb
+    return True, a, b
+
+
+@_jit
 def turn_pass(
     anchor: int, progress: Any, x: float, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any
 ) -> tuple[float, float, int]:
@@ -180,19 +188,11 @@ def turn_pass(
                                         pick1 = _successor(m, here, e, -1, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
                             for idx in (pick0, pick1):
                                 if idx >= 0:
-                                    a = best_a[idx]
-                                    b = best_b[idx]
-                                    if not pair_found[pid] or a + b * x < pair_a[pid] + pair_b[pid] * x:
-                                        pair_a[pid] = a
-                                        pair_b[pid] = b
-                                        pair_found[pid] = True
+                                    pair_found[pid], pair_a[pid], pair_b[pid] = _least(
+                                        pair_found[pid], pair_a[pid], pair_b[pid], best_a[idx], best_b[idx], x
+                                    )
                         if pair_found[pid]:
-                            a = pair_a[pid]
-                            b = pair_b[pid]
-                            if not found or a + b * x < va + vb * x:
-                                va = a
-                                vb = b
-                                found = True
+                            found, va, vb = _least(found, va, vb, pair_a[pid], pair_b[pid], x)
                         continue
                     # A relay group of three sums: every sub-multiset, the core's rule as is.
                     length = group_len[g]
@@ -230,12 +230,7 @@ def turn_pass(
                             c2 = group_cols[g, 1] if sm & 2 else -1
                             c3 = group_cols[g, 2] if sm & 4 else -1
                             idx = _successor(m, here, c1, c2, c3, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
-                            a = best_a[idx]
-                            b = best_b[idx]
-                            if not found or a + b * x < va + vb * x:
-                                va = a
-                                vb = b
-                                found = True
+                            found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
                 w = class_weight[cl]
                 if found:
                     ra += w * va
