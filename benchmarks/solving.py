@@ -2,7 +2,8 @@
 
 Run: `python benchmarks/solving.py` (every board up to `--most-states`, bots over
 `--games` games each, `--jobs` processes). Each solve runs as `cantstop solve SPEC`
-in a child process, so its time and peak memory are its own; a table solved before
+in a child process, so its time (wall and CPU: the CPU figure holds on a busy machine)
+and peak memory are its own; a table solved before
 is reused (its recorded solving time is shown). Prints one Markdown row per board.
 """
 
@@ -20,7 +21,6 @@ from cantstop.solve.board import board_of
 from cantstop.solve.table import Table, default_path
 
 LADDER = (
-    "solitaire+faces=2+heights=3.4.3+runners=2",
     "solitaire+faces=3+heights=1.2.3.2.1",
     "solitaire+faces=3+heights=2.3.4.3.2",
     "solitaire+heights=1.1.1.1.1.1.1.1.1.1.1",
@@ -35,21 +35,22 @@ LADDER = (
 BOTS = ("rule28", "ga", "expert")
 
 
-def solve(spec: str) -> tuple[float, float, Table]:
-    """Solve in a child process: (wall seconds, peak MiB), or the table's own time if solved."""
+def solve(spec: str) -> tuple[float, float, float, Table]:
+    """Solve in a child process: (wall s, CPU s, peak MiB); a table solved before gives its time."""
     board = board_of(spec)
     path = default_path(board)
     if path.exists():
         table = Table.open(path, board)
         if table.header.complete:
-            return table.header.seconds, float("nan"), table
+            return table.header.seconds, float("nan"), float("nan"), table
     start = time.perf_counter()
     command = [sys.executable, "-c", "from cantstop.cli import main; main()", "solve", spec]
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     if status:
         raise SystemExit(f"cantstop solve {spec} failed ({status})")
-    return time.perf_counter() - start, usage.ru_maxrss / 1024, Table.open(path, board)
+    cpu = usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - start, cpu, usage.ru_maxrss / 1024, Table.open(path, board)
 
 
 def main() -> None:
@@ -59,13 +60,13 @@ def main() -> None:
     parser.add_argument("--most-states", type=float, default=4e8, help="Skip bigger boards.")
     args = parser.parse_args()
     print(f"# {platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}")
-    print("| board | anchors | in-turn states | solve s | peak MiB | optimal | "
+    print("| board | anchors | in-turn states | solve s | CPU s | peak MiB | optimal | "
           + " | ".join(BOTS) + " | expert gap |")
     for spec in LADDER:
         board = board_of(spec)
         if board.states > args.most_states:
             continue
-        seconds, peak, table = solve(spec)
+        seconds, cpu, peak, table = solve(spec)
         optimal = table.value(0)
         means = {}
         for bot in BOTS:
@@ -73,7 +74,7 @@ def main() -> None:
             means[bot] = f"{result.mean:.3f} ± {result.standard_error:.3f}"
             if bot == "expert":
                 gap = 100 * (result.mean - optimal) / optimal
-        print(f"| `{spec}` | {board.anchors:,} | {board.states:,} | {seconds:,.1f} | {peak:,.0f} | "
+        print(f"| `{spec}` | {board.anchors:,} | {board.states:,} | {seconds:,.1f} | {cpu:,.1f} | {peak:,.0f} | "
               f"{optimal:.4f} | " + " | ".join(means[b] for b in BOTS) + f" | {gap:+.1f}% |", flush=True)
 
 

@@ -157,8 +157,13 @@ class Board:
         return sum(sums)
 
     def memory_bytes(self, threads: int) -> int:
-        """Resident memory a solve needs: the table, the layer order, the turn scratch."""
-        return 8 * self.anchors * 4 + self.anchors + threads * 24 * self.most_local
+        """Resident memory a solve needs at its peak, measured on the boards in docs/solving.md.
+
+        Ordering the anchors by layer holds about 9 + runners arrays of 8 bytes per anchor
+        at once (the table itself is one of them); numba's compiler and the interpreter
+        take about 200 MiB; each thread keeps two floats per in-turn state of a turn.
+        """
+        return 8 * self.anchors * (9 + self.runners) + 200 * 2**20 + threads * 16 * self.most_local
 
     def disk_bytes(self) -> int:
         from cantstop.solve.table import HEADER_BYTES
