@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -89,7 +92,8 @@ def test_a_board_too_big_for_the_machine_is_refused_before_anything_is_written(t
 SMALL = TINY[1]
 
 
-def test_interrupted_solve_resumes_to_the_same_values(tmp_path: Path, solved_folder: Path) -> None:
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_interrupted_solve_resumes_to_the_same_values(how: str, tmp_path: Path, solved_folder: Path) -> None:
     board = board_of(SMALL)
     path = tmp_path / "t.table"
     calls = 0
@@ -98,7 +102,11 @@ def test_interrupted_solve_resumes_to_the_same_values(tmp_path: Path, solved_fol
         nonlocal calls
         calls += 1
         if calls == 3:
-            raise KeyboardInterrupt
+            if how == "ctrl-c":
+                raise KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGTERM)  # the solver turns it into KeyboardInterrupt
+            time.sleep(1)
+            raise AssertionError("SIGTERM did not interrupt the solve")
 
     with pytest.raises(KeyboardInterrupt):
         solve(board, path, threads=1, progress=interrupt)
