@@ -36,21 +36,6 @@ def solver_key(variant: Variant) -> str:
     return variant_spec(alone)
 
 
-def read_variant(spec: str) -> Variant:
-    """The variant of `spec`, refused with a clear message when one player cannot play it."""
-    try:
-        variant = preset(spec)
-    except ValueError as error:
-        raise SolveError(str(error)) from None
-    if variant.min_players > 1:
-        raise SolveError(
-            f"the solver solves one-player games, but {spec!r} has min_players="
-            f"{variant.min_players}; add +min_players=1 (the wild-die, relay and step-limit "
-            "rules all fit the solver)"
-        )
-    return variant
-
-
 @dataclass(frozen=True)
 class Board:
     """The solver's view of a one-player variant.
@@ -178,10 +163,18 @@ class Board:
 
 
 def board_of(spec_or_variant: str | Variant) -> Board:
-    variant = read_variant(spec_or_variant) if isinstance(spec_or_variant, str) else spec_or_variant
+    """The solver's board of a variant (or spec), refused clearly when one player cannot play it."""
+    variant = spec_or_variant
+    if isinstance(variant, str):
+        try:
+            variant = preset(variant)
+        except ValueError as error:
+            raise SolveError(str(error)) from None
     if variant.min_players > 1:
         raise SolveError(
-            f"the solver solves one-player games, but this variant has min_players={variant.min_players}"
+            f"the solver solves one-player games, but {variant.name!r} has min_players="
+            f"{variant.min_players}; add +min_players=1 (the wild-die, relay and step-limit "
+            "rules all fit the solver)"
         )
     return Board(variant)
 
