@@ -95,3 +95,61 @@ def table_index(spec: str, progress: tuple[int, ...]) -> int:
     from cantstop.solve.board import board_of
 
     return board_of(spec).anchor_index(progress)
+
+
+def policy_values(spec: str) -> dict[tuple[int, ...], float]:
+    """Expected turns of the optimal bot's own moves from every anchor, evaluated exactly.
+
+    Value iteration as in brute_force.py, but every choice and every roll-or-stop is the
+    bot's, asked through the core's states.
+    """
+    import itertools
+
+    from cantstop.core.state import ROLL, STOP, State, make_state
+
+    play = get_bot("optimal").play
+    variant = new_game(spec, 1).variant
+    tables = variant.tables
+    size = 2 + len(variant.heights)
+    value: dict[tuple[int, ...], float] = {}
+    anchors = sorted(itertools.product(*(range(h + 1) for h in variant.heights)), key=sum, reverse=True)
+
+    def decide(state: State, x: float, memo: dict[tuple[int, ...], float]) -> float:
+        if play(state, random.Random(0), Budget()) == STOP:
+            stopped = state.play(STOP)
+            return 0.0 if stopped.is_over else value[tuple(stopped.pieces[0][2:])]
+        return roll(state.play(ROLL), x, memo)
+
+    def roll(state: State, x: float, memo: dict[tuple[int, ...], float]) -> float:
+        if state.runners not in memo:
+            total = 0.0
+            for dice, weight in zip(tables.outcomes, tables.weights, strict=True):
+                after = state.roll(dice)
+                if after.phase is not Phase.CHOOSE:
+                    total += weight * x
+                else:
+                    total += weight * decide(after.play(play(after, random.Random(0), Budget())), x, memo)
+            memo[state.runners] = total / tables.total
+        return memo[state.runners]
+
+    for anchor in anchors:
+        if sum(p == h for p, h in zip(anchor, variant.heights, strict=True)) >= variant.to_win:
+            value[anchor] = 0.0
+            continue
+        start = make_state(variant, ((0, 0, *anchor),), (0,) * size, 0, Phase.ROLL)
+        x = 0.0
+        while abs((nxt := 1.0 + roll(start, x, {})) - x) > 1e-14 * nxt:
+            x = nxt
+        value[anchor] = nxt
+    return value
+
+
+@pytest.mark.parametrize("spec", [TINY[1], TINY[4], TINY[6]])
+def test_the_optimal_bot_achieves_the_solved_value_exactly(spec: str, solved_folder: Path) -> None:
+    """Its moves, evaluated exactly from every anchor, are worth the table's values."""
+    from cantstop.solve.board import board_of
+
+    board = board_of(spec)
+    table = solved(spec)
+    for progress, value in policy_values(spec).items():
+        assert value == pytest.approx(table.value(board.anchor_index(progress)), abs=1e-9), progress
