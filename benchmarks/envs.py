@@ -7,7 +7,11 @@ Run: `python benchmarks/envs.py --seconds 5`. One core, one process; CPU time
   is one decision of the agent, and includes every roll and opponent move up to its
   next decision;
 - Gymnasium solitaire (`cantstop/CantStopSolitaire-v0`);
-- PettingZoo AEC (classic, 2 players): a step is one decision of whichever agent is to move.
+- PettingZoo AEC (classic, 2 and 4 players) and parallel (2 players): a step is one
+  decision of whichever agent is to move;
+- OpenSpiel (`cantstop`, classic, 2 players; when the `openspiel` extra is installed):
+  a step is one decision, each with the chance nodes before it sampled from
+  `chance_outcomes()`.
 
 Each step reads the mask, picks a legal action uniformly with numpy and builds the
 next observation; the run prints steps/s, episodes/s and steps per episode.
@@ -24,7 +28,7 @@ from datetime import UTC, datetime
 import gymnasium
 import numpy as np
 
-from cantstop.envs import CantStopEnv, cantstop_env
+from cantstop.envs import CantStopEnv, cantstop_env, parallel_env
 
 
 def gym_run(env: gymnasium.Env) -> Callable[[int, np.random.Generator], int]:  # type: ignore[type-arg]
@@ -59,6 +63,39 @@ def aec_run(players: int) -> Callable[[int, np.random.Generator], int]:
     return episode
 
 
+def parallel_run(players: int) -> Callable[[int, np.random.Generator], int]:
+    par = parallel_env("classic", players)
+
+    def episode(seed: int, rng: np.random.Generator) -> int:
+        observations, _ = par.reset(seed=seed)
+        steps = 0
+        while par.agents:
+            actions = {
+                agent: rng.choice(np.flatnonzero(obs["action_mask"])) if obs["action_mask"].any() else 0
+                for agent, obs in observations.items()
+            }
+            observations, *_ = par.step(actions)
+            steps += 1
+        return steps
+
+    return episode
+
+
+def openspiel_run(players: int) -> Callable[[int, np.random.Generator], int] | None:
+    try:
+        import pyspiel
+
+        from cantstop.envs.openspiel_game import random_playout  # registers the game
+    except ImportError:
+        return None
+    game = pyspiel.load_game("cantstop", {"players": players})
+
+    def episode(seed: int, rng: np.random.Generator) -> int:
+        return random_playout(game.new_initial_state(), rng)
+
+    return episode
+
+
 def measure(name: str, episode: Callable[[int, np.random.Generator], int], seconds: float) -> None:
     rng = np.random.default_rng(0)
     steps = episodes = 0
@@ -85,6 +122,12 @@ def main() -> None:
     measure("Gymnasium, solitaire", gym_run(CantStopEnv("solitaire")), args.seconds)
     measure("PettingZoo AEC, classic 2 players", aec_run(2), args.seconds)
     measure("PettingZoo AEC, classic 4 players", aec_run(4), args.seconds)
+    measure("PettingZoo parallel, classic 2 players", parallel_run(2), args.seconds)
+    openspiel = openspiel_run(2)
+    if openspiel is None:
+        print("| OpenSpiel | not installed: pip install -e '.[openspiel]' | | |")
+    else:
+        measure("OpenSpiel, classic 2 players", openspiel, args.seconds)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Baselines for learners: a uniformly random masked policy in both environments.
 
-Run: python examples/train_random.py [--episodes 200]   (needs `pip install cantstop[envs]`)
+Run: python examples/train_random.py [--episodes 200]   (needs `pip install -e '.[envs]'` from a checkout)
 
 Prints the random agent's win rate against rule28 and the random bot (Gymnasium),
 its mean solitaire turns, and the seat win rates of random self-play (PettingZoo AEC):

@@ -100,8 +100,8 @@ def test_an_illegal_index_names_the_legal_ones() -> None:
 
 @pytest.mark.parametrize(
     ("bad", "expected"),
-    [(79, "out of range: actions are 0..78"), (-1, "out of range"), (1.5, "an integer 0..78"),
-     ("roll", "an integer 0..78")],
+    [(79, "out of range: actions are 0..78"), (-1, "out of range"), (1.5, "one integer 0..78"),
+     ("roll", "one integer 0..78")],
 )
 def test_bad_indices_are_refused_clearly(bad: object, expected: str) -> None:
     table = action_table("classic")

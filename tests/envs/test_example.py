@@ -25,10 +25,22 @@ def test_train_random_example_runs() -> None:
 def test_the_docs_training_loops_run() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "envs.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", docs, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     gym_loop: dict[str, Any] = {}
     aec_loop: dict[str, Any] = {}
+    spiel_loop: dict[str, Any] = {}
     exec(compile(blocks[0], "docs/envs.md", "exec"), gym_loop)
     assert gym_loop["done"] is True and gym_loop["env"].unwrapped.game.is_over
     exec(compile(blocks[1], "docs/envs.md", "exec"), aec_loop)
     assert aec_loop["env"].agents == [] and aec_loop["env"].unwrapped.game.is_over
+    exec(compile(blocks[2], "docs/envs.md", "exec"), spiel_loop)
+    assert spiel_loop["state"].is_terminal() and spiel_loop["state"].engine_state.is_over
+
+
+def test_the_docs_name_every_extra_and_every_checker() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "envs.md").read_text(encoding="utf-8")
+    for extra in ("envs", "fast", "openspiel", "train", "ray", "test"):
+        assert f"pip install -e '.[{extra}]'" in docs
+    for checker in ("check_env", "api_test", "seed_test", "render_test", "state_test",
+                    "parallel_api_test", "random_sim_test"):
+        assert re.search(rf"`([\w.]+\.)?{checker}`", docs), checker

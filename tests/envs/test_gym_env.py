@@ -1,15 +1,14 @@
-"""The Gymnasium environment: the API checker, seeding, rewards, episodes of every preset, errors."""
+"""The Gymnasium environment: seeding, rewards, masks, illegal actions, episodes of every preset, errors.
+
+Gymnasium's own checker runs in test_conformance.py."""
 
 from __future__ import annotations
 
 import random
-import warnings
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.utils import env_checker
-from gymnasium.utils.passive_env_checker import env_render_passive_checker
 
 from cantstop import IllegalActionError, Phase, State
 from cantstop.bots import Budget
@@ -30,27 +29,6 @@ def play_episode(env: gymnasium.Env, seed: int, policy_seed: int = 0) -> tuple[l
         if terminated or truncated:
             return actions, rewards, info
     raise AssertionError("the episode did not end")
-
-
-@pytest.mark.parametrize("env_id", ["cantstop/CantStop-v0", "cantstop/CantStopSolitaire-v0"])
-def test_gymnasium_checker_passes(env_id: str) -> None:
-    # The checker samples actions without a mask before a reset, so for it an illegal
-    # action ends the episode (illegal_action=-1) instead of raising.
-    env = gymnasium.make(env_id, illegal_action=-1.0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        env_checker.check_env(env.unwrapped)  # render modes too, through the registered spec
-
-
-def test_the_raising_env_passes_every_check_that_plays_legal_actions() -> None:
-    env = gymnasium.make("cantstop/CantStop-v0", render_mode="ansi").unwrapped
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        env_checker.check_reset_return_type(env)
-        env_checker.check_reset_seed_determinism(env)
-        env_checker.check_reset_options(env)
-        env_checker.check_returned_data_not_reused(env)  # action_space.sample() draws a legal action
-        env_render_passive_checker(env)
 
 
 def test_sample_without_a_mask_is_legal() -> None:
@@ -127,12 +105,26 @@ def test_random_masked_episodes_end(spec: str, rivals: int) -> None:
     env = CantStopEnv(spec, opponents=("random",) * rivals, seat="random", render_mode="ansi")
     for seed in range(3):
         info = play_episode(env, seed, policy_seed=seed)[2]
-        assert env.game.is_over and info["action_mask"].sum() == 0
+        assert env.game.is_over and info["action_mask"].all()
         assert "wins after" in env.render()
 
 
-def test_an_illegal_action_raises_naming_the_legal_ones() -> None:
+def test_by_default_an_illegal_action_is_penalised_and_changes_nothing() -> None:
     env = CantStopEnv()
+    obs, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.game
+    after, reward, terminated, truncated, info2 = env.step(illegal)
+    assert (reward, terminated, truncated, info2["illegal_action"]) == (-1.0, False, False, True)
+    assert env.game is before and np.array_equal(after, obs)
+    assert np.array_equal(info2["action_mask"], info["action_mask"])
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    _, _, _, _, info3 = env.step(legal)  # the episode goes on from the same position
+    assert "illegal_action" not in info3 and env.game is not before
+
+
+def test_raise_mode_names_the_legal_actions_and_changes_nothing() -> None:
+    env = CantStopEnv(illegal_action="raise")
     _, info = env.reset(seed=0)
     table = action_table("classic")
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
@@ -142,23 +134,93 @@ def test_an_illegal_action_raises_naming_the_legal_ones() -> None:
     assert env.game is before  # nothing was applied
     for index in np.flatnonzero(info["action_mask"]):
         assert table.describe((int(index),)) in str(error.value)  # e.g. '53 (6+10)'
-    with pytest.raises(ValueError, match="out of range"):
-        env.step(500)
 
 
-def test_a_reward_for_illegal_actions_ends_the_episode_instead() -> None:
-    env = CantStopEnv(illegal_action=-5.0)
+def test_end_mode_ends_the_episode_with_the_reward() -> None:
+    env = CantStopEnv(illegal_action="end", illegal_reward=-5.0)
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-5.0, True, True)
-    assert info["action_mask"].sum() == 0
+    assert info["action_mask"].all()  # never all zeros, even after the end
     with pytest.raises(IllegalActionError, match="call reset"):
         env.step(0)
 
 
+def test_before_the_first_reset_the_mask_is_full_and_a_step_asks_for_a_reset() -> None:
+    # Stable-Baselines3's VecEnv reads action_masks() before it resets its envs.
+    env = CantStopEnv()
+    assert env.action_masks().all()
+    with pytest.raises(IllegalActionError, match=r"no episode is running; call reset\(\) before step\(\)"):
+        env.step(0)
+
+
+@pytest.mark.parametrize("mode", ["penalize", "end", "raise"])
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (79, "out of range: actions are 0..78"),
+        (-1, "out of range: actions are 0..78"),
+        (3.0, "one integer 0..78 \\(a scalar\\), not 3.0"),
+        (np.float32(3), "one integer 0..78 \\(a scalar\\), not np.float32"),
+        (np.array([3]), "not an array of shape \\(1,\\) and dtype int64"),
+        (np.array([[1, 2]]), "not an array of shape \\(1, 2\\)"),
+        (True, "one integer 0..78 \\(a scalar\\), not True"),
+        ("roll", "one integer 0..78 \\(a scalar\\), not 'roll'"),
+        (None, "not None"),
+    ],
+)
+def test_actions_outside_the_space_always_raise(mode: str, bad: object, message: str) -> None:
+    env = CantStopEnv(illegal_action=mode)  # type: ignore[arg-type]
+    env.reset(seed=0)
+    before = env.game
+    with pytest.raises(IllegalActionError, match=message):
+        env.step(bad)  # type: ignore[arg-type]
+    assert env.game is before
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
+def test_any_numpy_integer_is_an_action(dtype: type) -> None:
+    env = CantStopEnv()
+    _, info = env.reset(seed=0)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    _, _, _, _, info = env.step(dtype(legal))
+    assert "illegal_action" not in info
+    env.reset(seed=0)
+    _, _, _, _, again = env.step(np.array(legal, dtype=dtype))  # a 0-d array is a scalar
+    assert np.array_equal(again["action_mask"], info["action_mask"])
+
+
+def test_action_masks_is_the_info_mask_as_booleans() -> None:
+    env = CantStopEnv()
+    _, info = env.reset(seed=2)
+    for _ in range(30):
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_ and np.array_equal(masks, info["action_mask"] == 1)
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(masks)[0]))
+        if terminated:
+            break
+
+
+@pytest.mark.parametrize("spec", PRESET_NAMES)
+def test_the_mask_is_never_all_zeros(spec: str) -> None:
+    # Every state an agent meets, over many random episodes: a legal action, or (at the end) all.
+    rivals = 0 if spec == "solitaire" else 1
+    env = CantStopEnv(spec, opponents=("random",) * rivals, seat="random")
+    rng = np.random.default_rng(1)
+    for seed in range(25):
+        _, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            mask = info["action_mask"]
+            assert mask.any() and np.array_equal(env.action_masks(), mask == 1)
+            assert np.array_equal(mask, env.table.mask(env.game))
+            _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert info["action_mask"].all()
+
+
 def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() -> None:
-    env = CantStopEnv("classic-no-stop-on-occupied", opponents=("random",))
+    env = CantStopEnv("classic-no-stop-on-occupied", opponents=("random",), illegal_action="raise")
     table = action_table("classic-no-stop-on-occupied")
     rng = np.random.default_rng(0)
     for seed in range(40):
@@ -180,12 +242,16 @@ def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() ->
     ("kwargs", "message"),
     [
         ({"variant": "solitaire", "opponents": ("rule28",)}, "solitaire is for 1..1 players"),
-        ({"opponents": ("nobody",)}, "unknown bot 'nobody'"),
+        ({"opponents": ("nobody",)}, "opponents: unknown bot 'nobody'; bots: .*rule28"),
+        ({"opponents": "nobody"}, "opponents: unknown bot 'nobody'"),
         ({"seat": 2}, "seat must be 0..1 or 'random'"),
         ({"seat": True}, "seat must be 0..1 or 'random'"),
-        ({"render_mode": "human"}, "render_mode must be None or 'ansi'"),
-        ({"variant": "chess"}, "unknown variant 'chess'"),
-        ({"illegal_action": "ignore"}, "illegal_action must be 'raise' or a reward"),
+        ({"render_mode": "rgb_array"}, "render_mode must be None, 'human' or 'ansi', not 'rgb_array'"),
+        ({"variant": "chess"}, "variant: unknown variant 'chess'; known variants: classic"),
+        ({"variant": "classic+to_win=99"}, "variant: invalid variant: to_win must be 1..11"),
+        ({"illegal_action": "ignore"}, "illegal_action must be 'penalize', 'end', 'raise', not 'ignore'"),
+        ({"illegal_action": -1.0}, "illegal_action must be 'penalize', 'end', 'raise'"),
+        ({"illegal_reward": "low"}, "illegal_reward must be a number, not 'low'"),
     ],
 )
 def test_bad_arguments_are_refused_clearly(kwargs: dict, message: str) -> None:
@@ -221,8 +287,9 @@ def test_a_vector_of_envs_steps_and_resets_itself() -> None:
     finished = 0
     for _ in range(200):
         assert info["action_mask"].shape == (3, 79)
-        # After an episode ends the next step only resets that env: its mask is empty then.
-        actions = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]]
+        # No mask is ever empty: after an episode's end (whose next step only resets) it is all 1.
+        assert info["action_mask"].any(axis=1).all()
+        actions = [rng.choice(np.flatnonzero(m)) for m in info["action_mask"]]
         obs, rewards, terminated, _, info = envs.step(np.array(actions))
         assert obs.shape == (3, 88)
         assert all(r in (-1.0, 0.0, 1.0) for r in rewards)
@@ -230,3 +297,15 @@ def test_a_vector_of_envs_steps_and_resets_itself() -> None:
         finished += int(terminated.sum())
     assert finished > 0
     envs.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variant": 3}, "variant must be a Variant or a spec such as 'classic', not 3"),
+        ({"opponents": (7,)}, "opponents: each opponent is a bot name or a function"),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_refused_clearly(kwargs: dict, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        CantStopEnv(**kwargs)

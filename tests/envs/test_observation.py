@@ -95,3 +95,29 @@ def test_over_is_the_last_phase() -> None:
 def test_a_seat_outside_the_game_is_refused() -> None:
     with pytest.raises(ValueError, match=r"seat must be 0\.\.1 for this 2-player game, not 2"):
         encode(position(), 2)
+
+
+@pytest.mark.parametrize(("spec", "players"), [("classic", 2), ("classic", 4), ("turtles-relay", 3),
+                                               ("classic+faces=5+heights=3.5.7.9.11.9.7.5.3", 1)])
+def test_the_named_fields_are_the_documented_layout(spec: str, players: int) -> None:
+    from cantstop import preset
+    from cantstop.envs import observation_fields
+
+    variant = preset(spec)
+    columns, faces = len(variant.heights), variant.faces
+    fields = observation_fields(variant, players)
+    assert [f.name for f in fields] == [
+        "pieces", "runners", "claimed_by_me", "claimed_by_rival", "to_move", "phase",
+        "runners_left", "steps", "steps_left", "dice",
+    ]
+    assert fields[-1].where.stop == observation_size(variant, players)
+    for state in play_random(spec, players, 5):
+        obs = encode(state, 0)
+        parts = split(obs, players, faces, columns)
+        named = {f.name: obs[f.where].reshape(f.shape) for f in fields}
+        assert np.array_equal(named["pieces"], parts["pieces"])
+        assert np.array_equal(named["claimed_by_me"], parts["mine"])
+        assert np.array_equal(named["claimed_by_rival"], parts["rivals"])
+        assert np.array_equal(named["dice"], parts["dice"].reshape(4, faces))
+        for name in ("runners", "to_move", "phase", "runners_left", "steps", "steps_left"):
+            assert np.array_equal(named[name], parts[name])

@@ -20,14 +20,15 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from cantstop.arena.forfeit import Forfeit
 from cantstop.arena.match import GameResult, MatchSpec, play_game
-from cantstop.arena.player import COMMAND_PREFIX, WATCHDOG, Player, open_player
+from cantstop.arena.player import COMMAND_PREFIX, open_player
 from cantstop.arena.schedule import Task, schedule
 from cantstop.arena.sprt import Sprt, llr, pair_class
 from cantstop.arena.stats import Fit, bradley_terry, connected, wilson
 from cantstop.bots import get_bot
 from cantstop.protocol.client import ProtocolPlayer
+from cantstop.table.failure import SeatFailed
+from cantstop.table.players import WATCHDOG, Player
 
 RECORDS = "games"
 SUMMARY_LINES = "games.jsonl"
@@ -66,7 +67,7 @@ def bot_labels(bots: list[str], tolerance: float = 2.0) -> tuple[str, ...]:
             try:
                 player.start()
                 names.append(player.name)
-            except Forfeit as error:
+            except SeatFailed as error:
                 raise ValueError(f"{bot!r} does not play: {error.reason}") from None
             finally:
                 player.close()
@@ -106,9 +107,14 @@ def _play(task: Task) -> GameResult:
 
 
 def _results(
-    spec: MatchSpec, tasks: tuple[Task, ...], jobs: int, log_dir: Path | None
+    spec: MatchSpec, tasks: tuple[Task, ...], jobs: int, log_dir: Path | None, ray_address: str | None = None
 ) -> Generator[GameResult, None, None]:
     """Results in schedule order; closing the iterator stops the workers."""
+    if ray_address is not None:  # a Ray cluster (extra 'ray'), imported only when asked for
+        from cantstop.arena.ray_backend import ray_results
+
+        yield from ray_results(spec, tasks, jobs, ray_address, log_dir)
+        return
     if jobs <= 1:
         players = make_players(spec, log_dir)
         try:
@@ -264,11 +270,13 @@ def run_match(
     out: Path,
     sprt: Sprt | None = None,
     on_game: Callable[[int, int], None] | None = None,
+    ray_address: str | None = None,
 ) -> Outcome:
     """Play the match, writing records and summary lines into `out` as results arrive.
 
     `on_game(done, scheduled)` is called after each game (a progress bar). With a
     sequential test the match ends at the first pair whose LLR crosses a bound.
+    With `ray_address` the games run on a Ray cluster (see `arena.ray_backend`).
     """
     if sprt is not None and len(spec.bots) != 2:
         raise ValueError(f"the sequential test compares two bots, not {len(spec.bots)}")
@@ -279,7 +287,7 @@ def run_match(
     if log_dir is not None:
         log_dir.mkdir(exist_ok=True)
     outcome = Outcome(spec, Tally(spec.labels), len(tasks), out, sprt)
-    results = _results(spec, tasks, jobs, log_dir)
+    results = _results(spec, tasks, jobs, log_dir, ray_address)
     try:
         with open(out / SUMMARY_LINES, "w", encoding="utf-8") as lines:
             for result in results:

@@ -130,7 +130,11 @@ def note_rounding(console: Console, games: int, bots: int) -> None:
 @match_options
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=0 elo1=20 alpha=0.05 beta=0.05'",
               help="Sequential test for two bots: stop as soon as it decides.")
-def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, **common: Any) -> None:
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Play the games on a Ray cluster: auto, ray://HEAD:10001, or local (extra 'ray'); "
+                   "the results are those of --jobs.")
+def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address: str | None,
+          **common: Any) -> None:
     """Play a match between 2 to 4 BOTS, each a bot name or level, or cmd:COMMAND.
 
     Every deal of dice is played in every seat order, so each bot meets the same
@@ -144,6 +148,13 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, **common: An
         raise click.BadParameter(str(error), param_hint="--sprt") from None
     if test is not None and len(bots) != 2:
         raise click.UsageError(f"--sprt compares two bots, not {len(bots)}")
+    if ray_address is not None:
+        if not ray_address.strip():
+            raise click.BadParameter("name a cluster: auto, ray://HEAD:10001 or local", param_hint="--ray")
+        try:  # before anything is written: the extra may be missing
+            import cantstop.arena.ray_backend  # noqa: F401
+        except ImportError as error:
+            raise click.UsageError(str(error)) from None
     options = MatchOptions(**common)
     spec, out = prepare(bots, len(bots), options)
     errors = Console(stderr=True)
@@ -154,7 +165,7 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, **common: An
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        outcome = run_match(spec, games, options.jobs, out, test, advance)
+        outcome = run_match(spec, games, options.jobs, out, test, advance, ray_address)
     print_report(outcome, Console())
 
 

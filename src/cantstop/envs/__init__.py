@@ -1,24 +1,33 @@
-"""Reinforcement-learning environments for Can't Stop (`pip install cantstop[envs]`).
+"""Reinforcement-learning environments for Can't Stop (extra `envs`: `pip install -e '.[envs]'`).
 
 - `CantStopEnv` (Gymnasium): one seat against the project's bots; registered as
   `cantstop/CantStop-v0` (classic, against rule28) and `cantstop/CantStopSolitaire-v0`
   (solitaire: reward -1 per turn) when this package is imported.
-- `cantstop_env` / `raw_env` (PettingZoo AEC): every seat an agent.
+- `cantstop_env` / `raw_env` (PettingZoo AEC) and `parallel_env` (PettingZoo parallel):
+  every seat an agent.
 - `action_table(variant)`: the fixed numbered action space and its masks.
 - `encode(state, seat)`: the float32 observation vector; its layout is documented in
-  `cantstop.envs.observation`.
+  `cantstop.envs.observation` (`observation_fields` names each part).
+- `cantstop.envs.openspiel_game` (extra `openspiel`): the game for OpenSpiel.
 
-Rolls are chance events resolved inside both environments with dice seeded from
+Rolls are chance events resolved inside the environments with dice keyed from
 `reset(seed=...)`: the same seed and the same actions give the same episode.
 See docs/envs.md.
 """
 
-import gymnasium
+from cantstop.extras import missing_extra
+
+try:
+    import gymnasium
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as error:
+    raise missing_extra("envs", "cantstop.envs", error) from error
 
 from cantstop.envs.actions import ActionTable, action_table
-from cantstop.envs.aec_env import cantstop_env, env, raw_env
+from cantstop.envs.aec_env import cantstop_env, env, parallel_env, raw_env
 from cantstop.envs.gym_env import CantStopEnv
-from cantstop.envs.observation import encode, observation_size
+from cantstop.envs.observation import Field, encode, observation_fields, observation_size
 
 if "cantstop/CantStop-v0" not in gymnasium.registry:
     gymnasium.register(id="cantstop/CantStop-v0", entry_point="cantstop.envs.gym_env:CantStopEnv")
@@ -31,10 +40,13 @@ if "cantstop/CantStop-v0" not in gymnasium.registry:
 __all__ = [
     "ActionTable",
     "CantStopEnv",
+    "Field",
     "action_table",
     "cantstop_env",
     "encode",
     "env",
+    "observation_fields",
     "observation_size",
+    "parallel_env",
     "raw_env",
 ]

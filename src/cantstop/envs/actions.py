@@ -56,13 +56,26 @@ class ActionTable:
                 f"choices of up to {self.variant.tables.most_steps} of its columns, roll and stop"
             ) from None
 
-    def to_action(self, index: object) -> Action:
-        """The engine action of an index (any integer, numpy ones too)."""
+    def in_space(self, index: object) -> bool:
+        """Is `index` an action number of this table (legal or not)?"""
         try:
+            self.to_action(index)
+        except IllegalActionError:
+            return False
+        return True
+
+    def to_action(self, index: object) -> Action:
+        """The engine action of an index (any integer, numpy ones too; no bool, float or array)."""
+        try:
+            if isinstance(index, bool | np.bool_):
+                raise TypeError
             i = operator.index(index)  # type: ignore[arg-type]
         except TypeError:
+            what = repr(index)
+            if isinstance(index, np.ndarray):
+                what = f"an array of shape {index.shape} and dtype {index.dtype}"
             raise IllegalActionError(
-                f"an action is an integer 0..{self.size - 1}, not {index!r}"
+                f"an action is one integer 0..{self.size - 1} (a scalar), not {what}"
             ) from None
         if not 0 <= i < self.size:
             raise IllegalActionError(f"action {i} is out of range: actions are 0..{self.size - 1}")

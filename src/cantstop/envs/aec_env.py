@@ -1,18 +1,25 @@
-"""Can't Stop as a PettingZoo AEC environment: every seat is an agent.
+"""Can't Stop as PettingZoo environments: every seat is an agent.
 
 `cantstop_env(variant="classic", players=2)` (or `env(...)`, the PettingZoo name)
-returns the environment wrapped in PettingZoo's order check; `raw_env` is the bare one.
+returns the AEC environment wrapped in PettingZoo's order check; `raw_env` is the
+bare one; `parallel_env(...)` is the same game through PettingZoo's standard
+turn-based parallel wrapper.
 
 - agents: `player_0` .. `player_{n-1}`, seat 0 first to act; `agent_selection` is the
-  seat to move. Rolls happen inside, with dice seeded from `reset(seed=...)`.
+  seat to move. Rolls happen inside, with dice keyed from `reset(seed=...)`.
 - observation: `{"observation": encode(state, seat), "action_mask": mask}` per agent
-  (see `cantstop.envs.observation` and `cantstop.envs.actions`); the mask is all 0
-  for an agent that is not to move.
-- action space: `Discrete(n)` over `action_table(variant)`; an illegal action raises
-  `IllegalActionError` naming the legal ones.
+  (see `cantstop.envs.observation` and `cantstop.envs.actions`). The agent to move
+  always has a legal action; every other agent's mask is all 0 (in the parallel env
+  its action is ignored).
+- `state()`: the whole position, `encode(state, 0)` (seat 0's point of view holds
+  everything); `state_space` is its Box.
+- action space: `Discrete(n)` over `action_table(variant)`; `action_space(agent).sample()`
+  without a mask draws a legal action of the agent to move. An illegal action raises
+  `IllegalActionError` naming the legal ones and changes nothing.
 - rewards: +1 to the winner and -1 to every other agent when the game ends; alone
   (one player), -1 per finished turn.
-- `render_mode="ansi"`: `render()` returns the board as text.
+- render modes: `ansi` (`render()` returns the board as text) and `human` (printed
+  at every step and by `render()`).
 """
 
 from __future__ import annotations
@@ -22,16 +29,18 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from cantstop.core.dice import SeededDice
 from cantstop.core.state import State, new_game
-from cantstop.core.variant import Variant, preset
+from cantstop.core.variant import Variant
 from cantstop.envs.actions import action_table
-from cantstop.envs.episode import reward, roll_through, seeded_dice
+from cantstop.envs.arguments import players_argument, variant_argument
+from cantstop.envs.episode import EpisodeDice, episode_dice, reward, roll_through
 from cantstop.envs.observation import encode, observation_size
-from cantstop.envs.render import render_text
+from cantstop.envs.render import RENDER_MODES, check_render_mode, render
+from cantstop.envs.spaces import LegalDiscrete
 
 AgentObservation = dict[str, np.ndarray[Any, Any]]
 
@@ -41,19 +50,18 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
 
     metadata = {  # noqa: RUF012 (PettingZoo's convention)
         "name": "cantstop_v0",
-        "render_modes": ["ansi"],
-        "is_parallelizable": False,
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,  # turns, not simultaneous moves: see parallel_env
     }
 
     def __init__(
         self, variant: str | Variant = "classic", players: int = 2, render_mode: str | None = None
     ) -> None:
         super().__init__()
-        self.variant = preset(variant) if isinstance(variant, str) else variant
-        self.game: State = new_game(self.variant, players)  # a clear error for a bad player count
-        if render_mode is not None and render_mode != "ansi":
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.variant = variant_argument(variant)
+        players = players_argument(self.variant, players)
+        self.game: State = new_game(self.variant, players)
+        self.render_mode = check_render_mode(render_mode)
         self.table = action_table(self.variant)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = list(self.possible_agents)
@@ -64,12 +72,13 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
                 "action_mask": spaces.Box(0, 1, (self.table.size,), dtype=np.int8),
             }
         )
+        self.state_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
-        self.action_spaces = {
-            agent: spaces.Discrete(self.table.size) for agent in self.possible_agents
+        self.action_spaces: dict[str, LegalDiscrete] = {
+            agent: LegalDiscrete(self.table.size) for agent in self.possible_agents
         }
         self._np_random: np.random.Generator | None = None
-        self._dice = SeededDice(0)
+        self._dice = EpisodeDice(0)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -86,7 +95,7 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self._dice = seeded_dice(self._np_random)
+        self._dice = episode_dice(self._np_random)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -95,15 +104,20 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
         self.infos = {agent: {} for agent in self.agents}
         self.game = roll_through(new_game(self.variant, len(self.possible_agents)), self._dice)
         self.agent_selection = self.possible_agents[self.game.player]
+        self._moved()
 
     def observe(self, agent: str) -> AgentObservation:
         seat = self.possible_agents.index(agent)
         game = self.game
-        if seat == game.player:
+        if seat == game.player and not game.is_over:
             mask = self.table.mask(game)
         else:
             mask = np.zeros(self.table.size, dtype=np.int8)
         return {"observation": encode(game, seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray[Any, Any]:
+        """The whole position as one vector: every seat's pieces, runners, dice, who moves."""
+        return encode(self.game, 0)
 
     def step(self, action: np.int64 | int | None) -> None:
         agent = self.agent_selection
@@ -122,9 +136,18 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
         else:
             self.agent_selection = self.possible_agents[self.game.player]
         self._accumulate_rewards()
+        self._moved()
+
+    def _moved(self) -> None:
+        """Keep the spaces' unmasked sampling legal, and print in human mode."""
+        mover = self.possible_agents[self.game.player]
+        for agent, space in self.action_spaces.items():
+            space.legal = self.table.mask(self.game) if agent == mover else None
+        if self.render_mode == "human":
+            render(self.game, "human")
 
     def render(self) -> str | None:
-        return render_text(self.game) if self.render_mode == "ansi" else None
+        return render(self.game, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window or process."""
@@ -138,3 +161,17 @@ def cantstop_env(
 
 
 env = cantstop_env
+
+
+def parallel_env(
+    variant: str | Variant = "classic", players: int = 2, render_mode: str | None = None
+) -> ParallelEnv[str, AgentObservation, np.int64 | None]:
+    """The same game as a PettingZoo parallel environment (PettingZoo's turn-based wrapper).
+
+    Each step takes an action from every live agent and applies the one of the agent
+    to move (`infos[agent]["active_agent"]` names it); the others are ignored.
+    """
+    parallel: ParallelEnv[str, AgentObservation, np.int64 | None] = turn_based_aec_to_parallel(
+        raw_env(variant, players, render_mode)
+    )
+    return parallel

@@ -20,11 +20,13 @@ and the observer's seat `s`, seats are rotated so that the observer comes first
 |                  |       | dice sorted as the variant's tables do (wild-carrying dice first) |
 
 Columns run from 2 upwards. Classic with two players: 5 * 11 + 2 + 4 + 3 + 24 = 88.
-`observation_size(variant, players)` gives the length and `encode(state, seat)` the vector.
+`observation_size(variant, players)` gives the length, `encode(state, seat)` the vector
+and `observation_fields(variant, players)` each field's name, slice and shape.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -45,6 +47,38 @@ def _scale(variant: Variant) -> NDArray[np.float32]:
 def observation_size(variant: Variant, players: int) -> int:
     columns = len(variant.heights)
     return (players + 3) * columns + players + 4 + 3 + 4 * variant.faces
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of the observation: `obs[where].reshape(shape)` reads it."""
+
+    name: str
+    where: slice
+    shape: tuple[int, ...]
+
+
+def observation_fields(variant: Variant, players: int) -> tuple[Field, ...]:
+    """The fields of the observation in order, as the module docstring's table lists them."""
+    columns, faces = len(variant.heights), variant.faces
+    shapes = (
+        ("pieces", (players, columns)),
+        ("runners", (columns,)),
+        ("claimed_by_me", (columns,)),
+        ("claimed_by_rival", (columns,)),
+        ("to_move", (players,)),
+        ("phase", (4,)),
+        ("runners_left", (1,)),
+        ("steps", (1,)),
+        ("steps_left", (1,)),
+        ("dice", (4, faces)),
+    )
+    fields, at = [], 0
+    for name, shape in shapes:
+        size = int(np.prod(shape))
+        fields.append(Field(name, slice(at, at + size), shape))
+        at += size
+    return tuple(fields)
 
 
 def encode(state: State, seat: int) -> Observation:

@@ -1,12 +1,28 @@
-"""The environments' `render_mode="ansi"`: the terminal game's board as plain text,
-with a status line and, when a choice is due, the choices with their action indices."""
+"""The environments' render modes: `ansi` returns the board as text, `human` prints it.
+
+The text is the terminal game's board, the position's notation, a status line and,
+when a decision is due, the legal actions with their indices.
+"""
 
 from __future__ import annotations
+
+import sys
 
 from cantstop.board import render_board
 from cantstop.core.notation import format_dice, seat_letter, to_notation
 from cantstop.core.state import Phase, State
 from cantstop.envs.actions import action_table
+
+RENDER_MODES = ("human", "ansi")
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """`render_mode` itself if the environments support it; a clear error otherwise."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode must be None, {' or '.join(map(repr, RENDER_MODES))}, not {render_mode!r}"
+        )
+    return render_mode
 
 
 def render_text(state: State) -> str:
@@ -23,3 +39,13 @@ def render_text(state: State) -> str:
         if legal:
             lines.append("actions: " + table.describe(legal))
     return "\n".join(lines) + "\n"
+
+
+def render(state: State, render_mode: str | None) -> str | None:
+    """What `render()` returns: the text in `ansi` mode; in `human` mode it is printed."""
+    if render_mode == "ansi":
+        return render_text(state)
+    if render_mode == "human":
+        sys.stdout.write(render_text(state))
+        sys.stdout.flush()
+    return None

@@ -1,0 +1,69 @@
+"""Every ecosystem's own conformance checker, run on the defaults, warnings as errors.
+
+Gymnasium's `check_env`; PettingZoo's `api_test`, `seed_test`, `render_test`,
+`state_test` and `parallel_api_test`. (OpenSpiel's checks: test_openspiel_game.py.)
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import gymnasium
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test, state_test
+
+from cantstop.envs import cantstop_env, parallel_env
+
+# PettingZoo's api_test names its own board games when it allows dict observations; for
+# any other environment it warns about the dict that its own convention prescribes.
+DICT_OBSERVATION_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box",
+)
+GAMES = [("classic", 2), ("solitaire", 1), ("classic", 4), ("turtles-relay", 3), ("classic-skip", 2)]
+
+
+@pytest.fixture
+def warnings_fail() -> Iterator[None]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+@pytest.mark.parametrize("env_id", ["cantstop/CantStop-v0", "cantstop/CantStopSolitaire-v0"])
+def test_gymnasium_check_env_passes_with_the_defaults(env_id: str, warnings_fail: None) -> None:
+    # Through make, so that the checker also builds every declared render mode from the spec.
+    check_env(gymnasium.make(env_id).unwrapped)
+
+
+@pytest.mark.parametrize(("spec", "players"), GAMES)
+def test_pettingzoo_api_and_seed_tests_pass(spec: str, players: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(cantstop_env(spec, players), num_cycles=300)
+        seed_test(lambda: cantstop_env(spec, players), num_cycles=100)
+    others = [str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)]
+    assert others == []
+
+
+@pytest.mark.parametrize(("spec", "players"), GAMES)
+def test_pettingzoo_render_test_passes(
+    spec: str, players: int, warnings_fail: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render_test(lambda render_mode=None: cantstop_env(spec, players, render_mode))
+    assert "turn " in capsys.readouterr().out  # human mode printed the board
+
+
+@pytest.mark.parametrize(("spec", "players"), GAMES)
+def test_pettingzoo_state_test_passes(spec: str, players: int, warnings_fail: None) -> None:
+    state_test(cantstop_env(spec, players), parallel_env(spec, players), num_cycles=300)
+
+
+@pytest.mark.parametrize(("spec", "players"), GAMES)
+def test_pettingzoo_parallel_api_test_passes(
+    spec: str, players: int, warnings_fail: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parallel_api_test(parallel_env(spec, players), num_cycles=2000)
+    assert "Passed Parallel API test" in capsys.readouterr().out
