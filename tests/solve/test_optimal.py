@@ -84,13 +84,6 @@ def test_solve_command_prints_values_lists_tables_and_refuses_bad_input(solved_f
     assert none.exit_code == 2 and "--list" in none.output
 
 
-def test_solitaire_with_the_optimal_bot_on_an_unsolved_board_says_how_to_solve_it(solved_folder: Path) -> None:
-    result = CliRunner().invoke(main, ["solitaire", "optimal", "--variant", "solitaire+faces=3+heights=3.3.3.3.3"])
-    assert result.exit_code == 1
-    assert "is not solved" in result.output and "run `cantstop solve" in result.output
-    assert "Traceback" not in result.output
-
-
 def table_index(spec: str, progress: tuple[int, ...]) -> int:
     from cantstop.solve.board import board_of
 
