@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,8 +16,11 @@ from web_helpers import Server
 
 pytestmark = pytest.mark.browser
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+# A page a test serves through a route (to add a header) counts as public to Chromium, which
+# would then block its WebSocket to this machine: the check is off for the tests.
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--disable-features=LocalNetworkAccessChecks"]
 
 
 def installed_chromium(playwright: Any) -> str | None:
@@ -43,14 +48,42 @@ def browser() -> Iterator[Any]:
                 pytest.fail("CI must run the browser tests: install Debian's chromium (see .ci/run)")
             pytest.skip("no Chromium here: apt-get install chromium, or set CANTSTOP_TEST_CHROMIUM")
         chromium = p.chromium.launch(executable_path=executable, args=ARGS)
-        yield chromium
+        yield Returning(chromium)
         chromium.close()
+
+
+SEEN_TOUR = "try { localStorage.setItem('cantstop-tour-done', '1'); } catch {}"
+
+
+class Returning:
+    """The browser of someone who has seen the first-visit tour (its own test takes it)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.browser.new_context(**options)
+        context.add_init_script(SEEN_TOUR)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     with Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}", bot_delay=0.01) as running:
         yield running
+
+
+def wait_js(page: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until `expression` is true in the page. Playwright's wait_for_function compiles its
+    text with eval, which the site's Content-Security-Policy forbids; evaluate is not."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(20)
 
 
 def create(server: Server, variant: str, seats: list[str]) -> str:
@@ -64,6 +97,7 @@ def take_seat(page: Any, name: str, seat: int) -> None:
     page.select_option("#join-seat", str(seat))
     page.click("#join button[type=submit]")
     page.wait_for_selector(f"#seats .seat:nth-child({seat + 1}) .tag")  # this browser holds it now
+
 
 
 def my_move(page: Any, rolls: int) -> str | None:
@@ -80,7 +114,7 @@ def my_move(page: Any, rolls: int) -> str | None:
     page.keyboard.press(key)
     try:
         # The move is shown (perhaps by the live update first) and the page's request is done.
-        page.wait_for_function(f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'", timeout=10_000)
+        wait_js(page, f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'", timeout=10_000)
     except Exception:
         raise AssertionError(f"key {key} at version {version} did nothing: {page.text_content('#error')!r}, {page.text_content('#status')!r}") from None
     return key
@@ -113,6 +147,16 @@ def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: A
         if not shot and page.locator("#controls .choice:enabled").count():
             page.hover("#controls .choice >> nth=0")  # hovering a choice previews its runners
             assert page.locator(".runner.ghost").count() >= 1
+            # ... and shows which two pairs of dice make it, in colour and in words.
+            assert page.locator("#dice .die-box.pair0").count() == 2 and page.locator("#dice .die-box.pair1").count() == 2
+            assert page.text_content("#dice-way").count("=") == 2
+            page.mouse.move(0, 0)
+            wait_js(page, "document.getElementById('dice-way').textContent === ''")
+            assert page.locator(".runner.ghost").count() == 0
+            # The log shows the roll as dice, and says it as '4-6-2-6' to screen readers.
+            roll = page.locator("#log .log-roll >> nth=0")
+            assert roll.locator(".log-dice .die").count() == 4
+            assert re.fullmatch(r"\S.* rolls \d-\d-\d-\d", " ".join(roll.text_content().split()))
             page.screenshot(path=str(tmp_path / "playing.png"))
             shot = True
     assert page.evaluate("document.body.dataset.status") == "over"
@@ -121,7 +165,7 @@ def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: A
     assert page.locator(".seat.winner").count() == 1
     assert errors == []
     # The odds of the last position are not left standing once the game is over.
-    page.wait_for_function("document.getElementById('odds').textContent === 'Odds are shown while a game is played.'")
+    wait_js(page, "document.getElementById('odds').textContent === 'Odds are shown while a game is played.'")
     assert "busts" not in page.text_content("#odds") and page.locator(".advice").count() == 0
     # The replay viewer steps through the finished game, with the dice of each position.
     page.click("text=Replay this game")
@@ -155,7 +199,7 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
         take_seat(page, name, seat)
         pages.append(page)
     for page in pages:
-        page.wait_for_function("document.body.dataset.status === 'playing'")
+        wait_js(page, "document.body.dataset.status === 'playing'")
     pages[1].reload()  # a reload finds the seat again (its cookie) and the game as it stands
     pages[1].wait_for_selector(".seat .tag")
     assert "Bob" in pages[1].text_content(".seat:has(.tag)")
@@ -172,7 +216,7 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
                 other = pages[1 - i]
                 version = page.evaluate("document.body.dataset.version")
                 # The other browser sees the move at once, through its WebSocket.
-                other.wait_for_function(f"Number(document.body.dataset.version) >= {version}")
+                wait_js(other, f"Number(document.body.dataset.version) >= {version}")
         if not moved:
             pages[0].wait_for_timeout(20)
     versions = {p.evaluate("document.body.dataset.version") for p in pages}
@@ -211,7 +255,7 @@ def create_on_home_page(page: Any, server: Server, variant: str, seats: list[tup
             field.fill(name)
     page.click("#create button[type=submit]")
     page.wait_for_url("**/game/*")
-    page.wait_for_function(f"document.body.dataset.status === '{status}'")
+    wait_js(page, f"document.body.dataset.status === '{status}'")
 
 
 def to_move(page: Any) -> str:
@@ -249,7 +293,7 @@ def test_two_people_at_one_screen_play_each_other(browser: Any, server: Server, 
     page.wait_for_selector("#error:not(:empty)")
     assert "nothing was applied" in page.text_content("#error")
     page.unroute("**/actions")
-    page.wait_for_function("document.body.dataset.version === '1'")
+    wait_js(page, "document.body.dataset.version === '1'")
     rolls, reloaded, shot = [0, 0], False, False
     for moves in range(1, 3000):
         if page.evaluate("document.body.dataset.status") == "over":
@@ -302,7 +346,7 @@ def test_a_person_at_the_screen_plays_a_bot(browser: Any, server: Server) -> Non
             # The bot's turn, read at one instant: the status names it and no control is live
             # (unless the bot has just won: then Play again is offered).
             status, live, phase = page.evaluate("[document.getElementById('status').textContent, document.querySelectorAll('#controls .button:enabled').length, document.body.dataset.status]")
-            if status.startswith("bot:") and phase != "over":
+            if status.startswith("Random bot") and phase != "over":
                 assert live == 0
             page.wait_for_timeout(20)
             continue
@@ -321,7 +365,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
     take_seat(online, "Cy", 2)
     watcher = browser.new_context().new_page()  # somebody only watching
     watcher.goto(page.url)
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     rolls = {"Ann": 0, "Bob": 0, "Cy": 0}
     for _ in range(5000):
         if all(p.evaluate("document.body.dataset.status") == "over" for p in (page, online)):
@@ -333,7 +377,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
             page.wait_for_timeout(20)
             continue
         rolls[who] = 0 if key == "s" else rolls[who] + (key == "r")
-    watcher.wait_for_function("document.body.dataset.status === 'over'")
+    wait_js(watcher, "document.body.dataset.status === 'over'")
     # A spectator is offered a new game of their own; the players, a rematch.
     assert watcher.locator("#controls a.again").text_content() == "New game"
     assert watcher.locator("#controls button.again").count() == 0
@@ -351,7 +395,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
     new_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector(".seat .tag >> nth=1")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
-    assert page.locator(".seat-name").all_text_contents() == ["Ann", "Bob", "open seat", "bot:random"]
+    assert page.locator(".seat-name").all_text_contents() == ["Ann", "Bob", "open seat", "Random bot"]
     assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{new_id}'))")) == ["0", "1"]
     rematch = httpx.get(f"{server.url}/api/games/{new_id}").json()
     assert rematch["variant"] == "classic+to_win=1" and rematch["status"] == "waiting"
@@ -363,7 +407,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
     online.wait_for_url(f"**/game/{new_id}")
     take_seat(online, "Cy", 2)
     for p in (page, online):
-        p.wait_for_function("document.body.dataset.status === 'playing'")
+        wait_js(p, "document.body.dataset.status === 'playing'")
     assert errors == []
     page.screenshot(path=str(tmp_path / "rematch.png"))
 
@@ -384,7 +428,7 @@ def test_a_screen_holding_a_seat_adds_a_person_before_the_game_starts(browser: A
     page.fill("#join-name", "Bob")
     page.select_option("#join-seat", "1")
     page.click("#join-submit")
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     assert page.locator("#join").is_hidden() and page.text_content("#error") == ""
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
     assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{game_id}'))")) == ["0", "1"]
@@ -404,7 +448,7 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
     assert page.text_content("#join-title") == "Add a person at this screen"
     page.fill("#join-name", BOB)
     page.click("#join-submit")  # the only open seat left, C, is offered
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
     # The longest name allowed is cut short with an ellipsis; the page keeps the phone's width.
     assert page.evaluate("document.documentElement.scrollWidth") == 390
@@ -430,9 +474,9 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
     # Play again seats both again at this screen: Ann's by the cookie, the added person's by token.
     page.click("#controls button.again")
     page.wait_for_url(lambda url: game_id not in url)
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
-    assert page.locator(".seat-name").all_text_contents() == ["Ann", "bot:random", BOB]
+    assert page.locator(".seat-name").all_text_contents() == ["Ann", "Random bot", BOB]
     assert errors == []
 
 
@@ -482,9 +526,281 @@ def test_a_long_name_without_spaces_wraps_in_the_status_and_log(browser: Any, se
     page.goto(server.url + created["url"])
     page.wait_for_selector("#join:not([hidden])")
     take_seat(page, "V" * 40, 1)  # both names long: whoever wins the roll-off is named in the log
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     log = page.text_content("#log") or ""
     assert "W" * 40 in log or "V" * 40 in log
     assert page.evaluate("document.documentElement.scrollWidth") == 390
     assert page.evaluate("[...document.querySelectorAll('#log li')].every((li) => li.scrollWidth <= li.clientWidth)")
     assert errors == []
+
+
+def test_the_first_visit_tour_is_played_by_keyboard_and_remembered(browser: Any, server: Server, tmp_path: Path) -> None:
+    context = browser.browser.new_context(viewport={"width": 390, "height": 844})  # a newcomer
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("dialog.tour[open]")
+    title = lambda: page.text_content("#tour-title")  # noqa: E731
+    assert title() == "Welcome to Can't Stop"
+    page.keyboard.press("Enter")  # Next has the focus
+    assert title() == "1. Roll" and page.locator(".tour-next").is_disabled()  # first the thing to do
+    page.keyboard.press("Enter")  # Roll has the focus
+    assert page.locator(".tour-dice .die").count() == 4
+    page.keyboard.press("Enter")
+    assert title() == "2. Choose"
+    assert page.locator(".tour-board .runner.ghost").count() == 1  # the focused choice, 7+7, ghosts its runner
+    page.keyboard.press("Tab")  # the next choice: 5+9 shows two runners
+    assert page.locator(".tour-board .runner.ghost").count() == 2
+    page.keyboard.press("Enter")
+    assert page.locator(".tour-board .runner:not(.ghost)").count() == 2
+    page.keyboard.press("Enter")
+    assert title() == "3. The bust"
+    page.keyboard.press("Enter")
+    assert page.text_content(".tour-bust") == "Bust!" and page.locator(".tour-board .runner").count() == 0
+    page.screenshot(path=str(tmp_path / "tour-bust.png"))
+    page.keyboard.press("Enter")
+    assert title() == "4. Stop in time"
+    page.keyboard.press("Enter")
+    assert page.locator(".tour-board .runner").count() == 0 and page.locator(".tour-board .mark").count() == 3
+    page.keyboard.press("Enter")
+    assert title() == "5. Claim a column"
+    page.keyboard.press("Enter")
+    assert page.locator(".tour-board .mark.claim").count() == 1
+    assert page.text_content(".tour-next") == "Play"
+    page.keyboard.press("Enter")
+    assert page.locator("dialog.tour").count() == 0
+    page.reload()  # remembered: not shown again
+    page.wait_for_selector("select[name=seat] >> nth=1")
+    assert page.locator("dialog.tour").count() == 0
+    assert errors == []
+    context.close()
+
+
+def test_the_tour_can_be_skipped_where_a_newcomer_lands_and_taken_again_from_the_rules(browser: Any, server: Server) -> None:
+    game_id = create(server, "classic", ["open", "bot:random"])
+    context = browser.browser.new_context(viewport={"width": 1280, "height": 820})
+    page = context.new_page()
+    page.goto(f"{server.url}/game/{game_id}")  # a shared link: the game page is the first visit
+    page.wait_for_selector("dialog.tour[open]")
+    page.keyboard.press("Escape")  # skipped
+    assert page.locator("dialog.tour").count() == 0
+    page.reload()
+    page.wait_for_selector("#join:not([hidden])")
+    assert page.locator("dialog.tour").count() == 0
+    # The rules are a link away on every page, and the tour is offered there again.
+    for path in ("/", f"/game/{game_id}", "/leaderboard", "/player/Nobody", "/rules"):
+        page.goto(server.url + path)
+        assert page.locator("header a[href='/rules']").count() == 1, path
+    page.click("#tour-start")
+    page.wait_for_selector("dialog.tour[open]")
+    page.click(".tour-skip")
+    assert page.locator("dialog.tour").count() == 0
+    context.close()
+
+
+def seated_page(browser: Any, server: Server, seats: list[str], **options: Any) -> tuple[Any, str]:
+    """A page holding seat A of a new game (taken at creation, its token kept as the home page keeps it)."""
+    created = httpx.post(server.url + "/api/games", json={"seats": seats, "take": [{"seat": 0, "name": "Ann"}]}).json()
+    context = browser.new_context(**options)
+    context.add_init_script(f"localStorage.setItem('cantstop-seats-{created['id']}', JSON.stringify({{0: '{created['taken'][0]['token']}'}}))")
+    page = context.new_page()
+    page.goto(server.url + created["url"])
+    wait_js(page, "document.body.dataset.status === 'playing'")
+    return page, created["id"]
+
+
+def until_my_choice(page: Any, moves: int) -> None:
+    """Play `moves` moves by keyboard (stopping early in a turn), then on to a roll to choose from."""
+    rolls = 0
+    for _ in range(3000):
+        if moves <= 0 and page.locator("#controls .choice:enabled").count():
+            return
+        key = my_move(page, rolls)
+        if key is None:
+            page.wait_for_timeout(20)
+            continue
+        moves -= 1
+        rolls = 0 if key == "s" else rolls + (key == "r")
+    raise AssertionError("no choice came")
+
+
+LAYOUT = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const side = document.querySelector('.side').getBoundingClientRect();
+  const [, , w, h] = document.getElementById('board').getAttribute('viewBox').split(' ').map(Number);
+  return {gap: side.left - board.right, below: side.top - board.bottom, stretch: Math.abs(board.width / board.height - w / h),
+          scroll: document.documentElement.scrollWidth - innerWidth};
+}"""
+
+
+def test_the_game_fits_a_phone_a_tablet_and_a_wide_screen(browser: Any, server: Server, tmp_path: Path) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1440, "height": 900})
+    until_my_choice(page, 6)
+    page.hover("#controls .choice >> nth=0")
+    for width, height in ((1440, 900), (768, 1024), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")  # laid out anew
+        layout = page.evaluate(LAYOUT)
+        assert layout["scroll"] == 0, width  # nothing wider than the screen
+        assert layout["stretch"] < 0.01, width  # the board's box is the board: no blank margin inside it
+        if width >= 768:  # side by side, the panel right against the board
+            assert 0 <= layout["gap"] <= 20, layout
+        else:  # a phone: the panel under the board, with the dice and choices in view
+            assert 0 <= layout["below"] <= 20, layout
+            assert page.locator("#controls .choice >> nth=0").bounding_box()["y"] < height
+        page.screenshot(path=str(tmp_path / f"game-{width}.png"))
+    # On a touch screen there are no keys: no keyboard hints.
+    touch, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    assert touch.locator("#controls kbd >> nth=0").is_hidden() and touch.locator(".keys").is_hidden()
+    assert page.locator("#controls kbd >> nth=0").is_visible()  # with a keyboard they are shown
+
+
+GREY = "rgb(209, 213, 219)"
+
+
+def test_roll_and_stop_look_disabled_when_they_are(browser: Any, server: Server) -> None:
+    page, game_id = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    watcher = browser.new_page(viewport={"width": 1280, "height": 820})  # a spectator: nothing is theirs to press
+    watcher.goto(f"{server.url}/game/{game_id}")
+    background = "el => getComputedStyle(el).backgroundColor"
+    until_my_choice(page, 0)
+    page.keyboard.press("1")
+    page.wait_for_selector("#controls .stop:enabled")
+    assert page.eval_on_selector("#controls .roll", background) != GREY  # live: green
+    watcher.wait_for_selector("#controls .stop")
+    # The choice made stays explained on the dice while its player decides, for them and watchers.
+    for p in (page, watcher):
+        assert p.locator("#dice .die-box.pair0").count() == 2 and "=" in p.text_content("#dice-way")
+    for selector in ("#controls .roll", "#controls .stop"):
+        assert watcher.locator(selector).is_disabled()
+        assert watcher.eval_on_selector(selector, background) == GREY
+
+
+def serious_violations(page: Any) -> list[str]:
+    """What axe-core finds on the page as it stands that is serious or critical."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_on_any_page(browser: Any, server: Server) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    until_my_choice(page, 0)
+    page.hover("#controls .choice >> nth=0")  # the dice marked in pairs, a ghost runner
+    assert serious_violations(page) == [], "game"
+    page.mouse.move(0, 0)
+    finished = page.url
+    rolls = 0
+    while page.evaluate("document.body.dataset.status") != "over":  # bounded by the game's end; bots are quick
+        key = my_move(page, rolls)
+        rolls = 0 if key == "s" else rolls + (key == "r")
+        if key is None:
+            page.wait_for_timeout(20)
+    page.wait_for_selector(".log-win")
+    assert serious_violations(page) == [], "game over"
+    page.goto("about:blank")
+    page.goto(finished + "#replay")  # a finished game's replay, as the lists link to it
+    page.wait_for_selector("#replay:not([hidden])")
+    page.click("#replay-next")
+    assert serious_violations(page) == [], "replay"
+    for path, ready in (("/", "#finished li a"), ("/leaderboard", "[data-ready=true]"), ("/player/Ann", "[data-ready=true] .rating-plot"),
+                        ("/player/Nobody", "[data-ready=true]"), ("/rules", "[data-ready=true]")):
+        page.goto(server.url + path)
+        page.wait_for_selector(ready)
+        assert serious_violations(page) == [], path
+    page.click("#tour-start")
+    page.wait_for_selector("dialog.tour[open]")
+    assert serious_violations(page) == [], "tour"
+    page.click(".tour-next")
+    assert serious_violations(page) == [], "tour with its board"
+
+
+SAID = """new MutationObserver(() => { (window.said ||= []).push(document.getElementById('announce').textContent); })
+  .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true})"""
+
+
+def press_on(page: Any, selector: str) -> None:
+    """Tab to the control (the keyboard alone: no shortcut keys), then press Enter on it."""
+    for _ in range(80):
+        if page.evaluate(f"document.activeElement.matches({selector!r})"):
+            version = page.evaluate("document.body.dataset.version")
+            page.keyboard.press("Enter")
+            wait_js(page, f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'")
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_game_with_tab_and_enter_alone_announced_to_screen_readers(browser: Any, server: Server) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    page.evaluate(SAID)
+    rolls = 0
+    for _ in range(3000):
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+        if page.locator("#controls .choice:enabled").count():
+            # A roll lands the focus on its first choice: Enter takes it, no Tab needed.
+            assert page.evaluate("document.activeElement.matches('#controls .choice')")
+            press_on(page, "#controls .choice")
+        elif page.locator("#controls .stop:enabled").count() and rolls >= 2:
+            press_on(page, "#controls .stop")
+            rolls = 0
+        elif page.locator("#controls .roll:enabled").count():
+            press_on(page, "#controls .roll")
+            rolls += 1
+        else:
+            page.wait_for_timeout(20)
+    assert page.evaluate("document.body.dataset.status") == "over"
+    page.wait_for_selector(".log-win")
+    said = " | ".join(page.evaluate("window.said"))
+    assert re.search(r"Ann rolls \d, \d, \d, \d\. Choices: 1, \d+", said), said  # dice and choices, in words
+    assert re.search(r"Random bot rolls \d, \d, \d, \d\.", said)
+    assert re.search(r"(Ann|Random bot) wins in \d+ turns\.", said)
+    assert page.locator("#announce[aria-live=polite]").count() == 1
+
+
+CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
+
+
+def test_every_page_runs_under_a_strict_content_security_policy(browser: Any, server: Server) -> None:
+    """No inline script, handler or style attribute: the pages work under a CSP that forbids them."""
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+
+    def strict(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": CSP})
+
+    page.context.route(f"{server.url}/**", strict)
+    page.reload()
+    page.wait_for_selector("body[data-status=playing]")
+    until_my_choice(page, 4)  # dice, pairs, the log's dice, odds bars
+    page.hover("#controls .choice >> nth=0")
+    page.keyboard.press("o")
+    page.wait_for_selector(".odds-head")
+    for path, ready in (("/", "#finished"), ("/leaderboard", "[data-ready=true]"), ("/player/bot:random", "[data-ready=true]"), ("/rules", "[data-ready=true]")):
+        page.goto(server.url + path)
+        page.wait_for_selector(ready)
+    page.click("#tour-start")
+    page.click(".tour-next")
+    page.click(".tour-controls .button")
+    assert refused == []
+
+
+def test_the_focus_stays_on_the_choice_tabbed_to_while_the_dice_tumble(browser: Any, server: Server) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    for _ in range(50):  # a roll with at least two choices
+        until_my_choice(page, 0)
+        if page.locator("#controls .choice").count() >= 2:
+            break
+        page.keyboard.press("1")
+        page.wait_for_selector("#controls .roll:enabled")
+    page.keyboard.press("Tab")  # at once, while the dice still tumble
+    assert page.evaluate("document.activeElement.dataset.choice") == page.get_attribute("#controls .choice >> nth=1", "data-choice")
+    page.wait_for_timeout(700)  # they have landed and been drawn again
+    assert page.evaluate("document.activeElement.dataset.choice") == page.get_attribute("#controls .choice >> nth=1", "data-choice")
+    assert page.locator("#dice .die.tumble").count() == 0 and page.locator("#dice .die-box.pair0").count() == 2

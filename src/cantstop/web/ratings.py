@@ -22,8 +22,9 @@ def placings(state: State) -> list[int]:
     return ranks
 
 
-def rate_game(storage: Storage, names: list[str], state: State) -> None:
-    """Update the ratings of a finished game's players (bots are rated as 'bot:NAME')."""
+def rate_game(storage: Storage, names: list[str], state: State, game_id: str | None = None) -> None:
+    """Update the ratings of a finished game's players (bots are rated as 'bot:NAME'); with
+    `game_id`, each player's new rating is kept as a point of their history too."""
     if state.players < 2 or state.winner is None or len(set(names)) < len(names):
         return  # solitaire has no opponents; one name in two seats would rate against itself
     known = storage.ratings(names)
@@ -34,5 +35,6 @@ def rate_game(storage: Storage, names: list[str], state: State) -> None:
         [
             Rating(r.name, team[0].mu, team[0].sigma, r.games + 1, r.wins + (seat == state.winner))
             for seat, (r, team) in enumerate(zip(before, after))
-        ]
+        ],
+        game_id,
     )

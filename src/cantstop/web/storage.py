@@ -25,15 +25,15 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
-    insert,
     select,
     text,
-    update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -93,7 +93,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))  # open, person, bot
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
@@ -115,6 +115,16 @@ class PlayerRow(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingHistoryRow(Base):
+    __tablename__ = "rating_history"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 @dataclass(frozen=True)
@@ -145,18 +155,35 @@ class StoredGame:
         )
 
 
+class Skill:
+    """An openskill estimate, mean `mu` and uncertainty `sigma`."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill estimate the leaderboard sorts by."""
+        return self.mu - 3 * self.sigma
+
+
 @dataclass(frozen=True)
-class Rating:
+class Rating(Skill):
     name: str
     mu: float
     sigma: float
     games: int
     wins: int
 
-    @property
-    def ordinal(self) -> float:
-        """The conservative skill estimate the leaderboard sorts by."""
-        return self.mu - 3 * self.sigma
+
+@dataclass(frozen=True)
+class RatingPoint(Skill):
+    """A player's rating as it stood after one rated game."""
+
+    game_id: str | None
+    at: datetime
+    mu: float
+    sigma: float
 
 
 @dataclass(frozen=True)
@@ -338,33 +365,40 @@ class Storage:
         If any is stale (another process stored that version first), each is retried alone.
         """
         try:
-            with self.session() as s:
-                self._insert(s, items)
+            with self.engine.begin() as conn:
+                self._insert(conn, items)
             return [True] * len(items)
         except IntegrityError:
             if len(items) == 1:
                 return [False]
         return [self.append_many([one])[0] for one in items]
 
-    def _insert(self, s: Session, items: list[Append]) -> None:
+    def _insert(self, conn: Connection, items: list[Append]) -> None:
+        # Plain SQL statements (SQLAlchemy Core, executemany), not the ORM: this is the one hot
+        # write, and the ORM's bookkeeping cost more than the database did.
         stamp = now()
         rows = []
         for a in items:
             kind, data = encode_event(a.item)
             rows.append({"game_id": a.game_id, "seq": a.seq, "kind": kind, "data": data, "created": stamp})
-        s.execute(insert(EventRow), rows)
+        conn.execute(_EVENTS.insert(), rows)
         latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        s.execute(update(GameRow), [{"id": a.game_id, "version": a.seq, "updated": stamp} for a in latest.values()])
-        for a in items:
-            if a.winner is not None:
-                s.execute(update(GameRow).where(GameRow.id == a.game_id).values(status="over", winner=a.winner))
-        for a in latest.values():
-            self._notify(s, a.game_id, a.seq)
+        conn.execute(_SET_VERSION, [{"key": a.game_id, "new_version": a.seq, "stamp": stamp} for a in latest.values()])
+        ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
+        if ended:
+            conn.execute(_SET_WINNER, ended)
+        if self.shared:
+            conn.execute(_NOTIFY, [{"channel": CHANNEL, "payload": f"{a.game_id} {a.seq}"} for a in latest.values()])
 
     def _notify(self, s: Session, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
         if self.shared:
-            s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id} {version}"})
+            s.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{game_id} {version}"})
+
+    def notify_chat(self, game_id: str, frame: str) -> None:
+        """PostgreSQL: relay a chat frame (JSON text) to every server process."""
+        with self.session() as s:
+            s.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{game_id} {frame}"})
 
     # ---------------------------------------------------------------- ratings
     def ratings(self, names: list[str]) -> dict[str, Rating]:
@@ -372,8 +406,11 @@ class Storage:
             rows = s.scalars(select(PlayerRow).where(PlayerRow.name.in_(names))).all()
             return {r.name: Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
 
-    def save_ratings(self, ratings: list[Rating]) -> None:
+    def save_ratings(self, ratings: list[Rating], game_id: str | None = None) -> None:
+        """Store new ratings; with `game_id`, also as each player's point after that game."""
         with self.session() as s:
+            if game_id is not None:
+                s.add_all(RatingHistoryRow(name=r.name, game_id=game_id, mu=r.mu, sigma=r.sigma, created=now()) for r in ratings)
             for r in ratings:
                 row = s.get(PlayerRow, r.name)
                 if row is None:
@@ -386,6 +423,38 @@ class Storage:
             rows = s.scalars(select(PlayerRow)).all()
             ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
         return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
+
+    # ---------------------------------------------------------------- players
+    def rating_history(self, name: str) -> list[RatingPoint]:
+        """A player's rating after each rated game, oldest first."""
+        with self.session() as s:
+            rows = s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.name == name).order_by(RatingHistoryRow.id)).all()
+            return [RatingPoint(r.game_id, r.created, r.mu, r.sigma) for r in rows]
+
+    def finished_games(self, name: str | None = None, limit: int = 50) -> list[tuple[StoredGame, list[Event]]]:
+        """Finished games, newest first (only those `name` sat in, if given), with their events."""
+        with self.session() as s:
+            query = select(GameRow).where(GameRow.status == "over")
+            if name is not None:
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name)))
+            rows = s.scalars(query.order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
+            games = [self._stored(s, row) for row in rows]
+            events: dict[str, list[Event]] = {g.id: [] for g in games}
+            found = s.execute(
+                select(EventRow.game_id, EventRow.kind, EventRow.data)
+                .where(EventRow.game_id.in_(list(events)))
+                .order_by(EventRow.game_id, EventRow.seq)
+            ).all()
+            for game_id, kind, data in found:
+                events[game_id].append(decode_event(kind, data))
+            return [(g, events[g.id]) for g in games]
+
+
+_EVENTS: Table = EventRow.__table__  # type: ignore[assignment]
+_GAMES: Table = GameRow.__table__  # type: ignore[assignment]
+_SET_VERSION = _GAMES.update().where(_GAMES.c.id == bindparam("key")).values(version=bindparam("new_version"), updated=bindparam("stamp"))
+_SET_WINNER = _GAMES.update().where(_GAMES.c.id == bindparam("key")).values(status="over", winner=bindparam("new_winner"))
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

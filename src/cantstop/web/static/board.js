@@ -105,6 +105,13 @@ function runnerAt(parent, p, cls) {
   el("path", { d: `M${p.cx - 10},${p.cy + 11} L${p.cx - 6},${p.cy - 6} A6,6 0 1 1 ${p.cx + 6},${p.cy - 6} L${p.cx + 10},${p.cy + 11} Z` }, g);
 }
 
+// A small runner for the panel: white while free, grey once on the board this turn.
+export function runnerIcon(free) {
+  const svg = el("svg", { width: 16, height: 18, viewBox: "0 0 24 26", class: `runner-icon${free ? "" : " used"}`, "aria-hidden": "true" });
+  runnerAt(svg, { cx: 12, cy: 13 }, "runner");
+  return svg;
+}
+
 // Where runners would stand after `choice` (a list of columns), capped at each top.
 export function ghostRunners(state, choice) {
   const out = {};
@@ -118,23 +125,73 @@ export function ghostRunners(state, choice) {
   return out;
 }
 
-// Four dice with pips; a wild face (Turtles) is drawn as a turtle shell.
-export function drawDice(container, dice, wildFace = null) {
+const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
+  5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] };
+
+// Whether die `i` of a roll shows the wild turtle (Turtles: the wild-carrying dice only).
+export function isWild(state, i, d) {
+  return state.wild_face !== null && state.wild_face !== undefined && i < (state.wild_dice ?? 4) && d === state.wild_face;
+}
+
+// One die as an SVG: pips, or a turtle shell for a wild face.
+export function dieSvg(d, wild, size = null) {
+  const svg = el("svg", { viewBox: "0 0 40 40", class: "die" });
+  if (size) { svg.setAttribute("width", size); svg.setAttribute("height", size); }
+  el("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7, class: "die-face" }, svg);
+  if (wild) {
+    el("ellipse", { cx: 19, cy: 22, rx: 11, ry: 8, class: "turtle" }, svg);
+    el("circle", { cx: 32, cy: 19, r: 3.5, class: "turtle" }, svg);
+  } else if (PIPS[d]) {
+    for (const [x, y] of PIPS[d]) el("circle", { cx: x * 9 + 2, cy: y * 9 + 2, r: 3.6, class: "pip" }, svg);
+  } else {
+    const t = el("text", { x: 20, y: 27, "text-anchor": "middle", "font-size": 20, class: "pip" }, svg);
+    t.textContent = d;
+  }
+  return svg;
+}
+
+// The four dice of a roll. With `way` (how a choice is made, see web/ways.py) each die is
+// marked with its pair (or as the relay captain), and a wild die with the value it counts as.
+export function drawDice(container, dice, state = {}, way = null, tumble = false) {
   container.replaceChildren();
   if (!dice) return;
-  const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
-    5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] };
-  for (const d of dice) {
-    const svg = el("svg", { viewBox: "0 0 40 40", class: "die", role: "img", "aria-label": `die ${d}` }, container);
-    el("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7, class: "die-face" }, svg);
-    if (wildFace !== null && d === wildFace) {
-      el("ellipse", { cx: 20, cy: 21, rx: 11, ry: 8, class: "turtle" }, svg);
-      el("circle", { cx: 32, cy: 19, r: 3.5, class: "turtle" }, svg);
-    } else if (pips[d]) {
-      for (const [x, y] of pips[d]) el("circle", { cx: x * 9 + 2, cy: y * 9 + 2, r: 3.6, class: "pip" }, svg);
-    } else {
-      const t = el("text", { x: 20, y: 27, "text-anchor": "middle", "font-size": 20, class: "pip" }, svg);
-      t.textContent = d;
+  const role = dice.map(() => null);
+  if (way) way.pairs.forEach((pair, k) => pair.forEach((i) => { if (i !== way.captain) role[i] = k; }));
+  dice.forEach((d, i) => {
+    const wild = isWild(state, i, d);
+    const box = document.createElement("span");
+    box.className = "die-box";
+    if (way && way.captain === i) box.classList.add("captain");
+    else if (role[i] !== null) box.classList.add(`pair${role[i]}`, ...(way.used[role[i]] ? [] : ["unused"]));
+    const svg = dieSvg(d, wild);
+    if (tumble) svg.classList.add("tumble");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", wild ? `die ${d}, a turtle: any value` : `die ${d}`);
+    box.append(svg);
+    if (way && way.captain === i) {
+      const badge = document.createElement("span");
+      badge.className = "counts captain-badge";
+      badge.textContent = "captain";
+      box.append(badge);
     }
-  }
+    if (way && wild) {
+      const counts = document.createElement("span");
+      counts.className = "counts";
+      counts.textContent = `=${way.values[i]}`;
+      box.append(counts);
+    }
+    container.append(box);
+  });
+}
+
+// How a choice is made, in words: "6+2 = 8, 2+1 = 3" (a sum that cannot be played is said so).
+export function wayText(way, state = {}) {
+  if (!way) return "";
+  const parts = way.pairs.map(([a, b], k) => {
+    const sum = `${way.values[a]}+${way.values[b]} = ${way.sums[k]}`;
+    return way.used[k] ? sum : `${sum} (not playable)`;
+  });
+  const lead = way.captain !== null && way.captain !== undefined ? `captain die ${way.captain + 1}: ` : "";
+  const wild = (state.dice || []).map((d, i) => (isWild(state, i, d) ? `turtle counts as ${way.values[i]}` : null)).filter(Boolean);
+  return lead + parts.join(", ") + (wild.length ? ` (${wild.join(", ")})` : "");
 }

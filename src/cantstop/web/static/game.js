@@ -1,19 +1,25 @@
 // The game page: live board, controls, odds, log and the replay of finished games.
 import { api, choiceLabel, text } from "./api.js";
-import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
+import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, runnerIcon, wayText } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
+import { createChat } from "./chat.js";
+import { link, profileUrl } from "./lists.js";
+import { tourOnFirstVisit } from "./tour.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
 const ui = {
   board: $("board"), dice: $("dice"), controls: $("controls"), status: $("status"), seats: $("seats"),
   log: $("log"), banner: $("banner"), odds: $("odds"), oddsToggle: $("odds-toggle"), join: $("join"),
-  error: $("error"), replay: $("replay"), live: $("live-dot"),
+  error: $("error"), replay: $("replay"), live: $("live-dot"), way: $("dice-way"), announce: $("announce"), runners: $("runners"),
 };
+const calm = matchMedia("(prefers-reduced-motion: reduce)"); // no tumbling dice, no shaking board
 let game = null; // the latest snapshot from the server
 let you = null; // the seat this browser joined online (its cookie says so), or null
 let held = heldSeats(gameId); // seat → token of the people at this screen (see held.js)
-let preview = null; // a choice being hovered or focused
+let preview = null; // the number of the choice being hovered or focused
+let rolledAt = -1e9; // when the latest roll arrived: its dice tumble briefly
+let played = null; // how the dice made the choice just played (shown while its player decides)
 let showOdds = localStorage.getItem("cantstop-odds") === "1";
 let oddsFor = -1;
 let busy = false;
@@ -26,7 +32,7 @@ function render() {
   document.body.dataset.version = game.version; // lets tests and tools see what is shown
   document.body.dataset.status = game.status;
   document.body.dataset.busy = String(busy); // an action of this page is on its way
-  document.title = `Can't Stop — ${game.seats.map((s) => s.name || "open").join(" vs ")}`;
+  document.title = `Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
   renderJoin();
@@ -38,14 +44,37 @@ function render() {
       : `Waiting for players to take ${seats}…`;
     ui.controls.replaceChildren();
     drawBoard(ui.board, emptyState());
+    fitBoard();
     return;
   }
-  drawBoard(ui.board, state, replay ? null : preview, null);
-  drawDice(ui.dice, state.dice || lastDice(), state.wild_face);
+  drawTable(state);
+  fitBoard();
   if (replay) return renderReplay();
   renderStatus(state);
   renderControls(state);
   if (showOdds) loadOdds();
+}
+
+// The board, the dice and, for a choice hovered or focused, its dice pairs and ghost runners.
+function drawTable(state) {
+  const shown = replay || preview === null || !state.legal || !state.legal[preview] ? null : preview;
+  drawBoard(ui.board, state, shown === null ? null : state.legal[shown], null);
+  const way = shown !== null && state.ways ? state.ways[shown] : !replay && state.phase === "decide" ? played : null;
+  drawDice(ui.dice, state.dice || lastDice(), state, way, !calm.matches && performance.now() - rolledAt < 500);
+  ui.way.textContent = way ? wayText(way, state) : "";
+}
+
+// The board's shape (the Turtles' board is wider than tall) sizes its column of the layout.
+function fitBoard() {
+  const [, , w, h] = ui.board.getAttribute("viewBox").split(" ").map(Number);
+  ui.board.closest(".table").style.setProperty("--aspect", (w / h).toFixed(3));
+}
+
+// Keep how the dice made a choice just played (by anyone), from the choosing position's ways.
+function notePlayed(before, columns) {
+  if (!before || before.phase !== "choose" || !before.ways) return;
+  const i = before.legal.findIndex((c) => Array.isArray(c) && c.join() === columns.join());
+  if (i >= 0) played = before.ways[i];
 }
 
 function emptyState() {
@@ -59,8 +88,10 @@ function lastDice() {
   return null;
 }
 
+// What people read for a seat: a person's name, a bot's display name ("Rule-of-28 bot").
 function name(seat) {
-  return game.seats[seat].name || `Seat ${SEATS[seat].letter}`;
+  const s = game.seats[seat];
+  return s.display || s.name || `Seat ${SEATS[seat].letter}`;
 }
 
 // Whether this browser plays `seat`; with more than one such seat, people take turns here.
@@ -73,7 +104,9 @@ function renderSeats(state) {
     const li = text("li", null, "seat");
     if (state && !state.winner && state.winner !== 0 && state.player === s.seat && game.status === "playing") li.classList.add("to-move");
     if (state && state.winner === s.seat) li.classList.add("winner");
-    li.append(markSvg(s.seat, 22), text("span", s.kind === "open" ? "open seat" : s.name, "seat-name"));
+    const who = s.kind === "open" ? text("span", "open seat", "seat-name") : text("a", name(s.seat), "seat-name");
+    if (s.kind !== "open") Object.assign(who, { href: profileUrl(s.name), target: "_blank", rel: "noopener", title: "profile and rating (new tab)" });
+    li.append(markSvg(s.seat, 22), who);
     if (holds(s.seat)) li.append(text("span", hotSeat() ? "here" : "you", "tag"));
     if (state) {
       const won = Object.values(state.claimed).filter((o) => o === s.seat).length;
@@ -120,6 +153,13 @@ function renderStatus(state) {
   else line = `${who} is ${{ roll: "about to roll", choose: "choosing", decide: "deciding" }[state.phase]}…`;
   ui.status.textContent = line;
   ui.status.style.setProperty("--seat", SEATS[state.winner ?? state.player].colour);
+  // The runners the player to move has left this turn (three at most take part in a turn).
+  const playing = game.status === "playing" && state.winner === null;
+  ui.runners.hidden = !playing;
+  if (playing) {
+    const icons = Array.from({ length: state.runners_max }, (_, i) => runnerIcon(i < state.runners_left));
+    ui.runners.replaceChildren(text("span", `Runners left: ${state.runners_left} of ${state.runners_max}`, "runners-label"), ...icons);
+  }
   // A turn starting for another person here: the line stands out so the device gets passed.
   ui.status.classList.toggle("pass", game.status === "playing" && state.phase === "roll" && holds(state.player) && hotSeat());
 }
@@ -135,14 +175,20 @@ function renderControls(state) {
   if (state.phase === "choose") {
     state.legal.forEach((choice, i) => {
       const b = button(`${i + 1}`, "choice", () => act(choice));
-      b.replaceChildren(text("kbd", String(i + 1)), text("span", choiceLabel(choice)));
+      const how = state.ways && state.ways[i] ? pairsLabel(state.ways[i]) : "";
+      b.replaceChildren(text("kbd", String(i + 1)), text("span", choiceLabel(choice), "choice-columns"), text("span", how, "choice-dice"));
+      b.setAttribute("aria-label", `${i + 1}: move ${choice.join(" and ")}${how ? `, from ${state.ways ? wayText(state.ways[i], state) : ""}` : ""}`);
       b.dataset.choice = JSON.stringify(choice);
       b.disabled = !mine || busy;
-      for (const [on, value] of [["mouseenter", choice], ["focus", choice], ["mouseleave", null], ["blur", null]]) {
-        b.addEventListener(on, () => { preview = value; drawBoard(ui.board, state, preview); });
+      // Hovering or focusing a choice shows its dice pairs and ghosts its runners on the board.
+      for (const [on, value] of [["mouseenter", i], ["focus", i], ["mouseleave", null], ["blur", null]]) {
+        b.addEventListener(on, () => { preview = value; drawTable(state); });
       }
       ui.controls.append(b);
     });
+    // The keyboard player lands on the first choice (a click's button is gone by now).
+    const first = ui.controls.querySelector(".choice:enabled");
+    if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
     return;
   }
   const roll = button(state.phase === "decide" ? "Roll again" : "Roll", "roll", () => act("roll"));
@@ -167,11 +213,11 @@ function nextGame() {
   return again;
 }
 
-function link(label, cls, href) {
-  const a = text("a", label, cls);
-  a.href = href;
-  return a;
+// A choice's dice in short, under its columns: "6+2 · 2+1" (a sum not played is left out).
+function pairsLabel(way) {
+  return way.pairs.filter((_, k) => way.used[k]).map(([a, b]) => `${way.values[a]}+${way.values[b]}`).join(" · ");
 }
+
 
 function button(label, cls, onClick) {
   const b = text("button", label, `button ${cls}`);
@@ -185,12 +231,48 @@ let logEntries = [];
 function addLog(entries, animate) {
   for (const entry of entries) {
     logEntries.push(entry);
-    const li = text("li", entry.text, `log-${entry.kind}`);
-    if (entry.seat !== undefined && entry.seat !== null) li.prepend(markSvg(entry.seat, 14));
+    const li = logItem(entry);
     ui.log.prepend(li);
     if (animate) celebrate(entry);
   }
   while (ui.log.children.length > 300) ui.log.lastChild.remove();
+}
+
+// A log line; a roll's dice as small dice (their text, '6-2-2-1', for screen readers and copying).
+function logItem(entry) {
+  const li = text("li", null, `log-${entry.kind}`);
+  if (entry.seat !== undefined && entry.seat !== null) li.append(markSvg(entry.seat, 14));
+  const dice = entry.kind === "roll" && entry.dice;
+  const words = dice ? entry.text.slice(0, entry.text.lastIndexOf(" ")) : entry.text;
+  li.append(text("span", words, "log-text"));
+  if (dice) {
+    const row = text("span", null, "log-dice");
+    const state = (game && game.state) || {};
+    dice.forEach((d, i) => row.append(dieSvg(d, isWild(state, i, d), 16)));
+    row.setAttribute("aria-hidden", "true");
+    li.append(row, text("span", entry.text.slice(entry.text.lastIndexOf(" ")), "sr-only"));
+  }
+  return li;
+}
+
+// What a screen reader is told of new log entries: rolls with their dice, busts, claims, wins.
+function spoken(entries) {
+  const words = entries.map((e) => (e.kind === "roll" ? `${e.text.slice(0, e.text.lastIndexOf(" "))} ${e.dice.join(", ")}.` : `${e.text}.`));
+  const state = game && game.state;
+  if (state && state.phase === "choose" && holds(state.player) && entries.some((e) => e.kind === "roll")) {
+    words.push(`Choices: ${state.legal.map((c, i) => `${i + 1}, ${c.join(" and ")}`).join("; ")}.`);
+  }
+  return words;
+}
+
+// Said aloud through the live region: new entries, then the status line when it changed and
+// concerns this screen (its turn, or the end of the game); others' turns show on screen only.
+let saidStatus = "";
+function say(words) {
+  const line = ui.status.textContent;
+  if (line !== saidStatus && game && game.state && (holds(game.state.player) || game.status === "over")) words.push(line);
+  saidStatus = line;
+  if (words.length) ui.announce.textContent = words.join(" ");
 }
 
 function celebrate(entry) {
@@ -198,7 +280,7 @@ function celebrate(entry) {
   if (!banner) return;
   ui.banner.textContent = banner;
   ui.banner.className = `banner show ${entry.kind}`;
-  if (entry.kind === "bust") ui.board.classList.add("shake");
+  if (entry.kind === "bust" && !calm.matches) ui.board.classList.add("shake");
   if (entry.kind === "claim" && game.state) drawBoard(ui.board, game.state, null, entry.columns);
   clearTimeout(celebrate.timer);
   celebrate.timer = setTimeout(() => {
@@ -218,7 +300,9 @@ async function act(action) {
   // A seat taken at this screen acts with its own token; one joined online, with its cookie.
   const headers = held[seat] ? { authorization: `Bearer ${held[seat]}` } : {};
   try {
+    const before = game.state;
     const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", headers, body: { version: game.version, action } });
+    if (Array.isArray(action)) notePlayed(before, action);
     if (snapshot.version > game.version) { game = { ...snapshot }; }
   } catch (error) {
     ui.error.textContent = error.message;
@@ -361,6 +445,7 @@ $("join").addEventListener("submit", async (event) => {
       held = heldSeats(gameId);
     } else {
       you = joined.seat;
+      socket?.close(); // it reconnects with the new cookie: the chat then speaks for this seat
     }
     $("join-name").value = ""; // the next person here types their own name
     ui.error.textContent = "";
@@ -400,8 +485,28 @@ async function copyText(value) {
 
 // ------------------------------------------------------------------- live
 let lastLogVersion = -1; // log entries up to this version are shown already
+let socket = null;
+let socketSeat = null; // the seat the server knows this socket by (its cookie at connection)
+const chat = createChat($("chat"), (message) => {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
+});
+// The chat speaks for the seat joined online, else for the first seat held at this screen.
+function chatSpeaker() {
+  if (socketSeat !== null) return [socketSeat, null];
+  const [seat, token] = Object.entries(held)[0] || [null, null];
+  return [seat === null ? null : Number(seat), token];
+}
 function receive(message) {
+  if (message.type.startsWith("chat") || message.about === "chat") {
+    chat.receive(message);
+    return;
+  }
+  let words = [];
   if (message.type === "hello") {
+    socketSeat = message.you;
+    chat.reset(message.chat);
     // A hello prepared before this page joined a seat says "spectator": keep the seat we know.
     you = message.you ?? you;
     game = message.game;
@@ -410,20 +515,37 @@ function receive(message) {
     addLog(message.log, false);
     lastLogVersion = Math.max(-1, ...message.log.map((e) => e.version));
     oddsFor = -1;
+    // A link to a finished game's replay (from a profile or the game lists) opens it at once.
+    if (location.hash === "#replay" && game.status === "over" && !replay) {
+      history.replaceState(null, "", location.pathname); // once: a reconnect does not reopen it
+      startReplay();
+    }
   } else if (message.type === "update") {
     const entries = message.log.filter((e) => e.version > lastLogVersion);
+    if (!game || message.game.version > game.version) preview = null; // the choices it named are gone
+    for (const e of entries) {
+      if (e.kind === "roll") played = null;
+      else if (e.kind === "choice" && game) notePlayed(game.state, e.columns);
+    }
+    if (!game || message.game.version >= game.version) game = message.game;
+    if (entries.some((e) => e.kind === "roll")) rolledAt = performance.now();
     addLog(entries, true);
     lastLogVersion = Math.max(lastLogVersion, ...entries.map((e) => e.version));
-    if (!game || message.game.version >= game.version) game = message.game;
+    words = spoken(entries);
+    // The dice stop tumbling: only they are drawn again, so focus and hover stay where they are.
+    if (rolledAt > performance.now() - 600) setTimeout(() => { if (game && game.state && !replay) drawTable(game.state); }, 520);
   } else if (message.type === "error") {
     ui.error.textContent = message.message;
   }
+  chat.speakAs(...chatSpeaker());
   render();
+  say(words);
 }
 
 let retry = 500;
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${gameId}`);
+  socket = ws;
   ws.addEventListener("open", () => { retry = 500; ui.live.classList.add("on"); ui.live.title = "live"; });
   ws.addEventListener("message", (e) => {
     receive(JSON.parse(e.data));
@@ -471,3 +593,4 @@ ui.odds.hidden = !showOdds;
 ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
 connect();
 checkHeld();
+tourOnFirstVisit();

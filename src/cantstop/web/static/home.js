@@ -1,6 +1,8 @@
 // The home page: create a game, list live and finished games, show the leaderboard.
 import { api, stored, text } from "./api.js";
 import { markSvg } from "./board.js";
+import { gameItem, leaderRow, noneYet } from "./lists.js";
+import { tourOnFirstVisit } from "./tour.js";
 import { holdSeats } from "./held.js";
 
 const $ = (id) => document.getElementById(id);
@@ -80,9 +82,11 @@ function newGame() {
 async function setup() {
   const info = await api("/api/variants");
   variants = info.variants;
+  // A level plays its strongest bot: the last one listed for it.
+  const strongest = (level) => info.bots.filter((b) => b.level === level).pop();
   seatOptions = [["open", "A person with the link (open seat)"], [HERE, "A person at this screen"],
-    ...info.levels.map((l) => [`bot:${l}`, `Computer, ${l}`]),
-    ...info.bots.map((b) => [`bot:${b.name}`, `Bot “${b.name}” — ${b.description}`])];
+    ...info.levels.map((l) => [`bot:${l}`, `Computer, ${l} (${strongest(l).display})`]),
+    ...info.bots.map((b) => [`bot:${b.name}`, `${b.display} — ${b.description}`])];
   for (const v of variants) {
     const o = text("option", v.name);
     o.value = v.name;
@@ -112,35 +116,14 @@ async function setup() {
   });
 }
 
-function gameItem(g) {
-  const li = text("li");
-  const a = text("a", null);
-  a.href = `/game/${g.id}`;
-  g.players.forEach((p, i) => {
-    const span = text("span", p || "open seat", `player${g.winner === i ? " winner" : ""}`);
-    span.prepend(markSvg(i, 14));
-    a.append(span);
-  });
-  li.append(a, text("span", `${g.variant} · ${g.status === "waiting" ? "waiting for players" : g.status === "over" ? `${g.version} moves` : "playing"}`, "meta"));
-  if (g.status === "over") {
-    const rec = text("a", "record", "meta");
-    rec.href = `/api/games/${g.id}/record`;
-    li.append(rec);
-  }
-  return li;
-}
-
 async function refresh() {
-  const [live, finished, leaders] = await Promise.all([api("/api/games"), api("/api/games?finished=1"), api("/api/leaderboard")]);
-  $("live").replaceChildren(...(live.length ? live.map(gameItem) : [text("li", "None yet: create one above.", "meta")]));
-  $("finished").replaceChildren(...(finished.length ? finished.map(gameItem) : [text("li", "None yet.", "meta")]));
-  $("leaders").replaceChildren(...leaders.map((r, i) => {
-    const tr = text("tr");
-    for (const v of [i + 1, r.name, r.rating.toFixed(1), r.games, r.wins]) tr.append(text("td", String(v)));
-    return tr;
-  }));
+  const [live, finished, leaders] = await Promise.all([api("/api/games"), api("/api/finished?limit=20"), api("/api/players?limit=10")]);
+  $("live").replaceChildren(...(live.length ? live.map((g) => gameItem(g)) : [text("li", "None yet: create one above.", "meta")]));
+  $("finished").replaceChildren(...(finished.length ? finished.map((g) => gameItem(g)) : [text("li", "None yet.", "meta")]));
+  $("leaders").replaceChildren(...(leaders.length ? leaders.map((r, i) => leaderRow(r, i)) : [noneYet()]));
 }
 
 setup();
 refresh();
 setInterval(refresh, 5000);
+tourOnFirstVisit();

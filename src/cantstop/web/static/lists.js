@@ -1,0 +1,54 @@
+// Lists shared by the pages: games (live or finished) and leaderboard rows, linking to profiles.
+import { text } from "./api.js";
+import { markSvg } from "./board.js";
+
+// A profile page's address: a name may hold nearly any character, so it is encoded.
+export function profileUrl(name) {
+  return `/player/${encodeURIComponent(name)}`;
+}
+
+export function link(label, cls, href) {
+  const a = text("a", label, cls);
+  a.href = href;
+  return a;
+}
+
+const turnsText = (n) => (n === 1 ? "1 turn" : `${n} turns`);
+
+// One game: its players (the winner in bold), rules and progress; a finished one in turns,
+// with its replay and record.
+export function gameItem(g) {
+  const li = text("li");
+  const a = link(null, null, `/game/${g.id}`);
+  g.players.forEach((p, i) => {
+    const shown = (g.display && g.display[i]) || p || "open seat";
+    const span = text("span", shown, `player${g.winner === i ? " winner" : ""}`);
+    span.prepend(markSvg(i, 14));
+    if (g.winner === i) span.append(text("span", " (won)", "sr-only"));
+    a.append(span);
+  });
+  const progress = g.status === "waiting" ? "waiting for players" : g.status === "over" ? turnsText(g.turns) : "playing";
+  li.append(a, text("span", `${g.variant} · ${progress}`, "meta"));
+  if (g.status === "over") li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
+  return li;
+}
+
+// One row of a leaderboard: place, the player (a link to the profile), rating, games, wins.
+export function leaderRow(r, i) {
+  const tr = text("tr");
+  const cells = [String(i + 1), link(r.display || r.name, null, profileUrl(r.name)), r.rating.toFixed(1), String(r.games), String(r.wins)];
+  for (const c of cells) {
+    const td = text("td", typeof c === "string" ? c : null);
+    if (typeof c !== "string") td.append(c);
+    tr.append(td);
+  }
+  return tr;
+}
+
+export function noneYet() {
+  const tr = text("tr");
+  const td = text("td", "No rated games yet: every game of two or more players counts.", "meta");
+  td.colSpan = 5;
+  tr.append(td);
+  return tr;
+}

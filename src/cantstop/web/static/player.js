@@ -1,0 +1,80 @@
+// A player's profile: rating, its history as a plot, and recent games linking to their replays.
+import { api, text } from "./api.js";
+import { gameItem } from "./lists.js";
+
+const $ = (id) => document.getElementById(id);
+const NS = "http://www.w3.org/2000/svg";
+const name = decodeURIComponent(location.pathname.slice("/player/".length));
+
+function el(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+// Round tick values between lo and hi: about four of them, at 1, 2 or 5 times a power of ten.
+function ticks(lo, hi) {
+  const raw = (hi - lo) / 4 || 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Number(v.toFixed(6)));
+  return out;
+}
+
+// The rating (μ − 3σ) after each rated game as a line, over a band of μ ± σ. Drawn at `width`
+// pixels (the box it goes in), so that its labels keep their size on a phone.
+export function plot(history, width = 640) {
+  const W = Math.round(Math.min(900, Math.max(280, width))), H = W < 480 ? 200 : 260, L = 44, R = 12, T = 14, B = 34;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img" });
+  const first = history[0], last = history[history.length - 1];
+  svg.setAttribute("aria-label", `Rating after each of ${history.length} rated games: from ${first.rating.toFixed(1)} to ${last.rating.toFixed(1)}.`);
+  const lows = history.map((p) => Math.min(p.rating, p.mu - p.sigma)), highs = history.map((p) => p.mu + p.sigma);
+  let lo = Math.min(...lows), hi = Math.max(...highs);
+  if (hi - lo < 1) { lo -= 1; hi += 1; }
+  const x = (i) => L + (history.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (history.length - 1));
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  for (const v of ticks(lo, hi)) {
+    el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }, svg);
+    el("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, svg).textContent = String(v);
+  }
+  const band = history.map((p, i) => `${x(i)},${y(p.mu + p.sigma)}`).concat(history.map((p, i) => `${x(i)},${y(p.mu - p.sigma)}`).reverse());
+  el("polygon", { points: band.join(" "), class: "band" }, svg);
+  el("polyline", { points: history.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }, svg);
+  history.forEach((p, i) => {
+    const dot = el("circle", { cx: x(i), cy: y(p.rating), r: 4, class: "dot" }, svg);
+    el("title", {}, dot).textContent = `game ${i + 1}: rating ${p.rating.toFixed(1)} (μ ${p.mu.toFixed(1)}, σ ${p.sigma.toFixed(1)})`;
+  });
+  el("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, svg).textContent = "rated games, oldest first";
+  return svg;
+}
+
+async function show() {
+  let profile;
+  try {
+    profile = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch (error) {
+    $("who").textContent = name;
+    $("missing").textContent = error.message;
+    $("plot").replaceChildren(text("p", "Nothing to show.", "meta"));
+    document.body.dataset.ready = "true";
+    return;
+  }
+  document.title = `${profile.display} — Can't Stop`;
+  $("who").textContent = profile.display;
+  if (profile.rating) {
+    const r = profile.rating;
+    $("numbers").hidden = false;
+    $("rating").textContent = r.rating.toFixed(1);
+    $("games").textContent = String(r.games);
+    $("wins").textContent = `${r.wins} (${Math.round((100 * r.wins) / Math.max(1, r.games))}%)`;
+    $("musigma").textContent = `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
+  }
+  $("plot").replaceChildren(profile.history.length ? plot(profile.history, $("plot").clientWidth)
+    : text("p", "No rated games yet: games of two or more players are rated.", "meta"));
+  $("recent").replaceChildren(...(profile.games.length ? profile.games.map((g) => gameItem(g)) : [text("li", "No finished games yet.", "meta")]));
+  document.body.dataset.ready = "true";
+}
+
+show();
