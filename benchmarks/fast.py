@@ -17,7 +17,8 @@ figures wall seconds.
 
 `python benchmarks/fast.py --check N` instead compares N positions sampled from core
 games of every preset and player count against the fast path (masks, next states, every
-compiled bot's pick) and prints how many were compared and how many differed.
+compiled bot's pick; the expert's at every 100th such position, as its Python twin is
+slow) and prints how many were compared and how many differed.
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ class Workload:
 WORKLOADS = (
     Workload("random 2-player games", "classic", ("random", "random")),
     Workload("Rule-of-28 solitaire games", "solitaire", ("rule28",)),
+    Workload("expert solitaire games", "solitaire", ("expert",)),
 )
 SEED = 2026
+EXPERT_EVERY = 100  # --check asks the (slow) Python expert at every 100th position where a bot acts
 
 
 def core_game(variant: Variant, bots: tuple[str, ...], seed: int) -> int:
@@ -99,8 +102,8 @@ def core_rate_all(work: Workload, seconds: float, cores: int) -> float:
 def fast_rate(work: Workload, seconds: float, threads: int | None) -> float:
     """Fast games/s: one thread on CPU time, or all threads on wall time."""
     clock: Callable[[], float] = time.process_time if threads == 1 else time.perf_counter
-    simulate(work.variant, work.bots, 1000, SEED, threads)  # compiled and warm
-    games = 20_000
+    simulate(work.variant, work.bots, 100, SEED, threads)  # compiled and warm
+    games = 1000
     while True:
         start = clock()
         simulate(work.variant, work.bots, games, SEED, threads)
@@ -179,7 +182,7 @@ def check(positions: int) -> Comparison:
         for start in range(0, count, 20_000):  # batches of positions: memory stays small
             size = min(20_000, count - start)
             states = sample_positions(preset(name), players, size, seed=k * 7919 + start)
-            total.add(compare(states, seed=start + k, bots=PROVEN_BOTS))
+            total.add(compare(states, seed=start + k, bots=PROVEN_BOTS, expert_every=EXPERT_EVERY))
     return total
 
 

@@ -42,7 +42,7 @@ def test_fast_refuses_bots_without_a_compiled_form() -> None:
     runner = CliRunner()
     solo = runner.invoke(main, ["solitaire", "cautious", "--fast", "--games", "10"])
     assert solo.exit_code == 2
-    assert "bot 'cautious' has no compiled form for --fast; compiled bots: random, rule28, ga" in solo.output
+    assert "bot 'cautious' has no compiled form for --fast; compiled bots: random, rule28, ga, expert" in solo.output
     outside = runner.invoke(main, ["arena", "cmd:python examples/mybot.py", "random", "--fast"])
     assert outside.exit_code == 2 and "is an outside program" in outside.output
     sprt = runner.invoke(main, ["arena", "ga", "random", "--fast", "--sprt", "elo0=0 elo1=20"])

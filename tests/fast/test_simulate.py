@@ -51,7 +51,7 @@ def test_no_games_is_an_error(games: int) -> None:
 
 
 def test_unknown_bot_names_the_compiled_ones() -> None:
-    with pytest.raises(ValueError, match="no compiled bot 'cautious'; compiled bots: random, rule28, ga"):
+    with pytest.raises(ValueError, match="no compiled bot 'cautious'; compiled bots: random, rule28, ga, expert"):
         simulate("classic", ["random", "cautious"], 10, seed=0)
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from cantstop.fast.simulate import Simulation
 
 FAST_MAX_GAMES = 1_000_000_000
-COMPILED = ("random", "rule28", "ga")  # bots with a compiled twin in cantstop.fast
+COMPILED = ("random", "rule28", "ga", "expert")  # bots with a compiled twin in cantstop.fast
 QUIET_EVERY = 10.0  # seconds between plain progress lines when no bar is shown
 
 

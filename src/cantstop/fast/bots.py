@@ -14,14 +14,11 @@ import numba as nb
 import numpy as np
 
 from cantstop.bots.heuristic import GLENN_ALOI, RULE_OF_28, Weights
-from cantstop.core.state import Phase
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
-from cantstop.fast.batch import Batch
-from cantstop.fast.counter import MASK, nb_uniform
+from cantstop.fast.counter import nb_uniform
 from cantstop.fast.kernels import (
     CHOOSE,
-    DECIDE,
     R_PHASE,
     R_PLAYER,
     R_RUNNERS,
@@ -30,7 +27,6 @@ from cantstop.fast.kernels import (
     pieces_at,
 )
 from cantstop.fast.tables import (
-    H_ACTIONS,
     H_COLUMNS,
     H_ROLL_ACTION,
     H_RUNNERS,
@@ -39,12 +35,8 @@ from cantstop.fast.tables import (
     O_ACTION_COLS,
     O_ACTION_LEN,
     O_HEIGHTS,
-    O_NUMBER,
-    compile_variant,
 )
 
-RANDOM, RULE28, GA = 0, 1, 2
-BOT_CODES = {"random": RANDOM, "rule28": RULE28, "ga": GA}
 # A row of `heuristic_tables`: progress weights by column, move weights by column, then:
 W_ODD, W_EVEN, W_HIGH, W_LOW, W_MARKER, W_THRESHOLD, W_MIDDLE = range(7)
 
@@ -204,53 +196,3 @@ def random_act(
             return tab[H_STOP_ACTION], draw + 1
         return tab[H_ROLL_ACTION], draw + 1
     return tab[H_ROLL_ACTION], draw
-
-
-@_inline
-def act(
-    bot: int, tab: np.ndarray, heur: np.ndarray, row: np.ndarray, work: np.ndarray,
-    seed: np.uint64, game: int, draw: int,
-) -> tuple[int, int]:
-    """The action of compiled bot number `bot` in a game, and its next draw number."""
-    if bot == RULE28:
-        return heuristic_act(heur[0], tab, row, work), draw
-    if bot == GA:
-        return heuristic_act(heur[1], tab, row, work), draw
-    return random_act(tab, row, work, seed, game, draw)
-
-
-@_jit
-def batch_act(
-    bot: int, tab: np.ndarray, heur: np.ndarray, rows: np.ndarray, seed: np.uint64,
-    out: np.ndarray,
-) -> None:
-    """out[b]: the bot's action (public number) in game b, in CHOOSE or DECIDE.
-
-    Game b's random bot draws from (seed, b, 0).
-    """
-    work = np.zeros(kernels.work_length_of(tab), np.int64)
-    mask = np.zeros(tab[H_ACTIONS], np.bool_)
-    for b in range(len(rows)):
-        kernels.legal(tab, rows[b], work, mask)  # lists the choices in work
-        action, _ = act(bot, tab, heur, rows[b], work, seed, b, 0)
-        out[b] = tab[tab[O_NUMBER] + action]
-
-
-def bot_actions(batch: Batch, bot: str, seed: int = 0) -> np.ndarray:
-    """The compiled bot's action (public number) in every game of `batch`.
-
-    Every game must be in CHOOSE or DECIDE. Game b's random bot draws from (seed, b, 0):
-    the twin of `CounterRandom(seed, b)` handed to the Python bot.
-    """
-    if bot not in BOT_CODES:
-        raise ValueError(f"no compiled bot {bot!r}; compiled bots: {', '.join(BOT_CODES)}")
-    acting = np.isin(batch.phase, (CHOOSE, DECIDE))
-    if not acting.all():
-        b = int(np.flatnonzero(~acting)[0])
-        raise ValueError(
-            f"game {b} is in the {Phase(int(batch.phase[b])).name} phase: bots act in CHOOSE or DECIDE"
-        )
-    tab = compile_variant(batch.variant)
-    out = np.zeros(batch.size, np.int64)
-    batch_act(BOT_CODES[bot], tab, heuristic_tables(batch.variant), batch.rows, np.uint64(seed & MASK), out)
-    return out

@@ -18,17 +18,21 @@ from itertools import permutations
 import numpy as np
 
 from cantstop.bots.base import Budget, get_bot
+from cantstop.bots.expert import _spaces as expert_spaces
+from cantstop.bots.expert import judge_of, roll_value
+from cantstop.bots.heuristic import stop_wins
 from cantstop.core.actions import action_numbering
 from cantstop.core.dice import SeededDice
 from cantstop.core.notation import to_notation
-from cantstop.core.state import Phase, State, describe_action, new_game
+from cantstop.core.state import ROLL, Action, Phase, State, describe_action, new_game
 from cantstop.core.variant import Variant
+from cantstop.fast.act import BOT_CODES, bot_actions
 from cantstop.fast.batch import from_arrays, legal_masks, roll, step, to_arrays
-from cantstop.fast.bots import BOT_CODES, bot_actions
 from cantstop.fast.counter import CounterDice, CounterRandom
 from cantstop.fast.simulate import MAX_TURNS, simulate
 
-PROVEN_BOTS = tuple(BOT_CODES)  # every compiled bot
+PROVEN_BOTS = tuple(b for b in BOT_CODES if b != "expert")  # checked on every position
+TIE = 1e-9  # the expert may pick another action only when the two values tie this closely
 MOVES_PER_GAME = 600  # a sampled game restarts after this many moves: positions stay varied
 
 
@@ -72,10 +76,13 @@ class Comparison:
             self.examples.append(what)
 
 
-def compare(states: list[State], seed: int, bots: tuple[str, ...] = PROVEN_BOTS) -> Comparison:
+def compare(
+    states: list[State], seed: int, bots: tuple[str, ...] = PROVEN_BOTS, expert_every: int = 0
+) -> Comparison:
     """Check every position of `states` (one variant and player count) against core.
 
-    Also: each of `bots` picks in the fast path what its Python twin picks.
+    Also: each of `bots` picks in the fast path what its Python twin picks, and the expert
+    (whose Python twin is slow) on every `expert_every`-th position where a bot acts.
     """
     result = Comparison(compared=len(states))
     rng = random.Random(seed)
@@ -113,20 +120,45 @@ def compare(states: list[State], seed: int, bots: tuple[str, ...] = PROVEN_BOTS)
             if got_state != want and i not in wrong:
                 wrong.add(i)
                 result.note(f"{a} in {to_notation(states[i])}: fast {to_notation(got_state)}, core {to_notation(want)}")
-        batch = to_arrays([states[i] for i in acting])
         numbering = action_numbering(variant)
-        for bot in bots:
+        checks = [(bot, range(len(acting))) for bot in bots]
+        if expert_every:
+            checks.append(("expert", range(0, len(acting), expert_every)))
+        for bot, which in checks:
             play = get_bot(bot).play
-            picks = bot_actions(batch, bot, seed)
-            for k, i in enumerate(acting):
+            some = [acting[k] for k in which]
+            picks = bot_actions(to_arrays([states[i] for i in some]), bot, seed)
+            for k, i in enumerate(some):
                 want_action = play(states[i], CounterRandom(seed, k), Budget())
-                if numbering[picks[k]] != want_action and i not in wrong:
+                got_action = numbering[picks[k]]
+                if bot == "expert" and expert_tie(states[i], got_action, want_action):
+                    continue
+                if got_action != want_action and i not in wrong:
                     wrong.add(i)
                     result.note(
                         f"{bot} in {to_notation(states[i])}: fast {describe_action(numbering[picks[k]])}, "
                         f"core {describe_action(want_action)}"
                     )
     return result
+
+
+def expert_value(state: State, action: Action) -> float:
+    """The Python expert's value of `action` in `state` (what it maximises)."""
+    judge = judge_of(state)
+    if state.phase is Phase.DECIDE:
+        return roll_value(state) if action == ROLL else judge.value(*expert_spaces(state))
+    after = state.play(action)
+    value = roll_value(after)
+    return max(value, judge.value(*expert_spaces(after))) if after.may_stop() else value
+
+
+def expert_tie(state: State, one: Action, other: Action) -> bool:
+    """Do two actions tie within `TIE` for the Python expert (so either pick is right)?"""
+    if one == other:
+        return True
+    if state.phase is Phase.CHOOSE and (stop_wins(state.play(one)) or stop_wins(state.play(other))):
+        return False  # a winning stop is taken outright, never weighed
+    return abs(expert_value(state, one) - expert_value(state, other)) <= TIE
 
 
 def core_game(variant: Variant, bots: Sequence[str], seed: int, game: int) -> tuple[int, int]:

@@ -20,8 +20,10 @@ import numpy as np
 
 from cantstop.core.variant import Variant, preset
 from cantstop.fast import kernels
-from cantstop.fast.bots import BOT_CODES, act, heuristic_tables
+from cantstop.fast.act import BOT_CODES, act
+from cantstop.fast.bots import heuristic_tables
 from cantstop.fast.counter import MASK, nb_dice
+from cantstop.fast.expert import fractions, new_scratch
 from cantstop.fast.kernels import OVER, R_PHASE, R_PLAYER, R_RUNNERS, R_TURN, ROLL
 from cantstop.fast.memory import check_count, check_fits
 from cantstop.fast.tables import H_COLUMNS, H_FACES, compile_variant
@@ -49,7 +51,8 @@ class Simulation:
 @nb.njit(cache=True)
 def _one_game(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, seed: np.uint64, deal: int, game: int,
-    max_turns: int, row: np.ndarray, work: np.ndarray, dice: np.ndarray,
+    max_turns: int, row: np.ndarray, work: np.ndarray, dice: np.ndarray, ex: np.ndarray,
+    exi: np.ndarray, after: np.ndarray,
 ) -> tuple[int, int]:
     """Play one game to its end in `row` (cleared here); (turns, winning seat or -1)."""
     nc = tab[H_COLUMNS]
@@ -63,15 +66,17 @@ def _one_game(
             rolls += 1
             kernels.roll(tab, row, dice, work)  # leaves the choices listed for the bot
         else:
-            action, draws = act(bots[row[R_PLAYER]], tab, heur, row, work, seed, game, draws)
+            action, draws = act(
+                bots[row[R_PLAYER]], tab, heur, row, work, ex, exi, after, seed, game, draws
+            )
             kernels.apply(tab, row, action, work)
     return row[R_TURN], (row[R_PLAYER] if row[R_PHASE] == OVER else -1)
 
 
 @nb.njit(cache=True, nogil=True)
 def _play(
-    tab: np.ndarray, heur: np.ndarray, orders: np.ndarray, seed: np.uint64, first: int,
-    max_turns: int, turns: np.ndarray, winner: np.ndarray,
+    tab: np.ndarray, heur: np.ndarray, fr: np.ndarray, orders: np.ndarray, seed: np.uint64,
+    first: int, max_turns: int, turns: np.ndarray, winner: np.ndarray,
 ) -> None:
     """Games first .. first + len(turns) - 1 (without the GIL: threads share a chunk).
 
@@ -81,10 +86,12 @@ def _play(
     row = np.zeros(kernels.row_length_of(tab, orders.shape[1]), np.int32)
     work = np.zeros(kernels.work_length_of(tab), np.int64)
     dice = np.zeros(4, np.int32)
+    ex, exi, after = new_scratch(tab, fr, orders.shape[1])
     for i in range(len(turns)):
         game = first + i
         turns[i], winner[i] = _one_game(
-            tab, heur, orders[game % count], seed, game // count, game, max_turns, row, work, dice
+            tab, heur, orders[game % count], seed, game // count, game, max_turns, row, work, dice,
+            ex, exi, after,
         )
 
 
@@ -134,15 +141,17 @@ def chunks(
     workers = thread_count(threads)
     tab = compile_variant(v)
     heur = heuristic_tables(v)
+    fr = fractions(v)
     seat_orders = np.array(list(permutations(range(len(bots)))), np.int8)
     orders = codes[seat_orders]
     key = np.uint64(seed & MASK)
     with ThreadPoolExecutor(workers) as pool:
-        yield from _run(pool, workers, tab, heur, orders, seat_orders, key, tuple(bots), games, max_turns, chunk)
+        yield from _run(pool, workers, tab, heur, fr, orders, seat_orders, key, tuple(bots), games, max_turns, chunk)
 
 
 def _run(
-    pool: ThreadPoolExecutor, workers: int, tab: np.ndarray, heur: np.ndarray, orders: np.ndarray,
+    pool: ThreadPoolExecutor, workers: int, tab: np.ndarray, heur: np.ndarray, fr: np.ndarray,
+    orders: np.ndarray,
     seat_orders: np.ndarray, key: np.uint64, bots: tuple[str, ...], games: int, max_turns: int,
     chunk: int,
 ) -> Iterator[Simulation]:
@@ -153,7 +162,7 @@ def _run(
         # Each thread plays a contiguous slice; the slices write disjoint parts of the arrays.
         bounds = np.linspace(0, n, workers + 1).astype(np.int64)
         jobs = [
-            pool.submit(_play, tab, heur, orders, key, first + lo, max_turns, turns[lo:hi], seat[lo:hi])
+            pool.submit(_play, tab, heur, fr, orders, key, first + lo, max_turns, turns[lo:hi], seat[lo:hi])
             for lo, hi in pairwise(bounds.tolist())
             if hi > lo
         ]
