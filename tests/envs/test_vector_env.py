@@ -83,6 +83,11 @@ def test_any_seed_gives_the_single_envs_episodes(seed: int, n: int, case: tuple[
     compare(case[1], seed, n, steps=60, illegal_rate=0.05)
 
 
+def test_the_compiled_expert_plays_as_the_python_expert() -> None:
+    ended = compare({"opponents": ("expert",), "seat": "random"}, seed=4, n=2, steps=120, illegal_rate=0.0)
+    assert ended >= 1
+
+
 def test_make_vec_returns_the_native_vector_env_for_both_ids() -> None:
     for env_id, players in (("cantstop/CantStop-v0", 2), ("cantstop/CantStopSolitaire-v0", 1)):
         vec = gymnasium.make_vec(env_id, num_envs=5, vectorization_mode="vector_entry_point")
@@ -148,7 +153,7 @@ def test_bad_arguments_are_refused_naming_the_argument(kwargs: dict[str, Any], m
 
 def test_an_opponent_without_a_compiled_twin_is_refused_naming_the_compiled_ones() -> None:
     from cantstop.bots.base import bot_names
-    from cantstop.fast.bots import BOT_CODES
+    from cantstop.fast.act import BOT_CODES
 
     python_only = [name for name in bot_names() if name not in BOT_CODES]
     assert python_only  # the registry has bots the compiled path lacks

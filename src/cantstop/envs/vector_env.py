@@ -14,7 +14,7 @@ vectorization_mode="vector_entry_point")` (or the solitaire id), or directly. Ne
 - Observations: float32 `[N, size]`, each row `encode(state, seat)`. Masks: int8
   `info["action_mask"]` `[N, actions]` and `action_masks()` (bool); never all zeros
   (an ended sub-environment marks every action, as the single env does).
-- Opponents: the compiled bots (`cantstop.fast.bots.BOT_CODES`), by name or level.
+- Opponents: the compiled bots (`cantstop.fast.act.BOT_CODES`: random, rule28, ga, expert), by name or level.
 - Actions: an integer array of shape `[N]`, each in the action space. One the mask
   refuses is penalised (the default), ends the episode, or raises, by `illegal_action`,
   as in the single env; anything else (a wrong shape, a float, an out-of-range number)
@@ -30,7 +30,8 @@ from cantstop.extras import missing_extra
 
 try:
     from cantstop.envs import vector_kernels as vk
-    from cantstop.fast.bots import BOT_CODES, heuristic_tables
+    from cantstop.fast.act import BOT_CODES
+    from cantstop.fast.bots import heuristic_tables
     from cantstop.fast.tables import compile_variant
 except ImportError as error:
     raise missing_extra("fast", "cantstop.envs.vector_env", error) from error
@@ -128,6 +129,7 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
 
         self._tab = compile_variant(self.variant)
         self._heur = heuristic_tables(self.variant)
+        self._scratch = vk.scratch(self._tab, self.variant, self.players)
         self._bots = np.array([BOT_CODES[name] for name in self.opponents], np.int8)
         self._conf = vk.settings(
             self.players, -1 if seat == "random" else seat, illegal_action == "end", sum(self.variant.heights)
@@ -174,7 +176,7 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
         obs = np.empty((n, self._size), np.float32)
         masks = self._masks
         vk.batch_reset(
-            self._tab, self._heur, self._bots, self._conf, self._scale, which, self._rows,
+            self._tab, self._heur, self._bots, self._conf, self._scale, *self._scratch, which, self._rows,
             self._roots, self._episodes, self._rolls, self._draws, self._seats, self._ended,
             obs, masks,
         )
@@ -194,7 +196,7 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
         terminated = np.zeros(n, np.bool_)
         illegal = np.zeros(n, np.bool_)
         vk.batch_step(
-            self._tab, self._heur, self._bots, self._conf, self._scale, self.illegal_reward, chosen,
+            self._tab, self._heur, self._bots, self._conf, self._scale, *self._scratch, self.illegal_reward, chosen,
             self._rows, self._roots, self._episodes, self._rolls, self._draws, self._seats,
             self._ended, obs, masks, rewards, terminated, illegal,
         )

@@ -15,9 +15,11 @@ import numpy as np
 
 import cantstop.fast  # noqa: F401  (sets numba's cache folder before numba is imported)
 from cantstop.core.counter import SEAT_STREAM
+from cantstop.core.variant import Variant
 from cantstop.fast import kernels
-from cantstop.fast.bots import act
+from cantstop.fast.act import act
 from cantstop.fast.counter import nb_dice, nb_word
+from cantstop.fast.expert import fractions, new_scratch
 from cantstop.fast.kernels import CHOOSE, OVER, R_PHASE, R_PLAYER, R_RUNNERS, R_STEPS, R_TURN, ROLL
 from cantstop.fast.tables import (
     H_ACTIONS,
@@ -52,7 +54,8 @@ def drawn_seat(root: np.uint64, episode: int, players: int) -> int:
 @_jit
 def advance(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, row: np.ndarray, work: np.ndarray,
-    dice: np.ndarray, seat: int, root: np.uint64, episode: int, rolls: int, draws: int,
+    scratch: tuple[np.ndarray, np.ndarray, np.ndarray], dice: np.ndarray, seat: int,
+    root: np.uint64, episode: int, rolls: int, draws: int,
 ) -> tuple[int, int]:
     """Roll and let the opponents play until the agent decides or the game ends
     (`CantStopEnv._advance`); `work` is up to date. Returns the rolls and draws made so far."""
@@ -68,7 +71,8 @@ def advance(
         if player == seat:
             return rolls, draws
         code = bots[player - (1 if player > seat else 0)]
-        action, draws = act(code, tab, heur, row, work, root, episode, draws)
+        ex, exi, after = scratch
+        action, draws = act(code, tab, heur, row, work, ex, exi, after, root, episode, draws)
         kernels.apply(tab, row, action, work)
 
 
@@ -84,7 +88,8 @@ def new_game(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
 def reset_one(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, conf: np.ndarray, b: int,
     rows: np.ndarray, roots: np.ndarray, episodes: np.ndarray, rolls: np.ndarray,
-    draws: np.ndarray, seats: np.ndarray, work: np.ndarray, dice: np.ndarray,
+    draws: np.ndarray, seats: np.ndarray, work: np.ndarray,
+    scratch: tuple[np.ndarray, np.ndarray, np.ndarray], dice: np.ndarray,
 ) -> None:
     """Start episode `episodes[b]` of sub-environment b (`CantStopEnv.reset`): a game the
     opponents win before the agent's first decision is replayed, the dice running on."""
@@ -96,7 +101,7 @@ def reset_one(
     r, d = 0, 0
     while True:
         new_game(tab, row, work)
-        r, d = advance(tab, heur, bots, row, work, dice, seat, roots[b], episodes[b], r, d)
+        r, d = advance(tab, heur, bots, row, work, scratch, dice, seat, roots[b], episodes[b], r, d)
         if row[R_PHASE] != OVER:
             break
     rolls[b], draws[b] = r, d
@@ -165,6 +170,7 @@ def show(
 @_jit
 def batch_reset(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, conf: np.ndarray, scale: np.ndarray,
+    ex: np.ndarray, exi: np.ndarray, after: np.ndarray,
     which: np.ndarray, rows: np.ndarray, roots: np.ndarray, episodes: np.ndarray,
     rolls: np.ndarray, draws: np.ndarray, seats: np.ndarray, ended: np.ndarray,
     obs: np.ndarray, masks: np.ndarray,
@@ -173,9 +179,10 @@ def batch_reset(
     work = np.zeros(kernels.work_length_of(tab), np.int64)
     dice = np.zeros(4, np.int32)
     legal = np.zeros(tab[H_ACTIONS], np.bool_)
+    scratch = (ex, exi, after)
     for b in range(len(rows)):
         if which[b]:
-            reset_one(tab, heur, bots, conf, b, rows, roots, episodes, rolls, draws, seats, work, dice)
+            reset_one(tab, heur, bots, conf, b, rows, roots, episodes, rolls, draws, seats, work, scratch, dice)
             ended[b] = False
         show(tab, conf, scale, rows[b], seats[b], work, obs[b], legal, masks[b])
         if ended[b]:
@@ -185,6 +192,7 @@ def batch_reset(
 @_jit
 def batch_step(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, conf: np.ndarray, scale: np.ndarray,
+    ex: np.ndarray, exi: np.ndarray, after: np.ndarray,
     illegal_reward: float, actions: np.ndarray, rows: np.ndarray, roots: np.ndarray,
     episodes: np.ndarray, rolls: np.ndarray, draws: np.ndarray, seats: np.ndarray,
     ended: np.ndarray, obs: np.ndarray, masks: np.ndarray, rewards: np.ndarray,
@@ -197,13 +205,14 @@ def batch_step(
     work = np.zeros(kernels.work_length_of(tab), np.int64)
     dice = np.zeros(4, np.int32)
     legal = np.zeros(tab[H_ACTIONS], np.bool_)
+    scratch = (ex, exi, after)
     alone = conf[S_PLAYERS] == 1
     for b in range(len(rows)):
         row = rows[b]
         seat = seats[b]
         if ended[b]:
             episodes[b] += 1
-            reset_one(tab, heur, bots, conf, b, rows, roots, episodes, rolls, draws, seats, work, dice)
+            reset_one(tab, heur, bots, conf, b, rows, roots, episodes, rolls, draws, seats, work, scratch, dice)
             seat = seats[b]
             ended[b] = False
         elif not masks[b, actions[b]]:
@@ -217,7 +226,7 @@ def batch_step(
             kernels.prepare(tab, row, work)
             kernels.apply(tab, row, tab[tab[O_INTERNAL] + actions[b]], work)
             rolls[b], draws[b] = advance(
-                tab, heur, bots, row, work, dice, seat, roots[b], episodes[b], rolls[b], draws[b]
+                tab, heur, bots, row, work, scratch, dice, seat, roots[b], episodes[b], rolls[b], draws[b]
             )
             over = row[R_PHASE] == OVER
             if alone:
@@ -229,6 +238,11 @@ def batch_step(
         show(tab, conf, scale, row, seat, work, obs[b], legal, masks[b])
         if ended[b]:
             masks[b, :] = 1
+
+
+def scratch(tab: np.ndarray, variant: Variant, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled expert's scratch space (ex, exi, after), made once per environment."""
+    return new_scratch(tab, fractions(variant), players)
 
 
 def column_scale(heights: tuple[int, ...]) -> np.ndarray:
