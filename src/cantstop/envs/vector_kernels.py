@@ -20,15 +20,29 @@ from cantstop.fast import kernels
 from cantstop.fast.act import act
 from cantstop.fast.counter import nb_dice, nb_word
 from cantstop.fast.expert import fractions, new_scratch
-from cantstop.fast.kernels import CHOOSE, OVER, R_PHASE, R_PLAYER, R_RUNNERS, R_STEPS, R_TURN, ROLL
+from cantstop.fast.kernels import (
+    CHOOSE,
+    OVER,
+    R_PHASE,
+    R_PLAYER,
+    R_RUNNERS,
+    R_STEPS,
+    R_TURN,
+    ROLL,
+    W_CHOICES,
+    W_COUNT,
+)
 from cantstop.fast.tables import (
     H_ACTIONS,
     H_COLUMNS,
     H_FACES,
+    H_ROLL_ACTION,
     H_RUNNERS,
     H_STEP_LIMIT,
+    H_STOP_ACTION,
     NO_LIMIT,
     O_INTERNAL,
+    O_NUMBER,
     O_OUTCOMES,
 )
 
@@ -167,6 +181,21 @@ def show(
         mask[:] = 1
 
 
+@_inline
+def listed_mask(tab: np.ndarray, row: np.ndarray, work: np.ndarray, mask: np.ndarray) -> None:
+    """The int8 mask of a row where the agent decides, without deriving the choices again:
+    in CHOOSE the roll that led here listed them in `work`; in DECIDE, roll and maybe stop."""
+    mask[:] = 0
+    if row[R_PHASE] == CHOOSE:
+        w = 2 * tab[H_COLUMNS]
+        numbers = tab[O_NUMBER]
+        for k in range(work[w + W_COUNT]):
+            mask[tab[numbers + work[w + W_CHOICES + k]]] = 1
+    else:
+        mask[tab[H_ROLL_ACTION]] = 1
+        mask[tab[H_STOP_ACTION]] = kernels.may_stop(tab, row)
+
+
 @_jit
 def batch_reset(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, conf: np.ndarray, scale: np.ndarray,
@@ -204,7 +233,6 @@ def batch_step(
     nothing and pays `illegal_reward` (ending the episode when the settings say so)."""
     work = np.zeros(kernels.work_length_of(tab), np.int64)
     dice = np.zeros(4, np.int32)
-    legal = np.zeros(tab[H_ACTIONS], np.bool_)
     scratch = (ex, exi, after)
     alone = conf[S_PLAYERS] == 1
     for b in range(len(rows)):
@@ -235,9 +263,11 @@ def batch_step(
                 rewards[b] = 1.0 if row[R_PLAYER] == seat else -1.0
             terminated[b] = over
             ended[b] = over
-        show(tab, conf, scale, row, seat, work, obs[b], legal, masks[b])
+        encode(tab, conf, scale, row, seat, obs[b])
         if ended[b]:
             masks[b, :] = 1
+        elif not illegal[b]:  # an illegal action changed nothing, its mask neither
+            listed_mask(tab, row, work, masks[b])
 
 
 def scratch(tab: np.ndarray, variant: Variant, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
