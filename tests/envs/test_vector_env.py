@@ -99,6 +99,7 @@ def test_make_vec_returns_the_native_vector_env_for_both_ids() -> None:
         assert vec.observation_space.contains(obs)
         assert info["action_mask"].shape == (5, vec.single_action_space.n)
         assert info["action_mask"].dtype == np.int8
+        assert isinstance(gymnasium.make_vec(env_id, num_envs=2), CantStopVectorEnv)  # the default mode
 
 
 def test_a_list_of_seeds_seeds_each_sub_env() -> None:
