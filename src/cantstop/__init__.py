@@ -8,6 +8,7 @@ from cantstop.core.errors import (
     InvalidDiceError,
     NotationError,
     RecordError,
+    SetupError,
 )
 from cantstop.core.state import ROLL, STOP, Action, Decision, Phase, State, new_game
 from cantstop.core.variant import PRESETS, Pairing, Variant, preset
@@ -31,6 +32,7 @@ __all__ = [
     "RecordError",
     "SecureDice",
     "SeededDice",
+    "SetupError",
     "State",
     "Variant",
     "__version__",

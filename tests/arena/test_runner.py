@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from cantstop.arena.forfeit import Fault
 from cantstop.arena.match import GameResult, MatchSpec
 from cantstop.arena.runner import Tally, bot_labels, run_match
 from cantstop.arena.sprt import parse_sprt
 from cantstop.core.record import read_record
+from cantstop.table import Fault
 
 
 def lines(out: Path) -> list[dict[str, object]]:

@@ -174,7 +174,7 @@ def test_advice_says_when_stopping_wins() -> None:
 
 
 def test_percent_never_rounds_a_possible_bust_to_0_or_a_possible_escape_to_100() -> None:
-    from cantstop.bots.advice import percent
+    from cantstop.core.odds import percent
 
     values = (0.0, 0.003, 0.005, 0.0051, 0.5602, 0.996, 1.0)
     assert [percent(x) for x in values] == ["0%", "<1%", "<1%", "1%", "56%", ">99%", "100%"]

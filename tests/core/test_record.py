@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 import cantstop.core.record as record_module
 from cantstop import ROLL, STOP, Phase, RecordError, SeededDice
-from cantstop.core.game import Game
 from cantstop.core.notation import to_notation
 from cantstop.core.record import read_record, record_from_json, record_to_json, write_record
+from cantstop.table import Move, Table
 
 from .helpers import ALL_SPECS, players_for
 
@@ -37,19 +37,19 @@ def test_golden_record_replays_to_its_final_position(path: Path) -> None:
     assert record.result == "ABCD"[final.player]
 
 
-def random_game(spec: str, seed: int, max_events: int | None = None) -> Game:
+def random_game(spec: str, seed: int, max_events: int | None = None) -> Table:
     """A game played by a seeded random policy, stopped early after `max_events` if given."""
     players = players_for(spec)
-    game = Game.new(spec, [f"P{i}" for i in range(players)], SeededDice(seed), tags={"Seed": str(seed)})
+    game = Table.new(spec, [f"P{i}" for i in range(players)], SeededDice(seed), tags={"Seed": str(seed)})
     rng = random.Random(seed)
     while not game.state.is_over and (max_events is None or len(game.record.events) < max_events):
         state = game.state
         if state.phase is Phase.ROLL:
-            game.roll()
+            game.play(Move.of(ROLL))
         elif state.phase is Phase.CHOOSE:
-            game.play(rng.choice(state.options))
+            game.play(Move.of(rng.choice(state.options)))
         else:
-            game.play(STOP if STOP in state.legal_actions() and rng.random() < 0.4 else ROLL)
+            game.play(Move.of(STOP if STOP in state.legal_actions() and rng.random() < 0.4 else ROLL))
     return game
 
 
@@ -111,8 +111,8 @@ PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blackli
                       min_size=2, max_size=4, unique=True), note=st.text(PRINTABLE, max_size=12))
 @example(names=["Ann {the elder}", 'B"o\\b'], note="{not a comment}")
 def test_names_and_tag_values_come_back_whole_with_braces_and_quotes(names: list[str], note: str) -> None:
-    game = Game.new("classic", names, SeededDice(1), first=0, tags={"Event": note})
-    game.roll()
+    game = Table.new("classic", names, SeededDice(1), first=0, tags={"Event": note})
+    game.play(Move.of(ROLL))
     again = read_record(write_record(game.record))
     assert again.players == names and again.tags["Event"] == note
 

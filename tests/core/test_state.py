@@ -12,6 +12,7 @@ from cantstop import (
     IllegalActionError,
     InvalidDiceError,
     Phase,
+    SetupError,
     State,
     new_game,
     preset,
@@ -218,9 +219,10 @@ def test_illegal_actions_name_what_is_legal() -> None:
 
 
 def test_new_game_checks_players_and_first_seat() -> None:
-    with pytest.raises(ValueError, match=r"1\.\.4 players, not 5"):
+    # SetupError: a CantStopError (and so a ValueError), the kind every caller already catches.
+    with pytest.raises(SetupError, match=r"1\.\.4 players, not 5"):
         new_game("classic", 5)
-    with pytest.raises(ValueError, match=r"first seat must be 0\.\.1"):
+    with pytest.raises(SetupError, match=r"first seat must be 0\.\.1"):
         new_game("classic", 2, 2)
     assert new_game("classic", 3, 2).player == 2
 

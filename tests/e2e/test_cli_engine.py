@@ -106,16 +106,21 @@ def test_replay_prints_every_turn_and_the_winner() -> None:
     code, out = run("replay", str(GOLDEN / "classic-2p.txt"))
     assert code == 0
     assert out.splitlines()[0] == "classic: A Ann, B Bob"
-    assert "turn 1 Ann: rolls 6424; choices" in out and "busts" in out and "claims" in out
+    assert "turn 1: Ann rolls 6 4 2 4: 6+10, 8+8" in out and "busts on" in out and "claims column" in out
     assert out.rstrip().endswith("winner: Ann")
 
 
 def test_replay_turn_n_prints_that_position() -> None:
     code, out = run("replay", str(GOLDEN / "classic-2p.txt"), "--turn", "1")
     assert code == 0 and out.strip() == "classic 00010031000/00000000000 00000000000 B roll 0 1"  # 5:1 8:3 9:1
-    code, out = run("replay", str(GOLDEN / "classic-2p.txt"), "--turn", "999")
+    code, out = run("replay", str(GOLDEN / "classic-2p.txt"), "--turn", "39")
     final = [line for line in (GOLDEN / "classic-2p.txt").read_text().splitlines() if line.startswith("[Final")]
-    assert out.strip() in final[0]
+    assert code == 0 and out.strip() in final[0]
+
+
+def test_replay_turn_past_the_end_says_how_many_turns_the_game_has() -> None:
+    code, out = run("replay", str(GOLDEN / "classic-2p.txt"), "--turn", "999")
+    assert code == 2 and "the game has 39 turns: give 0..39" in out
 
 
 def test_replay_of_a_corrupt_record_names_the_line(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def test_play_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     ]
     tmux.start(command)
     screen = tmux.wait_for("Ann (A) to roll")
-    assert "Roll (r)" in screen and "random bot" in screen
+    assert "Roll (r)" in screen and "Random bot" in screen
     for column in (" 7 ", " 2 ", " 12 "):
         assert column in screen
     tmux.keys("r")
@@ -83,7 +83,7 @@ def test_play_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
         tmux.wait_for("Ann stops")
     else:  # the seeded first roll may bust; then the message waits for a key
         tmux.keys("Enter")
-    tmux.wait_for("random bot rolls")
+    tmux.wait_for("Random bot rolls")
     tmux.wait_for("Ann (A) to roll")  # the bot's turn is played out on its own
     tmux.keys("?")
     assert "undo your last choice" in tmux.wait_for("Keys")
@@ -97,7 +97,7 @@ def test_play_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     assert "Game record:" in screen
     [path] = records.iterdir()  # the one game, saved (the path on screen may wrap)
     record = read_record(path.read_text())
-    assert record.players == ["Ann", "random bot"] and len(record.events) >= 3
+    assert record.players == ["Ann", "Random bot"] and len(record.events) >= 3
 
 
 def test_the_game_leaves_when_its_terminal_closes(tmux: Tmux, tmp_path: Path) -> None:

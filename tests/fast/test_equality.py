@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 
 from cantstop import Variant, preset
-from cantstop.fast.proof import compare, sample_positions
 from core.helpers import ALL_SPECS
 
+from .proof import compare, sample_positions
 from .strategies import variants
 
 CASES = [

@@ -14,9 +14,9 @@ from cantstop import Phase, preset
 from cantstop.bots.expert import _spaces, judge_of, roll_value
 from cantstop.fast import expert as fast_expert
 from cantstop.fast import kernels, to_arrays
-from cantstop.fast.proof import compare, compare_games, sample_positions
 from cantstop.fast.tables import compile_variant
 
+from .proof import compare, compare_games, sample_positions
 from .test_equality import CASES
 
 

@@ -21,7 +21,7 @@ def run(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedPro
 def test_import_without_numba_names_the_extra() -> None:
     done = run(WITHOUT_NUMBA + "import cantstop.fast")
     assert done.returncode != 0
-    assert "ImportError: cantstop.fast needs numba" in done.stderr
+    assert "ImportError: cantstop.fast needs the 'fast' extra (numba is not installed)" in done.stderr
     assert "pip install -e '.[fast]'" in done.stderr
 
 
@@ -44,3 +44,16 @@ def test_kernels_cache_in_the_user_cache_folder_unless_told_otherwise() -> None:
     assert os.path.dirname(folder) == os.path.join(user_cache_dir("cantstop"), "numba")
     assert len(os.path.basename(folder)) == 16  # the digest of the package's source
     assert run(show, {**env, "NUMBA_CACHE_DIR": "/tmp/elsewhere"}).stdout.strip() == "/tmp/elsewhere"
+
+
+def test_the_compiled_bots_copy_the_python_bots_constants() -> None:
+    from dataclasses import astuple
+
+    from cantstop.bots import expert, heuristic
+    from cantstop.fast import bots as fast_bots
+    from cantstop.fast import expert as fast_expert
+
+    assert astuple(heuristic.RULE_OF_28) == fast_bots.RULE_OF_28
+    assert astuple(heuristic.GLENN_ALOI) == fast_bots.GLENN_ALOI
+    for name in ("ALPHA", "SPARE", "RIVAL", "LEAD", "THREAT_SCALE", "WIN_BONUS", "LOOKAHEAD", "SHARPNESS"):
+        assert getattr(fast_expert, name) == getattr(expert, name), name

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from cantstop import preset
-from cantstop.fast.proof import compare_games
 from cantstop.fast.simulate import chunks, simulate
 from core.helpers import ALL_SPECS
+
+from .proof import compare_games
 
 LINEUPS = {1: ("rule28",), 2: ("random", "ga"), 3: ("rule28", "random", "ga"), 4: ("ga", "random", "rule28", "random")}
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from cantstop.arena.forfeit import Fault, Forfeit
 from cantstop.arena.match import MatchSpec
 from cantstop.arena.runner import bot_labels, run_match
 from cantstop.core.record import read_record
 from cantstop.core.state import new_game
 from cantstop.core.variant import preset
 from cantstop.protocol.client import ProtocolPlayer
+from cantstop.table import Fault, SeatFailed
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mybot.py"
 
@@ -60,7 +60,7 @@ def engine(tmp_path: Path, misbehave: str) -> str:
         ("sys.stderr.write('dying words\\n'); sys.stderr.flush(); sys.exit(1)", Fault.CRASH, "dying words"),
         ("time.sleep(60)", Fault.TIMEOUT, "no bestmove within"),
         ("send('hello there')", Fault.PROTOCOL, "unexpected line 'hello there'"),
-        ("send('bestmove 6-10')", Fault.PROTOCOL, "bad action '6-10'"),
+        ("send('bestmove 6-10')", Fault.PROTOCOL, "bad move '6-10'"),
         ("send('info string lost my way'); send('bestmove none')", Fault.CRASH, "lost my way"),
         ("send('bestmove 13')", Fault.ILLEGAL, "13 is not legal"),
     ],
@@ -98,7 +98,7 @@ def test_a_program_that_cannot_start_is_named() -> None:
 def test_a_program_without_handshake_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("cantstop.protocol.client.START_SECONDS", 0.5)
     player = ProtocolPlayer(f"{sys.executable} -c 'import time; time.sleep(30)'", 2.0)
-    with pytest.raises(Forfeit, match="no cantstopok within"):
+    with pytest.raises(SeatFailed, match="no cantstopok within"):
         player.new_game(preset("classic"), 2, 0, 1)
     player.close()
 

@@ -10,28 +10,13 @@ from cantstop.core.state import ROLL, STOP
 from cantstop.protocol.messages import (
     Go,
     Option,
-    format_action,
-    parse_action,
     parse_go,
     parse_option,
     parse_setoption,
 )
 
 choices = st.lists(st.integers(2, 12), min_size=1, max_size=3).map(lambda cs: tuple(sorted(cs)))
-actions = st.one_of(st.just(ROLL), st.just(STOP), choices)
-
-
-@given(actions)
-def test_actions_round_trip(action: object) -> None:
-    assert parse_action(format_action(action)) == action  # type: ignore[arg-type]
-
-
-def test_action_text() -> None:
-    assert format_action((6, 10)) == "6+10" and format_action((7, 7)) == "7+7"
-    assert parse_action("roll") is ROLL and parse_action("stop") is STOP
-    for bad in ("", "6-10", "go", "6+", "six"):
-        with pytest.raises(ValueError, match="bad action"):
-            parse_action(bad)
+actions = st.one_of(st.just(ROLL), st.just(STOP), choices)  # their text form: tests/table/test_move.py
 
 
 @given(st.lists(actions, max_size=6), st.integers(0, 10**6))

@@ -16,8 +16,9 @@ from cantstop.arena.schedule import DealDice
 from cantstop.core.notation import to_notation
 from cantstop.core.record import Record, Roll
 from cantstop.core.state import ROLL, Phase, new_game
-from cantstop.protocol.messages import Go, parse_action
+from cantstop.protocol.messages import Go
 from cantstop.protocol.server import Engine, serve
+from cantstop.table import Move
 
 
 def session(*lines: str) -> list[str]:
@@ -37,7 +38,7 @@ def test_go_answers_a_legal_action() -> None:
     state = new_game("classic", 2).roll((2, 4, 5, 5))
     answer = session("cantstop", "newgame classic 2 0", "position " + to_notation(state), "go movetime 100")
     assert answer[-1].startswith("bestmove ")
-    assert parse_action(answer[-1].split()[1]) in state.options
+    assert Move.parse(answer[-1].split()[1]).action in state.options
 
 
 @pytest.mark.parametrize(
@@ -129,7 +130,7 @@ def test_cantstop_bot_plays_a_whole_game_over_pipes() -> None:
             else:
                 process.stdin.write("position " + to_notation(state) + "\n")
                 reply = ask(Go(50, state.legal_actions()).line(), "bestmove")[-1]
-                action = parse_action(reply.split()[1])
+                action = Move.parse(reply.split()[1]).action
                 assert action in state.legal_actions()
             turn = state.turn
             state = state.play(action)

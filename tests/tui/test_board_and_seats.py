@@ -68,7 +68,7 @@ def test_seat_specs_give_one_seat_each_with_distinct_names(parts: list[str]) -> 
     assert len({s.name for s in seats}) == len(seats)
     assert [s.is_person for s in seats] == [not p.startswith("bot:") for p in parts]
     for seat in seats:
-        assert seat.bot is None or seat.bot.name in seat.name
+        assert seat.bot is None or seat.bot.display in seat.name  # one name for people: "Rule-of-28 bot B"
 
 
 def test_a_missing_level_falls_back_to_a_weaker_bot_with_a_notice() -> None:
@@ -76,7 +76,7 @@ def test_a_missing_level_falls_back_to_a_weaker_bot_with_a_notice() -> None:
     assert info.name == "random" and notice is None
     for level in ("medium", "hard", "expert"):
         info, notice = resolve_bot(level)
-        assert notice is None or (f"no {level} bot yet" in notice and info.name in notice)
+        assert notice is None or (f"no {level} bot yet" in notice and info.display in notice)
     with pytest.raises(ValueError, match="unknown bot 'nobody'"):
         resolve_bot("nobody")
     for bad in ("", "Ann,,Bob", "A;B"):

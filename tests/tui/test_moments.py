@@ -6,17 +6,18 @@ import random
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList, RichLog
+from textual.widgets import Button, OptionList, RichLog
 from tui_helpers import ScriptedDice, game_screen, make_app, until
 
 from cantstop.bots import BotInfo, Budget, Level
 from cantstop.core.notation import from_notation
 from cantstop.core.record import read_record
-from cantstop.core.state import Action, Phase, State
+from cantstop.core.state import STOP, Action, Phase, State
+from cantstop.table.wording import explain_bust
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
 from cantstop.tui.seats import Seat
-from cantstop.tui.session import explain_bust
+from cantstop.tui.start_screen import kind_options
 from cantstop.tui.widgets import BoardView, TooSmall, players_text
 
 pytestmark = pytest.mark.asyncio
@@ -97,7 +98,7 @@ async def test_a_win_ends_the_game_and_offers_another_with_the_same_seats(tmp_pa
         second = game_screen(app).session
         assert second is not first and second.path != first.path
         assert [s.name for s in second.seats] == ["Ann", "Bob"]
-        assert not second.state.is_over and second.game.record.events == []
+        assert not second.state.is_over and second.table.record.events == []
 
 
 async def test_choices_are_numbered_previewed_and_played_by_number(tmp_path: Path) -> None:
@@ -142,7 +143,7 @@ async def test_bots_move_one_step_at_a_time_on_space(tmp_path: Path) -> None:
         assert session.state.phase is Phase.CHOOSE and session.state.player == 0
         await pilot.press("space")
         assert session.state.phase is Phase.DECIDE
-        assert "random bot rolls 1 5 4 6" in log_text(app)
+        assert "Random bot rolls 1 5 4 6" in log_text(app)
 
 
 async def test_advice_shows_odds_and_a_suggestion(tmp_path: Path) -> None:
@@ -182,7 +183,7 @@ async def test_unknown_keys_change_nothing(tmp_path: Path) -> None:
         session = game_screen(app).session
         before = session.state
         await pilot.press("x", "z", "9", "s", "1", "enter", "tab", "f5", "u")
-        assert session.state == before and session.game.record.events == []
+        assert session.state == before and session.table.record.events == []
         assert isinstance(app.screen, GameScreen)
 
 
@@ -225,15 +226,15 @@ async def test_bots_play_on_their_own_but_wait_while_a_dialog_is_open(tmp_path: 
         await pilot.press("question_mark")
         screen.bot_delay = 0.02  # from now on bots move on their own
         screen.schedule_bot()
-        events = len(session.game.record.events)
+        events = len(session.table.record.events)
         await pilot.pause(0.3)  # many bot delays long
-        assert len(session.game.record.events) == events  # nothing moved under the help screen
+        assert len(session.table.record.events) == events  # nothing moved under the help screen
         await pilot.press("escape")
         for _ in range(100):  # bounded wait for the bot's turn to be played out
             if session.seat.is_person:
                 break
             await pilot.pause(0.05)
-        assert session.seat.is_person and len(session.game.record.events) > events
+        assert session.seat.is_person and len(session.table.record.events) > events
 
 
 async def test_the_same_fallback_notice_is_given_once(tmp_path: Path) -> None:
@@ -253,7 +254,7 @@ async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
         session = game_screen(app).session
         await pilot.press("f")
         await until(pilot, lambda: session.seat.name == "Ann" or session.state.is_over)
-        assert "broken failed (RuntimeError: out of ideas); it plays" in log_text(app)
+        assert "Broken bot failed (RuntimeError: out of ideas); it plays" in log_text(app)
 
 
 async def test_fast_forward_hands_slow_bots_to_the_background_and_ends_at_a_person(
@@ -269,9 +270,9 @@ async def test_fast_forward_hands_slow_bots_to_the_background_and_ends_at_a_pers
         await until(pilot, lambda: session.seat.is_person)  # bots move without their (endless) delay
         assert not screen.fast
         await pilot.press("r", "1", "s")
-        events = len(session.game.record.events)
+        events = len(session.table.record.events)
         await pilot.pause(0.2)
-        assert len(session.game.record.events) == events  # after a person, bots wait their delay again
+        assert len(session.table.record.events) == events  # after a person, bots wait their delay again
 
 
 async def test_a_turtle_die_reads_t_in_the_log_as_on_the_dice(tmp_path: Path) -> None:
@@ -301,3 +302,69 @@ async def test_a_bust_on_turtle_dice_names_the_sums_not_every_pairing() -> None:
     text = explain_bust(before, (1, 1, 1, 1))
     assert text.startswith("Rolled T T T T: 66 ways to pair them, with sums 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12.")
     assert "the runner in 12 is at the top" in text and len(text) < 600
+
+
+# ---- what a new player found (issue 13): each defect, fixed on the table layer
+def roller(state: State, rng: random.Random, budget: Budget) -> Action:
+    """Rolls again whenever it may: busts sooner or later."""
+    return state.options[0] if state.phase is Phase.CHOOSE else state.legal_actions()[0]
+
+
+async def test_a_bots_runners_leave_the_board_when_it_busts(tmp_path: Path) -> None:
+    seat = Seat("Roller bot", "bot:roller", BotInfo("roller", Level.EASY, "never stops", roller, "Roller bot"))
+    app = make_app(tmp_path, "Ann", dice=ScriptedDice([ONES, ONES, ONES]))
+    app.config.seats = [seat, Seat("Ann", "Ann")]
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        for _ in range(5):  # 2+2, 2 (the runner at the top), then a bust
+            await pilot.press("space")
+        assert screen.session.seat.name == "Ann" and "Roller bot busts" in log_text(app)
+        assert not any(screen.query_one(BoardView).state.runners)  # the lost runners are gone
+        assert "BUST" in str(screen.query_one("#dice").render())  # the dice still say what happened
+
+
+def button_colours(screen: GameScreen) -> tuple[object, object]:
+    return tuple(screen.query_one(f"#{name}", Button).styles.background for name in ("roll", "stop"))  # type: ignore[return-value]
+
+
+def stopper(state: State, rng: random.Random, budget: Budget) -> Action:
+    return state.options[0] if state.phase is Phase.CHOOSE else STOP
+
+
+async def test_roll_and_stop_look_inactive_on_a_bots_turn_and_after_the_end(tmp_path: Path) -> None:
+    # Ann 2+2 and stops; the bot 12+12 and stops; Ann 2 to the top of column 2 and stops: she wins.
+    seat = Seat("Stopper bot", "bot:stopper", BotInfo("stopper", Level.EASY, "stops", stopper, "Stopper bot"))
+    app = make_app(tmp_path, "Ann", "classic+to_win=1", dice=ScriptedDice([ONES, SIXES, ONES]))
+    app.config.seats = [Seat("Ann", "Ann"), seat]
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", "1")  # Ann may roll and stop now
+        active = button_colours(screen)
+        await pilot.press("s")  # the bot's turn
+        idle = button_colours(screen)
+        assert screen.query_one("#roll", Button).disabled and idle[0] != active[0] and idle[1] != active[1]
+        await pilot.press("space", "space", "space")
+        assert screen.session.seat.is_person
+        await pilot.press("r", "1", "s")
+        await pilot.pause()
+        assert screen.session.state.is_over and button_colours(screen) == idle
+
+
+async def test_bots_have_one_name_for_people_on_the_start_screen_the_board_and_the_record(tmp_path: Path) -> None:
+    labels = [label for label, _ in kind_options()]
+    assert "Rule-of-28 bot (medium)" in labels and not any(label.startswith("Bot") for label in labels)
+    assert len(labels) == len(set(labels))  # each bot once
+    app = make_app(tmp_path, "Ann,bot:medium,bot:medium")
+    async with app.run_test():
+        screen = game_screen(app)
+        players = str(screen.query_one("#players").render())
+        assert "Rule-of-28 bot B" in players and "rule28" not in players
+    assert read_record(screen.session.path.read_text()).players == ["Ann", "Rule-of-28 bot B", "Rule-of-28 bot C"]
+
+
+async def test_the_advice_names_the_likely_choices_in_words(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "Ann,bot:random")
+    async with app.run_test() as pilot:
+        await pilot.press("a")
+        advice = str(game_screen(app).query_one("#advice").render())
+        assert "Choices most often offered: " in advice and "Likeliest" not in advice

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import pg_schema, postgres_url
+from web_helpers import NO_LIMITS, pg_schema, postgres_url
 
 from cantstop.web.app import create_app
 from cantstop.web.storage import Storage
@@ -23,7 +23,7 @@ def storage(tmp_path: Path) -> Iterator[Storage]:
 
 @pytest.fixture
 def client(storage: Storage) -> Iterator[TestClient]:
-    with TestClient(create_app(storage, bot_delay=0)) as test_client:
+    with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as test_client:
         yield test_client
 
 

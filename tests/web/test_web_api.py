@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from web_helpers import auth, join, new_game, pick, wait_for
 
 from cantstop.core.record import read_record
-from cantstop.web.app import MAX_BODY, create_app
+from cantstop.web.app import create_app
+from cantstop.web.settings import MAX_BODY
 from cantstop.web.storage import Storage
 
 
@@ -259,7 +260,7 @@ def test_odds_and_advice(client: TestClient, duel: Any) -> None:
 def test_the_openapi_page_lists_the_api(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/games", "/api/games/{game_id}/actions", "/api/games/{game_id}/join", "/api/leaderboard"} <= set(paths)
-    assert client.get("/docs").status_code == 200
+    assert client.get("/docs").status_code == 404  # off by default: it loads its scripts from a CDN
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

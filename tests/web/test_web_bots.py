@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-import cantstop.web.service as service_module
+import cantstop.web.bot_seats as bot_seats_module
 from cantstop.bots import BotInfo, Budget
-from cantstop.core.state import Phase, State
+from cantstop.core.state import ROLL, STOP, Phase, State
 from cantstop.web.service import GameService
 from cantstop.web.storage import Storage
 
@@ -21,7 +21,7 @@ from cantstop.web.storage import Storage
 def thoughts(monkeypatch: pytest.MonkeyPatch) -> list[State]:
     """Every state any bot was asked to move in, in any process."""
     seen: list[State] = []
-    real = service_module.get_bot
+    real = bot_seats_module.get_bot
 
     def counting(name: str) -> BotInfo:
         bot = real(name)
@@ -32,7 +32,7 @@ def thoughts(monkeypatch: pytest.MonkeyPatch) -> list[State]:
 
         return replace(bot, play=play)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(service_module, "get_bot", counting)
+    monkeypatch.setattr(bot_seats_module, "get_bot", counting)
     return seen
 
 
@@ -48,30 +48,30 @@ async def relay(source: GameService, target: GameService, game_id: str) -> None:
     """Tell `target` of every version `source` reaches, as PostgreSQL's NOTIFY would."""
     told = -1
     while True:
-        version = source.games[game_id].version
+        version = source.games.held[game_id].version
         if version != told:
-            await target.notified(game_id, version)
+            await target.games.notified(game_id, version)
             told = version
         await asyncio.sleep(0.005)
 
 
 async def play_ann(service: GameService, game_id: str) -> None:
     """Ann (seat 0) rolls once and stops whenever it is her turn, until the game ends."""
-    game = service.games[game_id]
+    game = service.games.held[game_id]
     while not (state := game.state).is_over:  # type: ignore[union-attr]
         assert state is not None
         if state.player != 0:
             await asyncio.sleep(0.01)
         elif state.phase is Phase.ROLL:
-            await service.act(game_id, 0, game.version, "roll")
+            await service.games.act(game_id, 0, game.version, ROLL)
         elif state.phase is Phase.CHOOSE:
-            await service.act(game_id, 0, game.version, list(state.options[0]))
+            await service.games.act(game_id, 0, game.version, state.options[0])
         else:
-            await service.act(game_id, 0, game.version, "stop")
+            await service.games.act(game_id, 0, game.version, STOP)
 
 
 def bot_decisions(service: GameService, game_id: str) -> int:
-    record = service.games[game_id].record
+    record = service.games.held[game_id].record
     assert record is not None
     # A roll again is not an event of its own: dice after a choice imply it.
     return sum(
@@ -84,14 +84,14 @@ def bot_decisions(service: GameService, game_id: str) -> int:
 @pytest.mark.asyncio
 async def test_only_the_process_that_moved_lets_its_bot_think(storage: Storage, thoughts: list[State]) -> None:
     first, second = GameService(storage, bot_delay=0), GameService(storage, bot_delay=0)
-    game_id = await first.create("classic+to_win=1", ["open", "bot:rule28"])
-    await second.live(game_id)  # a client on the second process watches the game
-    await first.join(game_id, 0, "Ann")
+    game_id = await first.lobby.create("classic+to_win=1", ["open", "bot:rule28"])
+    await second.games.live(game_id)  # a client on the second process watches the game
+    await first.lobby.join(game_id, 0, "Ann")
     listening = asyncio.create_task(relay(first, second, game_id))
     try:
         await play_ann(first, game_id)
-        await until(lambda: second.games[game_id].version == first.games[game_id].version)
-        assert second.games[game_id].state == first.games[game_id].state
+        await until(lambda: second.games.held[game_id].version == first.games.held[game_id].version)
+        assert second.games.held[game_id].state == first.games.held[game_id].state
         assert len(thoughts) == bot_decisions(first, game_id) > 0  # no move was thought twice
     finally:
         listening.cancel()
@@ -103,19 +103,19 @@ async def test_only_the_process_that_moved_lets_its_bot_think(storage: Storage, 
 async def test_a_standing_by_process_moves_the_bot_when_the_other_does_not(storage: Storage, thoughts: list[State]) -> None:
     stuck = GameService(storage, bot_delay=3600)  # it makes the moves, but its bot never comes
     standby = GameService(storage, bot_delay=0, bot_standby=0.05)
-    game_id = await stuck.create("classic", ["bot:random", "open"])
-    await standby.live(game_id)
-    await stuck.join(game_id, 1, "Bob")
-    await standby.notified(game_id, -1)  # as PostgreSQL tells of a start
+    game_id = await stuck.lobby.create("classic", ["bot:random", "open"])
+    await standby.games.live(game_id)
+    await stuck.lobby.join(game_id, 1, "Bob")
+    await standby.games.notified(game_id, -1)  # as PostgreSQL tells of a start
     listening = asyncio.create_task(relay(stuck, standby, game_id))
-    game = stuck.games[game_id]
+    game = stuck.games.held[game_id]
     try:
         if game.state is not None and game.state.player == 1:  # Bob won the roll-off: one turn
-            await stuck.act(game_id, 1, game.version, "roll")
+            await stuck.games.act(game_id, 1, game.version, ROLL)
             if game.state.player == 1:  # not a bust
-                await stuck.act(game_id, 1, game.version, list(game.state.options[0]))
-                await stuck.act(game_id, 1, game.version, "stop")
-        await until(lambda: standby.games[game_id].driven > 0)  # the bot moved, from the standby
+                await stuck.games.act(game_id, 1, game.version, game.state.options[0])
+                await stuck.games.act(game_id, 1, game.version, STOP)
+        await until(lambda: standby.games.held[game_id].driven > 0)  # the bot moved, from the standby
         assert thoughts and all(s.player == 0 for s in thoughts)
     finally:
         listening.cancel()

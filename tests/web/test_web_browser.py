@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,16 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield running
 
 
+def wait_js(page: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until `expression` is true in the page. Playwright's wait_for_function compiles its
+    text with eval, which the site's Content-Security-Policy forbids; evaluate is not."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(20)
+
+
 def create(server: Server, variant: str, seats: list[str]) -> str:
     response = httpx.post(server.url + "/api/games", json={"variant": variant, "seats": seats})
     assert response.status_code == 201, response.text
@@ -80,7 +91,7 @@ def my_move(page: Any, rolls: int) -> str | None:
     page.keyboard.press(key)
     try:
         # The move is shown (perhaps by the live update first) and the page's request is done.
-        page.wait_for_function(f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'", timeout=10_000)
+        wait_js(page, f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'", timeout=10_000)
     except Exception:
         raise AssertionError(f"key {key} at version {version} did nothing: {page.text_content('#error')!r}, {page.text_content('#status')!r}") from None
     return key
@@ -121,7 +132,7 @@ def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: A
     assert page.locator(".seat.winner").count() == 1
     assert errors == []
     # The odds of the last position are not left standing once the game is over.
-    page.wait_for_function("document.getElementById('odds').textContent === 'Odds are shown while a game is played.'")
+    wait_js(page, "document.getElementById('odds').textContent === 'Odds are shown while a game is played.'")
     assert "busts" not in page.text_content("#odds") and page.locator(".advice").count() == 0
     # The replay viewer steps through the finished game, with the dice of each position.
     page.click("text=Replay this game")
@@ -155,7 +166,7 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
         take_seat(page, name, seat)
         pages.append(page)
     for page in pages:
-        page.wait_for_function("document.body.dataset.status === 'playing'")
+        wait_js(page, "document.body.dataset.status === 'playing'")
     pages[1].reload()  # a reload finds the seat again (its cookie) and the game as it stands
     pages[1].wait_for_selector(".seat .tag")
     assert "Bob" in pages[1].text_content(".seat:has(.tag)")
@@ -172,7 +183,7 @@ def test_two_people_play_each_other_online(browser: Any, server: Server, tmp_pat
                 other = pages[1 - i]
                 version = page.evaluate("document.body.dataset.version")
                 # The other browser sees the move at once, through its WebSocket.
-                other.wait_for_function(f"Number(document.body.dataset.version) >= {version}")
+                wait_js(other, f"Number(document.body.dataset.version) >= {version}")
         if not moved:
             pages[0].wait_for_timeout(20)
     versions = {p.evaluate("document.body.dataset.version") for p in pages}
@@ -211,7 +222,7 @@ def create_on_home_page(page: Any, server: Server, variant: str, seats: list[tup
             field.fill(name)
     page.click("#create button[type=submit]")
     page.wait_for_url("**/game/*")
-    page.wait_for_function(f"document.body.dataset.status === '{status}'")
+    wait_js(page, f"document.body.dataset.status === '{status}'")
 
 
 def to_move(page: Any) -> str:
@@ -249,7 +260,7 @@ def test_two_people_at_one_screen_play_each_other(browser: Any, server: Server, 
     page.wait_for_selector("#error:not(:empty)")
     assert "nothing was applied" in page.text_content("#error")
     page.unroute("**/actions")
-    page.wait_for_function("document.body.dataset.version === '1'")
+    wait_js(page, "document.body.dataset.version === '1'")
     rolls, reloaded, shot = [0, 0], False, False
     for moves in range(1, 3000):
         if page.evaluate("document.body.dataset.status") == "over":
@@ -321,7 +332,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
     take_seat(online, "Cy", 2)
     watcher = browser.new_context().new_page()  # somebody only watching
     watcher.goto(page.url)
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     rolls = {"Ann": 0, "Bob": 0, "Cy": 0}
     for _ in range(5000):
         if all(p.evaluate("document.body.dataset.status") == "over" for p in (page, online)):
@@ -333,7 +344,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
             page.wait_for_timeout(20)
             continue
         rolls[who] = 0 if key == "s" else rolls[who] + (key == "r")
-    watcher.wait_for_function("document.body.dataset.status === 'over'")
+    wait_js(watcher, "document.body.dataset.status === 'over'")
     # A spectator is offered a new game of their own; the players, a rematch.
     assert watcher.locator("#controls a.again").text_content() == "New game"
     assert watcher.locator("#controls button.again").count() == 0
@@ -363,7 +374,7 @@ def test_people_at_one_screen_play_again_and_the_online_player_follows(browser: 
     online.wait_for_url(f"**/game/{new_id}")
     take_seat(online, "Cy", 2)
     for p in (page, online):
-        p.wait_for_function("document.body.dataset.status === 'playing'")
+        wait_js(p, "document.body.dataset.status === 'playing'")
     assert errors == []
     page.screenshot(path=str(tmp_path / "rematch.png"))
 
@@ -384,7 +395,7 @@ def test_a_screen_holding_a_seat_adds_a_person_before_the_game_starts(browser: A
     page.fill("#join-name", "Bob")
     page.select_option("#join-seat", "1")
     page.click("#join-submit")
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     assert page.locator("#join").is_hidden() and page.text_content("#error") == ""
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
     assert sorted(page.evaluate(f"JSON.parse(localStorage.getItem('cantstop-seats-{game_id}'))")) == ["0", "1"]
@@ -404,7 +415,7 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
     assert page.text_content("#join-title") == "Add a person at this screen"
     page.fill("#join-name", BOB)
     page.click("#join-submit")  # the only open seat left, C, is offered
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
     # The longest name allowed is cut short with an ellipsis; the page keeps the phone's width.
     assert page.evaluate("document.documentElement.scrollWidth") == 390
@@ -430,7 +441,7 @@ def test_a_person_joined_online_adds_a_person_here_and_they_play_in_turn(browser
     # Play again seats both again at this screen: Ann's by the cookie, the added person's by token.
     page.click("#controls button.again")
     page.wait_for_url(lambda url: game_id not in url)
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     assert page.locator(".seat .tag").all_text_contents() == ["here", "here"]
     assert page.locator(".seat-name").all_text_contents() == ["Ann", "bot:random", BOB]
     assert errors == []
@@ -482,7 +493,7 @@ def test_a_long_name_without_spaces_wraps_in_the_status_and_log(browser: Any, se
     page.goto(server.url + created["url"])
     page.wait_for_selector("#join:not([hidden])")
     take_seat(page, "V" * 40, 1)  # both names long: whoever wins the roll-off is named in the log
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    wait_js(page, "document.body.dataset.status === 'playing'")
     log = page.text_content("#log") or ""
     assert "W" * 40 in log or "V" * 40 in log
     assert page.evaluate("document.documentElement.scrollWidth") == 390

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import auth, join, new_game, until
 
-from cantstop.web.app import BURST, MAX_MESSAGE
+from cantstop.web.settings import BURST, MAX_MESSAGE
 
 
 def seated(client: TestClient) -> tuple[str, dict[int, str]]:
@@ -117,15 +117,15 @@ def test_a_flooding_connection_is_cut_off(client: TestClient) -> None:
 
 def test_a_finished_game_nobody_watches_leaves_memory_and_comes_back(client: TestClient) -> None:
     game_id = new_game(client, ["bot:random", "bot:random"])
-    service = client.app.state.games  # type: ignore[attr-defined]
+    held = client.app.state.service.games.held  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         hello = until(ws, "hello")
         game = hello["game"]
         while game["status"] != "over":
             game = until(ws, "update")["game"]
-    assert game_id not in service.games
+    assert game_id not in held
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         assert until(ws, "hello")["game"]["version"] == game["version"]  # rebuilt from storage
-    assert game_id not in service.games
+    assert game_id not in held
     again = client.get(f"/api/games/{game_id}").json()
     assert again["version"] == game["version"] and again["state"] == game["state"]

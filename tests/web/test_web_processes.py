@@ -75,3 +75,24 @@ def test_a_game_played_with_one_client_on_each_process(two_servers: tuple[Server
     records = [httpx.get(f"{s.url}/api/games/{game_id}/record").text for s in (first, second)]
     assert records[0] == records[1]
     assert len(read_record(records[0]).events) == game["version"]
+
+
+def test_chat_and_its_mute_reach_the_clients_of_the_other_process(two_servers: tuple[Server, Server]) -> None:
+    first, second = two_servers
+    game_id = httpx.post(first.url + "/api/games", json={"variant": "classic", "seats": ["open", "open"]}).json()["id"]
+    ann = httpx.post(f"{first.url}/api/games/{game_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+    ws_url = {s: s.url.replace("http", "ws") + f"/ws/games/{game_id}" for s in (first, second)}
+    with connect(ws_url[first], additional_headers={"Authorization": f"Bearer {ann}"}) as on_first, connect(ws_url[second]) as watcher:
+        receive(on_first, "hello")
+        receive(watcher, "hello")
+        on_first.send(json.dumps({"type": "chat", "text": "hello from the first process"}))
+        heard = receive(watcher, "chat")
+        assert (heard["name"], heard["seat"], heard["text"]) == ("Ann", 0, "hello from the first process")
+        assert receive(on_first, "chat") == heard  # once, by the same road, for the sender too
+        on_first.send(json.dumps({"type": "mute", "spectators": True}))
+        assert receive(watcher, "chat_mute")["spectators_muted"] is True
+        watcher.send(json.dumps({"type": "chat", "text": "let me speak"}))
+        assert receive(watcher, "error")["error"] == "muted"
+    with connect(ws_url[second]) as later:  # a newcomer on the other process gets the history
+        chat = receive(later, "hello")["chat"]
+        assert chat["spectators_muted"] is True and [m["text"] for m in chat["messages"]] == ["hello from the first process"]

@@ -11,7 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import auth, join, pick, until
 
-from cantstop.web.service import ApiError, GameService
+from cantstop.web.errors import ApiError
+from cantstop.web.games import parse_action
+from cantstop.web.service import GameService
 from cantstop.web.storage import RematchExists, Storage, new_token
 
 
@@ -139,8 +141,8 @@ def test_a_game_has_one_rematch_and_a_refused_one_stores_nothing(any_storage: St
 def test_another_process_tells_its_watchers_of_the_rematch(storage: Storage) -> None:
     async def run() -> None:
         here, there = GameService(storage, bot_delay=0), GameService(storage, bot_delay=0)
-        game_id = await here.create("classic+to_win=1", ["open", "bot:random"], {0: ("Ann", new_token())})
-        game, rolls = await here.live(game_id), 0
+        game_id = await here.lobby.create("classic+to_win=1", ["open", "bot:random"], {0: ("Ann", new_token())})
+        game, rolls = await here.games.live(game_id), 0
         for _ in range(20_000):  # Ann plays here; the bot plays on this process's loop
             if game.state is not None and game.state.is_over:
                 break
@@ -151,15 +153,15 @@ def test_another_process_tells_its_watchers_of_the_rematch(storage: Storage) -> 
             rolls = 0 if state["phase"] == "roll" else rolls
             action = pick(state, rolls)
             rolls += action == "roll"
-            await here.act(game_id, 0, game.version, action)
-        watched = await there.live(game_id)
+            await here.games.act(game_id, 0, game.version, parse_action(action))
+        watched = await there.games.live(game_id)
         queue: asyncio.Queue[str] = asyncio.Queue()
         watched.listeners.add(queue)
         with pytest.raises(ApiError, match="only a player"):
-            await here.rematch(game_id, set())
-        new_id, tokens = await here.rematch(game_id, {0})
-        assert list(tokens) == [0] and await there.seat_of(new_id, tokens[0]) == 0
-        await there.notified(game_id, -1)  # as PostgreSQL's NOTIFY tells the other process
+            await here.lobby.rematch(game_id, set())
+        new_id, tokens = await here.lobby.rematch(game_id, {0})
+        assert list(tokens) == [0] and await there.lobby.seat_of(new_id, tokens[0]) == 0
+        await there.games.notified(game_id, -1)  # as PostgreSQL's NOTIFY tells the other process
         assert watched.snapshot()["rematch"] == new_id
         assert f'"rematch": "{new_id}"' in queue.get_nowait()
         await here.close()

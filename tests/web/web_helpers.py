@@ -20,6 +20,9 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+# Tests play far faster than people: the rate limits are off unless a test is about them.
+NO_LIMITS = {"rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off"}
+
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -75,8 +78,8 @@ def free_port() -> int:
 class Server:
     """A real `cantstop serve` process on a loopback port (killed, never left running)."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None) -> None:
-        self.db, self.bot_delay = db, bot_delay
+    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None, limits: bool = False) -> None:
+        self.db, self.bot_delay, self.limits = db, bot_delay, limits
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -86,6 +89,7 @@ class Server:
         self.process = subprocess.Popen(
             [str(cantstop), "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            env={**os.environ, **({} if self.limits else {f"CANTSTOP_{k.upper()}": v for k, v in NO_LIMITS.items()})},
         )
         for _ in range(600):
             if self.process.poll() is not None:

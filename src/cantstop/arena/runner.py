@@ -20,14 +20,15 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from cantstop.arena.forfeit import Forfeit
 from cantstop.arena.match import GameResult, MatchSpec, play_game
-from cantstop.arena.player import COMMAND_PREFIX, WATCHDOG, Player, open_player
+from cantstop.arena.player import COMMAND_PREFIX, open_player
 from cantstop.arena.schedule import Task, schedule
 from cantstop.arena.sprt import Sprt, llr, pair_class
 from cantstop.arena.stats import Fit, bradley_terry, connected, wilson
 from cantstop.bots import get_bot
 from cantstop.protocol.client import ProtocolPlayer
+from cantstop.table.failure import SeatFailed
+from cantstop.table.players import WATCHDOG, Player
 
 RECORDS = "games"
 SUMMARY_LINES = "games.jsonl"
@@ -66,7 +67,7 @@ def bot_labels(bots: list[str], tolerance: float = 2.0) -> tuple[str, ...]:
             try:
                 player.start()
                 names.append(player.name)
-            except Forfeit as error:
+            except SeatFailed as error:
                 raise ValueError(f"{bot!r} does not play: {error.reason}") from None
             finally:
                 player.close()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from cantstop.bots.base import Budget, get_bot
 from cantstop.bots.heuristic import stop_wins
 from cantstop.core.choices import format_choice
-from cantstop.core.odds import next_roll
+from cantstop.core.odds import next_roll, percent
 from cantstop.core.state import STOP, Action, Phase, State
 
 
@@ -17,16 +17,6 @@ class Advice:
     action: Action
     bust_chance: float  # of the next roll, with the runners the advice leaves on the board
     reason: str  # one line, e.g. "stop: 38% bust, 2 columns near the top"
-
-
-def percent(value: float) -> str:
-    """Whole percents, but never '0%' or '100%' for what may or may not happen."""
-    text = f"{100 * value:.0f}%"
-    if text == "0%" and value > 0:
-        return "<1%"
-    if text == "100%" and value < 1:
-        return ">99%"
-    return text
 
 
 def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:

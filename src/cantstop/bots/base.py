@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,9 +52,14 @@ def register(name: str, level: Level, description: str, display: str) -> Callabl
     return add
 
 
+# Every module of cantstop.bots that registers bots: the one list to extend with a new one.
+MODULES = ("simple", "heuristic", "expert")
+
+
 def _load_builtins() -> None:
-    # Importing the modules registers their bots.
-    from cantstop.bots import expert, heuristic, simple  # noqa: F401
+    # Importing the modules registers their bots (once: Python keeps imported modules).
+    for module in MODULES:
+        importlib.import_module(f"cantstop.bots.{module}")
 
 
 def bot_names() -> list[str]:

@@ -146,9 +146,7 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address:
     if not 2 <= len(bots) <= 4:
         raise click.UsageError(f"a match needs 2 to 4 bots, not {len(bots)}")
     if fast:
-        if ray_address is not None:
-            raise click.UsageError("--fast and --ray do not go together: --fast runs compiled games here")
-        return fast_arena(bots, games, sprt_text, common)
+        return fast_arena(bots, games, sprt_text, ray_address, common)
     check_core_games(games)
     try:
         test = parse_sprt(sprt_text) if sprt_text is not None else None

@@ -12,11 +12,13 @@ import click
 
 from cantstop.core.choices import format_choice
 from cantstop.core.errors import CantStopError
-from cantstop.core.notation import format_dice, from_notation, parse_dice, seat_letter, to_notation
-from cantstop.core.odds import chance_to_use, column_sets
-from cantstop.core.record import Record, Roll, read_record
-from cantstop.core.state import STOP, Phase
+from cantstop.core.notation import from_notation, parse_dice, seat_letter, to_notation
+from cantstop.core.odds import chance_to_use, column_sets, percent
+from cantstop.core.record import Record, read_record
+from cantstop.core.state import Phase
 from cantstop.core.variant import PRESETS, Variant, preset
+from cantstop.table.happenings import told
+from cantstop.table.wording import say
 
 
 def variant_option(default: str = "classic") -> Callable[[F], F]:
@@ -43,8 +45,9 @@ def load_variant(name: str) -> Variant:
         raise click.BadParameter(str(error), param_hint="--variant") from None
 
 
-def percent(value: float) -> str:
-    return f"{100 * value:6.2f}%"
+def percent_column(value: float) -> str:
+    """A chance for a table column: two places, right-aligned."""
+    return f"{percent(value, 2):>7}"
 
 
 @click.command()
@@ -65,12 +68,12 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
             chance = chance_to_use(variant, columns)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="COLUMNS") from None
-        click.echo(f"{' '.join(map(str, columns))}: {percent(float(chance)).strip()} of rolls can use one of them ({variant.name})")
+        click.echo(f"{' '.join(map(str, columns))}: {percent(float(chance), 2)} of rolls can use one of them ({variant.name})")
         return
     click.echo(f"Variant {variant.name}: chance a roll can use ...")
     click.echo("single columns:")
     for cols, chance in sorted(column_sets(variant, 1)):
-        click.echo(f"  {cols[0]:>2}  {percent(float(chance))}")
+        click.echo(f"  {cols[0]:>2}  {percent_column(float(chance))}")
     for size, label in ((2, "pairs"), (3, "triples")):
         table = column_sets(variant, size)
         rows: list[tuple[tuple[int, ...], Fraction] | None] = list(table)
@@ -83,7 +86,7 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
             if row is None:
                 click.echo("  ...")
             else:
-                click.echo(f"  {'-'.join(map(str, row[0])):>8}  {percent(float(row[1]))}")
+                click.echo(f"  {'-'.join(map(str, row[0])):>8}  {percent_column(float(row[1]))}")
 
 
 @click.command()
@@ -143,6 +146,9 @@ def replay(record_file: Path, turn: int | None, tui: bool) -> None:
         run_replay(record, record_file)
         return
     if turn is not None:
+        turns = record.final().turn
+        if turn > turns:
+            raise click.BadParameter(f"the game has {turns} turns: give 0..{turns}", param_hint="--turn")
         click.echo(to_notation(record.after_turn(turn)))
         return
     print_replay(record)
@@ -151,22 +157,11 @@ def replay(record_file: Path, turn: int | None, tui: bool) -> None:
 def print_replay(record: Record) -> None:
     names = record.players
     click.echo(f"{record.variant.name}: {', '.join(f'{seat_letter(i)} {n}' for i, n in enumerate(names))}")
-    states = record.states()
-    before = next(states)
-    for event, after in zip(record.events, states):
-        who = f"turn {before.turn + 1} {names[before.player]}"
-        if isinstance(event, Roll):
-            verdict = "busts" if after.turn != before.turn else "choices " + ", ".join(
-                format_choice(c) for c in after.options
-            )
-            click.echo(f"  {who}: rolls {format_dice(event)}; {verdict}")
-        elif isinstance(event, tuple):
-            click.echo(f"  {who}: plays {format_choice(event)}")
-        elif event is STOP:
-            won = [c for c in after.variant.columns if after.claimed[c] != before.claimed[c]]
-            click.echo(f"  {who}: stops" + (f" and claims {', '.join(map(str, won))}" if won else ""))
+    final = record.start()
+    for before, happened, after in told(record):
+        for happening in happened:
+            click.echo(f"  turn {before.turn + 1}: {say(happening, names, record.variant, brief=True)}")
         if after.turn != before.turn:
             click.echo(f"    {to_notation(after)}")
-        before = after
-    final = before
+        final = after
     click.echo(f"winner: {names[final.player]}" if final.is_over else "game in progress")

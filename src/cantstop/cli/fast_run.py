@@ -142,13 +142,16 @@ def _tally(turns: Any) -> tuple[list[int], list[int]]:
     return values.tolist(), tally.tolist()
 
 
-def fast_arena(bots: tuple[str, ...], games: int, sprt: str | None, common: dict[str, Any]) -> None:
+def fast_arena(bots: tuple[str, ...], games: int, sprt: str | None, ray: str | None,
+               common: dict[str, Any]) -> None:
     """`cantstop arena BOTS --fast`: wins of each bot over every seat order of each deal.
 
     Nothing is written to --out; --budget-ms and --tolerance do not apply.
     """
     if sprt is not None:
         raise click.UsageError("--sprt is for core matches; --fast plays the --games asked for")
+    if ray is not None:
+        raise click.UsageError("--ray is for core matches; --fast runs on this machine's cores")
     seed, jobs, variant = common["seed"], common["jobs"], common["variant_name"]
     max_turns, progress = common["max_turns"], common["progress"]
     names = [compiled_bot(b) for b in bots]

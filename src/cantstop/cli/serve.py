@@ -11,8 +11,9 @@ import click
 @click.option("--db", "db_url", envvar="CANTSTOP_DB", default=None, help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db. Default: a SQLite file in your data directory. Also $CANTSTOP_DB.")
 @click.option("--bot-delay", default=0.8, show_default=True, type=click.FloatRange(0, 10), help="Seconds a bot waits before each move, so people can follow.")
 @click.option("--allow-origin", multiple=True, help="Another origin allowed to open WebSockets (repeatable), e.g. https://example.org.")
+@click.option("--trusted-proxy", multiple=True, help="Address of a reverse proxy whose X-Forwarded-For/-Proto are believed (repeatable); also $CANTSTOP_TRUSTED_PROXIES.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes (more than one needs PostgreSQL).")
-def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_origin: tuple[str, ...], workers: int) -> None:
+def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_origin: tuple[str, ...], trusted_proxy: tuple[str, ...], workers: int) -> None:
     """Serve the browser game: create games, play with friends and bots, watch, replay."""
     import uvicorn
     from sqlalchemy.exc import ArgumentError
@@ -37,12 +38,21 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
         raise click.ClickException(f"cannot open the database {shown}: {error}") from None
     storage.close()
     click.echo(f"database: {shown}")
-    click.echo(f"Can't Stop at http://{host}:{port}/  (API docs at /docs; Ctrl-C stops)", err=False)
+    click.echo(f"Can't Stop at http://{host}:{port}/  (the API described at /openapi.json; Ctrl-C stops)", err=False)
     import os
 
     os.environ["CANTSTOP_DB"] = url
     os.environ["CANTSTOP_BOT_DELAY"] = str(bot_delay)
     os.environ["CANTSTOP_ORIGINS"] = " ".join(allow_origin)
+    if trusted_proxy:
+        os.environ["CANTSTOP_TRUSTED_PROXIES"] = " ".join(trusted_proxy)
+    from cantstop.web.settings import Settings
+    from cantstop.web.throttle import limit_items
+
+    try:  # each worker reads the settings again; a mistake is told once, here
+        limit_items(Settings.from_env())
+    except ValueError as error:
+        raise click.ClickException(f"bad setting {error}") from None
     uvicorn.run(
         "cantstop.web.server:build_app",
         factory=True,
@@ -52,4 +62,5 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
         ws_max_size=16 * 1024,
         ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
         log_level="warning",
+        proxy_headers=False,  # the application alone decides whose X-Forwarded-* to believe
     )

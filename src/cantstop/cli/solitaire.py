@@ -16,23 +16,18 @@ from cantstop.bots.base import Budget, bot_names, get_bot
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_option, fast_solitaire
 from cantstop.core.dice import SeededDice
-from cantstop.core.state import Phase, new_game
+from cantstop.core.record import Record
+from cantstop.core.state import new_game
+from cantstop.core.variant import preset
+from cantstop.table import BotPlayer, Table
 
 
 def solitaire_game(bot: str, seed: int, variant: str = "solitaire") -> int:
     """Turns `bot` needs to win a solitaire game with dice and bot seeded by `seed`."""
-    play = get_bot(bot).play
-    state = new_game(variant, 1)
-    dice = SeededDice(f"solitaire-dice-{seed}")
-    rng = random.Random(f"solitaire-bot-{seed}")
-    budget = Budget()
-    faces = state.variant.faces
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.ROLL:
-            state = state.roll(dice.roll(4, faces))
-        else:
-            state = state.play(play(state, rng, budget))
-    return state.turn
+    player = BotPlayer(get_bot(bot), rng=random.Random(f"solitaire-bot-{seed}"), budget=Budget())
+    table = Table(Record(preset(variant), [bot]), SeededDice(f"solitaire-dice-{seed}"), [player], narrate=False)
+    table.run()
+    return table.state.turn
 
 
 def _batch(job: tuple[str, list[int], str]) -> list[int]:
@@ -170,8 +165,9 @@ def check_plot_path(path: str) -> None:
 
 @click.command()
 def bots() -> None:
-    """List the computer players: name, level and what they do."""
+    """List the computer players: name, level, what people call it and what it does."""
     infos = [get_bot(name) for name in bot_names()]
     width = max(len(info.name) for info in infos)
+    shown = max(len(info.display) for info in infos)
     for info in infos:
-        click.echo(f"{info.name:<{width}}  {info.level.value:<6}  {info.description}")
+        click.echo(f"{info.name:<{width}}  {info.level.value:<6}  {info.display:<{shown}}  {info.description}")

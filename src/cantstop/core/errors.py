@@ -11,6 +11,10 @@ class IllegalActionError(CantStopError):
     """An action that the position does not allow; the state is left untouched."""
 
 
+class SetupError(CantStopError):
+    """A game that cannot start: a player count or first seat the variant does not allow."""
+
+
 class InvalidDiceError(CantStopError):
     """A roll that is not four dice of the variant's faces."""
 

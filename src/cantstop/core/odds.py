@@ -15,6 +15,16 @@ from cantstop.core.state import Phase, State, make_state
 from cantstop.core.variant import Variant
 
 
+def percent(value: float, places: int = 0) -> str:
+    """A chance in percent, but never '0%' or '100%' for what may or may not happen."""
+    text = f"{100 * value:.{places}f}%"
+    if value > 0 and float(text[:-1]) == 0:
+        return f"<{10**-places:g}%"
+    if value < 1 and float(text[:-1]) == 100:
+        return f">{100 - 10**-places:g}%"
+    return text
+
+
 @dataclass(frozen=True)
 class RollOdds:
     """What the next roll holds for the player to move."""

@@ -25,9 +25,9 @@ from typing import Any
 
 from cantstop.core.choices import Choice, format_choice, parse_choice
 from cantstop.core.dice import Dice
-from cantstop.core.errors import CantStopError, RecordError
+from cantstop.core.errors import CantStopError, NotationError, RecordError
 from cantstop.core.notation import SEATS, format_dice, parse_dice, seat_letter
-from cantstop.core.state import ROLL, STOP, Decision, Phase, State, new_game
+from cantstop.core.state import ROLL, Decision, Phase, State, new_game
 from cantstop.core.variant import Variant, preset, variant_spec
 
 # One step of a game's history: dice put on the table, or an action of the player.
@@ -109,6 +109,45 @@ def describe_event(event: Event) -> str:
     return str(event)
 
 
+# The one text and JSON form of each event; `cantstop.table.Move` builds on these.
+def event_text(event: Event) -> str:
+    """'1546' for dice, '6+10' for a choice, 'roll' or 'stop' for a decision."""
+    if isinstance(event, Roll):
+        return format_dice(event)
+    if isinstance(event, tuple):
+        return format_choice(event)
+    return event.value
+
+
+def parse_event(token: str, variant: Variant) -> Event:
+    """The event `event_text` wrote; a CantStopError says what a token may be."""
+    if token.isdigit() and len(token) == variant.dice:
+        return Roll(parse_dice(token, variant))
+    if token in ("roll", "stop"):
+        return Decision(token)
+    try:
+        return parse_choice(token)
+    except ValueError as error:
+        raise CantStopError(str(error)) from None
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    if isinstance(event, Roll):
+        return {"dice": list(event)}
+    if isinstance(event, tuple):
+        return {"choice": list(event)}
+    return {"decision": event.value}
+
+
+def event_from_json(item: dict[str, Any]) -> Event:
+    """`event_json`'s form back; KeyError, TypeError or ValueError for anything else."""
+    if "dice" in item:
+        return Roll(tuple(int(d) for d in item["dice"]))
+    if "choice" in item:
+        return tuple(sorted(int(c) for c in item["choice"]))
+    return Decision(item["decision"])
+
+
 # ---------------------------------------------------------------- text format
 def _quote(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
@@ -120,45 +159,47 @@ def _unquote(text: str) -> str:
 
 def write_record(record: Record) -> str:
     """The record as text; `read_record` gives it back equal."""
-    moves, final = _turn_lines(record)  # one replay gives both the moves and the result
+    body, final = record_body(record)  # one replay gives both the moves and the result
+    result = seat_letter(final.player) if final.is_over else "*"
+    if body and not body.endswith("\n"):  # a turn in progress
+        body += "\n"
+    return header_text(record, result, final.turn) + body
+
+
+def header_text(record: Record, result: str = "*", turns: int | None = None) -> str:
+    """The tag lines and the blank line after them; `Result` last but for `Turns`."""
     tags = {
         "Variant": variant_spec(record.variant),
         "Players": "; ".join(record.players),
         "First": seat_letter(record.first),
-        **{k: v for k, v in record.tags.items() if k not in ("Variant", "Players", "First")},
-        "Result": seat_letter(final.player) if final.is_over else "*",
-        "Turns": str(final.turn),
+        **{k: v for k, v in record.tags.items() if k not in ("Variant", "Players", "First", "Result", "Turns")},
+        "Result": result,
     }
-    lines = [f'[{k} "{_quote(v)}"]' for k, v in tags.items()]
-    lines.append("")
-    lines.extend(moves)
-    return "\n".join(lines) + "\n"
+    if turns is not None:
+        tags["Turns"] = str(turns)
+    return "".join(f'[{k} "{_quote(v)}"]\n' for k, v in tags.items()) + "\n"
 
 
-def _turn_lines(record: Record) -> tuple[list[str], State]:
-    """One line per turn, and the state after the last event."""
+def record_body(record: Record) -> tuple[str, State]:
+    """The moves as text, one line per turn (the last one open while a turn goes on), and the final state."""
     states = record.states()  # checks every event, naming the first that does not replay
     state = next(states)
-    lines: list[str] = []
-    tokens: list[str] = []
+    parts: list[str] = []
     for event, after in zip(record.events, states):
-        if not tokens:
-            tokens = [f"{state.turn + 1}.", seat_letter(state.player)]
-        before, state = state, after
-        if isinstance(event, Roll):
-            tokens.append(format_dice(event))
-            if state.turn != before.turn:
-                tokens.append("bust")
-        elif isinstance(event, tuple):
-            tokens.append(format_choice(event))
-        elif event is STOP:
-            tokens.append("stop")
-        if state.turn != before.turn:
-            lines.append(" ".join(tokens))
-            tokens = []
-    if tokens:
-        lines.append(" ".join(tokens))
-    return lines, state
+        parts.append(event_layout(event, state, after, not parts or parts[-1].endswith("\n")))
+        state = after
+    return "".join(parts), state
+
+
+def event_layout(event: Event, before: State, after: State, new_line: bool) -> str:
+    """The text one event adds to the moves: a new line starts with the turn's number and
+    seat, dice that bust are followed by 'bust', and the end of a turn ends its line."""
+    text = f"{before.turn + 1}. {seat_letter(before.player)}" if new_line else ""
+    if event is not ROLL:  # a roll again is implied by the dice that follow
+        text += " " + event_text(event)
+    if after.turn != before.turn:
+        text += " bust\n" if isinstance(event, Roll) else "\n"
+    return text
 
 
 def read_record(text: str) -> Record:
@@ -236,18 +277,16 @@ def _read_turn(record: Record, state: State, number: int, line: str, last: bool)
             continue
         if state.turn != turn:
             raise RecordError(f"{token!r} after the end of the turn", number)
-        event: Event
-        if token.isdigit() and len(token) == record.variant.dice:
-            event = Roll(_dice(token, record.variant, number))
-        elif token == "stop":
-            event = STOP
-        elif token == "bust":
+        if token == "bust":
             raise RecordError("'bust' must follow dice that fit nowhere", number)
-        else:
-            try:
-                event = parse_choice(token)
-            except ValueError as error:
-                raise RecordError(f"{error}; expected dice, a choice, 'stop' or 'bust'", number) from None
+        if token == "roll":  # records keep the dice, never the decision to roll
+            raise RecordError("write the dice of the roll, e.g. 1546, not 'roll'", number)
+        try:
+            event = parse_event(token, record.variant)
+        except CantStopError as error:
+            if isinstance(error, NotationError):  # bad dice: the message says what dice are
+                raise RecordError(str(error), number) from None
+            raise RecordError(f"{error}; expected dice, a choice, 'stop' or 'bust'", number) from None
         try:
             state = apply_event(state, event)
         except CantStopError as error:
@@ -261,13 +300,6 @@ def _read_turn(record: Record, state: State, number: int, line: str, last: bool)
     return state
 
 
-def _dice(token: str, variant: Variant, number: int) -> Dice:
-    try:
-        return parse_dice(token, variant)
-    except CantStopError as error:
-        raise RecordError(str(error), number) from None
-
-
 # ---------------------------------------------------------------- JSON format
 def record_to_json(record: Record) -> dict[str, Any]:
     return {
@@ -275,12 +307,7 @@ def record_to_json(record: Record) -> dict[str, Any]:
         "players": record.players,
         "first": record.first,
         "tags": record.tags,
-        "events": [
-            {"dice": list(e)} if isinstance(e, Roll)
-            else {"choice": list(e)} if isinstance(e, tuple)
-            else {"decision": str(e)}
-            for e in record.events
-        ],
+        "events": [event_json(e) for e in record.events],
     }
 
 
@@ -289,13 +316,7 @@ def record_from_json(data: dict[str, Any] | str) -> Record:
     try:
         obj = json.loads(data) if isinstance(data, str) else data
         record = Record(preset(obj["variant"]), [str(p) for p in obj["players"]], int(obj.get("first", 0)), [], dict(obj.get("tags", {})))
-        for item in obj["events"]:
-            if "dice" in item:
-                record.events.append(Roll(tuple(int(d) for d in item["dice"])))
-            elif "choice" in item:
-                record.events.append(tuple(sorted(int(c) for c in item["choice"])))
-            else:
-                record.events.append(Decision(item["decision"]))
+        record.events.extend(event_from_json(item) for item in obj["events"])
     except (KeyError, TypeError, ValueError, json.JSONDecodeError) as error:
         raise RecordError(
             f"bad record JSON ({type(error).__name__}: {error}); expected keys: variant, players, first, tags, events"

@@ -19,22 +19,16 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-INSTALL_HINT = "pip install -e '.[fast]'"
+from cantstop.extras import missing_extra
 
 
 def _require() -> None:
     """Fail at import with the command that installs what is missing."""
-    missing = []
     for module in ("numpy", "numba"):
         try:
             __import__(module)
-        except ImportError:
-            missing.append(module)
-    if missing:
-        raise ImportError(
-            f"cantstop.fast needs {' and '.join(missing)}: install the 'fast' extra with "
-            f"{INSTALL_HINT}"
-        )
+        except ImportError as error:
+            raise missing_extra("fast", "cantstop.fast", error) from None
 
 
 def _source_digest() -> str:
@@ -51,13 +45,14 @@ _require()
 
 from cantstop.fast.batch import Batch, from_arrays, legal_masks, new_batch, roll, step, to_arrays  # noqa: E402
 from cantstop.fast.counter import CounterDice, CounterRandom, counter_dice, counter_uniform  # noqa: E402
+from cantstop.fast.simulate import Simulation, simulate  # noqa: E402
 from cantstop.fast.tables import compile_variant  # noqa: E402
 
 __all__ = [
-    "INSTALL_HINT",
     "Batch",
     "CounterDice",
     "CounterRandom",
+    "Simulation",
     "compile_variant",
     "counter_dice",
     "counter_uniform",
@@ -65,6 +60,7 @@ __all__ = [
     "legal_masks",
     "new_batch",
     "roll",
+    "simulate",
     "step",
     "to_arrays",
 ]

@@ -22,9 +22,10 @@ RANDOM, RULE28, GA, EXPERT = 0, 1, 2, 3
 BOT_CODES = {"random": RANDOM, "rule28": RULE28, "ga": GA, "expert": EXPERT}
 
 _jit = nb.njit(cache=True, error_model="numpy")
+_inline = nb.njit(cache=True, error_model="numpy", inline="always")
 
 
-@_jit
+@_inline
 def act(
     bot: int, tab: np.ndarray, heur: np.ndarray, row: np.ndarray, work: np.ndarray,
     ex: np.ndarray, exi: np.ndarray, after: np.ndarray, seed: np.uint64, game: int, draw: int,

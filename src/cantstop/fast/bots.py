@@ -2,8 +2,9 @@
 
 Each chooses exactly what its Python twin chooses in the same position: the heuristics
 are integer scores with the same tie rule (the last of the engine's order wins); the
-random bot turns one uniform draw per decision into the same pick. The weights are read
-from `cantstop.bots.heuristic`, so there is one copy of them.
+random bot turns one uniform draw per decision into the same pick. The fast layer may
+import only core, so the weights are a copy of `cantstop.bots.heuristic`'s (as fields
+of its `Weights`); a test holds the copy equal to the original.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from functools import lru_cache
 import numba as nb
 import numpy as np
 
-from cantstop.bots.heuristic import GLENN_ALOI, RULE_OF_28, Weights
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
 from cantstop.fast.counter import nb_uniform
@@ -44,16 +44,20 @@ _jit = nb.njit(cache=True, error_model="numpy")
 _inline = nb.njit(cache=True, error_model="numpy", inline="always")
 
 
+# (progress, move, odd, even, high, low, marker, threshold): `heuristic.Weights`, in order.
+Weights = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int, int, int]
+RULE_OF_28: Weights = ((1, 2, 3, 4, 5, 6), (6, 5, 4, 3, 2, 1), 2, 2, 4, 4, 6, 28)
+GLENN_ALOI: Weights = ((1, 2, 2, 3, 7, 7), (3, 4, 0, 2, 0, 7), 7, 1, 6, 5, 6, 29)
+
+
 def _weights(weights: Weights, variant: Variant) -> list[int]:
     middle = variant.faces + 1
+    progress, move, *terms = weights
 
     def by_column(table: tuple[int, ...]) -> list[int]:  # core: heuristic._weight
         return [table[min(abs(c - middle), len(table) - 1)] for c in variant.columns]
 
-    return [
-        *by_column(weights.progress), *by_column(weights.move), weights.odd, weights.even,
-        weights.high, weights.low, weights.marker, weights.threshold, middle,
-    ]
+    return [*by_column(progress), *by_column(move), *terms, middle]
 
 
 @lru_cache(maxsize=64)

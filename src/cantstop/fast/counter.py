@@ -54,13 +54,13 @@ def nb_mix(z: np.uint64) -> np.uint64:
     return z ^ (z >> _U(31))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def nb_word(seed: np.uint64, stream: np.uint64, game: int, counter: int) -> np.uint64:
     """`word`, compiled; `seed` comes already masked to 64 bits."""
     return nb_mix(nb_mix(nb_mix(nb_mix(seed) ^ stream) ^ _U(game)) ^ _U(counter))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def nb_dice(seed: np.uint64, game: int, roll: int, faces: int, out: np.ndarray) -> None:
     """`counter_dice` for four dice, written into `out`."""
     count = _U(faces * faces * faces * faces)
@@ -71,7 +71,7 @@ def nb_dice(seed: np.uint64, game: int, roll: int, faces: int, out: np.ndarray) 
         index //= f
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def nb_uniform(seed: np.uint64, game: int, draw: int) -> float:
     """`counter_uniform`, compiled."""
     return float(nb_word(seed, _U(DRAW_STREAM), game, draw) >> _U(11)) * 2.0**-53

@@ -19,16 +19,6 @@ from functools import lru_cache
 import numba as nb
 import numpy as np
 
-from cantstop.bots.expert import (
-    ALPHA,
-    LEAD,
-    LOOKAHEAD,
-    RIVAL,
-    SHARPNESS,
-    SPARE,
-    THREAT_SCALE,
-    WIN_BONUS,
-)
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
 from cantstop.fast.bots import stop_wins
@@ -56,6 +46,16 @@ from cantstop.fast.tables import (
     O_WEIGHTS,
 )
 
+# The Python expert's constants, copied (the fast layer imports only core); a test holds
+# them equal to `cantstop.bots.expert`'s.
+ALPHA = 1.5
+SPARE = 0.3
+RIVAL = 1.0
+LEAD = 0.5
+THREAT_SCALE = 0.25
+WIN_BONUS = 0.5
+LOOKAHEAD = 12
+SHARPNESS = 2.0
 SPACES = 36  # a column's spaces 0..35: rows of the worth tables
 E_COUNT, E_MINE, E_RIVALS, E_BEST, E_THREAT, E_BASE = range(6)  # judge slots after the fractions
 JUDGE = 8

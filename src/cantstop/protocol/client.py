@@ -1,4 +1,4 @@
-"""The controller end of the protocol: an outside program as a player of the arena.
+"""The controller end of the protocol: an outside program as a player at a table.
 
 The program is started on first use and kept for the games that follow. Every
 read has a deadline; a program that hangs is killed, one that dies or prints
@@ -16,8 +16,6 @@ import subprocess
 import time
 from typing import IO
 
-from cantstop.arena.forfeit import Fault, Forfeit
-from cantstop.arena.player import limit_ms
 from cantstop.core.notation import to_notation
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant, variant_spec
@@ -27,9 +25,11 @@ from cantstop.protocol.messages import (
     HELLO_OK,
     Go,
     Option,
-    parse_action,
     parse_option,
 )
+from cantstop.table.failure import Fault, SeatFailed
+from cantstop.table.move import Move, MoveError
+from cantstop.table.players import limit_ms
 
 START_SECONDS = 30.0  # for the handshake and isready: an interpreter may start slowly on a busy machine
 SEED_OPTION = "Seed"
@@ -78,19 +78,19 @@ class ProtocolPlayer:
                 continue
             if word != "bestmove":
                 self.kill()
-                raise Forfeit(Fault.PROTOCOL, f"unexpected line {line[:80]!r} while waiting for bestmove")
+                raise SeatFailed(Fault.PROTOCOL, f"unexpected line {line[:80]!r} while waiting for bestmove")
             answer = rest.strip()
             if answer == GIVE_UP:
-                raise Forfeit(Fault.CRASH, "gave up (bestmove none): " + (self.last_info or "no reason given"))
+                raise SeatFailed(Fault.CRASH, "gave up (bestmove none): " + (self.last_info or "no reason given"))
             try:
-                return parse_action(answer)
-            except ValueError as error:
-                raise Forfeit(Fault.PROTOCOL, str(error)) from None
+                return Move.parse(answer).action
+            except MoveError as error:
+                raise SeatFailed(Fault.PROTOCOL, str(error)) from None
 
     def close(self) -> None:
         """Say quit, give the program a moment to leave, then make sure it is gone."""
         if self._process is not None and self._process.poll() is None:
-            with contextlib.suppress(Forfeit):
+            with contextlib.suppress(SeatFailed):
                 self._send("quit")
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._process.wait(timeout=1)
@@ -110,7 +110,7 @@ class ProtocolPlayer:
                 bufsize=0,
             )
         except OSError as error:
-            raise Forfeit(Fault.CRASH, f"cannot start {self.command!r}: {error}") from None
+            raise SeatFailed(Fault.CRASH, f"cannot start {self.command!r}: {error}") from None
         self._buffer = b""
         self.options = {}
         self._send(HELLO)
@@ -126,7 +126,7 @@ class ProtocolPlayer:
                     option = parse_option(line)
                 except ValueError as error:
                     self.kill()
-                    raise Forfeit(Fault.PROTOCOL, str(error)) from None
+                    raise SeatFailed(Fault.PROTOCOL, str(error)) from None
                 self.options[option.name] = option
             elif line.startswith("info "):
                 self._note(line[len("info ") :])
@@ -160,7 +160,7 @@ class ProtocolPlayer:
             if line.startswith("bestmove"):  # a late answer to an abandoned go: isready syncs past it
                 continue
             self.kill()
-            raise Forfeit(Fault.PROTOCOL, f"expected {word} after {after}, got {line[:80]!r}")
+            raise SeatFailed(Fault.PROTOCOL, f"expected {word} after {after}, got {line[:80]!r}")
 
     def _send(self, line: str) -> None:
         process = self._process
@@ -168,7 +168,7 @@ class ProtocolPlayer:
         try:
             process.stdin.write(line.encode() + b"\n")
         except (BrokenPipeError, OSError):
-            raise Forfeit(Fault.CRASH, self._death()) from None
+            raise SeatFailed(Fault.CRASH, self._death()) from None
 
     def _readline(self, deadline: float, late: str) -> str:
         process = self._process
@@ -178,13 +178,13 @@ class ProtocolPlayer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.kill()
-                raise Forfeit(Fault.TIMEOUT, late + "; killed")
+                raise SeatFailed(Fault.TIMEOUT, late + "; killed")
             ready, _, _ = select.select([fd], [], [], remaining)
             if not ready:
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
-                raise Forfeit(Fault.CRASH, self._death())
+                raise SeatFailed(Fault.CRASH, self._death())
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace").rstrip("\r")

@@ -1,43 +1,22 @@
 """The words of the outside-bot protocol, shared by its two ends (see docs/protocol.md).
 
 Every message is one line of text. The controller (the arena, a game server) sends
-commands; the engine (a bot program) answers. Actions are written as in records:
-a choice as its columns joined by '+' (`6+10`, `7`, `7+7`), or `roll` / `stop`.
+commands; the engine (a bot program) answers. Actions are moves in their one text
+form (`cantstop.table.Move`), as in records: a choice as its columns joined by '+'
+(`6+10`, `7`, `7+7`), or `roll` / `stop`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cantstop.core.choices import format_choice, parse_choice
-from cantstop.core.state import ROLL, STOP, Action, Decision
+from cantstop.core.state import Action
+from cantstop.table.move import Move
 
 HELLO = "cantstop"  # the controller's first line
 HELLO_OK = "cantstopok"  # the engine's last line of the handshake
 GIVE_UP = "none"  # `bestmove none`: the engine cannot answer (it says why in `info string`)
 COMMANDS = ("cantstop", "setoption", "isready", "newgame", "position", "go", "quit")
-
-
-def format_action(action: Action) -> str:
-    """`(6, 10)` as '6+10', ROLL as 'roll'."""
-    if isinstance(action, Decision):
-        return action.value
-    return format_choice(action)
-
-
-def parse_action(text: str) -> Action:
-    """'6+10' → (6, 10), 'roll' → ROLL; a ValueError names what is allowed."""
-    word = text.strip()
-    if word == "roll":
-        return ROLL
-    if word == "stop":
-        return STOP
-    if not word or not all(part.isdigit() for part in word.split("+")):
-        raise ValueError(
-            f"bad action {text!r}: write a choice as columns joined by '+' (6+10, 7, 7+7), "
-            "or roll, or stop"
-        )
-    return parse_choice(word)
 
 
 @dataclass(frozen=True)
@@ -125,7 +104,7 @@ class Go:
     def line(self) -> str:
         text = f"go movetime {self.movetime_ms}"
         if self.legal:
-            text += " legal " + " ".join(format_action(a) for a in self.legal)
+            text += " legal " + " ".join(Move.of(a).text for a in self.legal)
         return text
 
 
@@ -137,5 +116,5 @@ def parse_go(line: str) -> Go:
     if len(words) > 3:
         if words[3] != "legal":
             raise ValueError(f"bad go {line!r}: after the movetime only 'legal ACTION...' may follow")
-        legal = tuple(parse_action(word) for word in words[4:])
+        legal = tuple(Move.parse(word).action for word in words[4:])
     return Go(int(words[2]), legal)

@@ -22,10 +22,10 @@ from cantstop.protocol.messages import (
     GIVE_UP,
     HELLO_OK,
     Option,
-    format_action,
     parse_go,
     parse_setoption,
 )
+from cantstop.table.move import Move
 
 SEED = Option("Seed", "spin", "0", 0, 2**31 - 1)
 
@@ -120,7 +120,7 @@ class Engine:
             self.error(f"the bot failed: {type(error).__name__}: {error}")
             self.write(f"bestmove {GIVE_UP}")
             return
-        self.write(f"bestmove {format_action(action)}")
+        self.write(f"bestmove {Move.of(action).text}")
 
 
 def serve(bot: str, stdin: TextIO, stdout: TextIO) -> None:

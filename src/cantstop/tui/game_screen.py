@@ -16,26 +16,34 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from cantstop.board import seat_style
-from cantstop.bots.advice import advise, percent
+from cantstop.bots.advice import advise
 from cantstop.core.choices import format_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
-from cantstop.core.odds import next_roll
-from cantstop.core.state import ROLL, STOP, Action, Phase, State
+from cantstop.core.odds import next_roll, percent
+from cantstop.core.state import STOP, Phase, State
+from cantstop.table import (
+    Busted,
+    Claimed,
+    FellBack,
+    Happening,
+    Move,
+    Rolled,
+    SeatFailed,
+    Stopped,
+    Won,
+)
+from cantstop.table.move import ROLL_MOVE, STOP_MOVE
+from cantstop.table.wording import explain_bust, roll_off_line, say, turns_text, verb
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
-from cantstop.tui.session import Session, columns_text, dice_words, explain_bust
+from cantstop.tui.session import Session, columns_text
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
 
 PHASE_WORDS = {Phase.ROLL: "to roll", Phase.CHOOSE: "to choose", Phase.DECIDE: "to roll or stop"}
 FAST_FORWARD_LIMIT = 20_000  # bot steps; far beyond any real game, a guard against a looping bot
 FAST_FORWARD_SLICE = 0.25  # seconds of bot moves played at once; then keys get their turn
-
-
-def act(who: str, verb: str) -> str:
-    """'Ann rolls', but 'You roll'."""
-    return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
 
 
 class GameScreen(SizedScreen):
@@ -53,6 +61,8 @@ class GameScreen(SizedScreen):
     #advice { color: $text-muted; }
     #buttons { height: 3; dock: bottom; }
     #buttons Button { width: 1fr; min-width: 8; }
+    /* A coloured button reads as pressable even when disabled: grey it out entirely. */
+    #buttons Button:disabled { background: $panel; color: $text-muted; border: tall $panel; tint: $background 40%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "roll", "Roll"),
@@ -105,10 +115,10 @@ class GameScreen(SizedScreen):
         goal = (f"Claim {s.variant.to_win} columns in as few turns as you can; busted turns count."
                 if len(s.seats) == 1 else f"First to claim {s.variant.to_win} columns wins.")
         self.note(f"{s.variant.name}: {names}. {goal}", "bold")
-        roll_off = s.game.record.tags.get("RollOff")
+        roll_off = s.table.record.tags.get("RollOff")
         if roll_off:
-            self.note(f"Roll-off for the first turn: {roll_off}.")
-        if s.state.turn or s.state.phase is not Phase.ROLL or s.game.record.events:
+            self.note(roll_off_line(roll_off))
+        if s.state.turn or s.state.phase is not Phase.ROLL or s.table.record.events:
             self.note(f"Resumed at turn {s.state.turn + 1}.")
         self.note(f"Saving the record to {s.path}")
         for notice in self.notices:
@@ -129,7 +139,7 @@ class GameScreen(SizedScreen):
         s = self.session
         state = s.state
         board = self.query_one(BoardView)
-        if self.bust_view is not None:
+        if self.bust_view is not None and self.waiting:  # a person reads about their bust: its runners stay
             board.show(self.bust_view[0])
         else:
             board.show(state, self.preview_state())
@@ -159,12 +169,12 @@ class GameScreen(SizedScreen):
         state = s.state
         if state.is_over:
             text = Text(f"Can't Stop · {s.variant.name} · {state.turn} turns · ")
-            text.append(f"{act(self.seat_name(state.winner), 'win')}!", style="bold")
+            text.append(f"{verb(self.seat_name(state.winner), 'win')}!", style="bold")
             return text
         if self.bust_view is not None and self.waiting:  # the bust message is up: the turn is not over yet
             busted = self.bust_view[0]
             text = Text(f"Can't Stop · {s.variant.name} · turn {busted.turn + 1} · ")
-            text.append(f"{act(self.seat_name(busted.player), 'bust')}", style="bold white on red")
+            text.append(f"{verb(self.seat_name(busted.player), 'bust')}", style="bold white on red")
             return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
         text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
@@ -198,7 +208,7 @@ class GameScreen(SizedScreen):
         text = Text(f"{key}  ", style="bold cyan")
         text.append(format_choice(choice))
         if self.advice_on and self.session.seat.is_person:
-            after = self.session.state.play(choice)
+            after = self.session.table.preview(Move.of(choice))
             text.append(f"   then {percent(float(next_roll(after).bust))} bust", style="grey70")
         return text
 
@@ -209,7 +219,7 @@ class GameScreen(SizedScreen):
         index = self.query_one("#choices", OptionList).highlighted
         if index is None or not 0 <= index < len(state.options):
             index = 0
-        return state.play(state.options[index])
+        return self.session.table.preview(Move.of(state.options[index]))
 
     def advice_text(self) -> Text:
         s = self.session
@@ -225,13 +235,13 @@ class GameScreen(SizedScreen):
                         f"{float(odds.expected_steps):.2f} steps expected\n")
             likely = sorted(odds.choices.items(), key=lambda kv: -kv[1])[:3]
             if likely:
-                text.append("Likeliest: " + ", ".join(
+                text.append("Choices most often offered: " + ", ".join(
                     f"{format_choice(c)} {percent(float(p))}" for c, p in likely) + "\n")
         if state.phase in (Phase.CHOOSE, Phase.DECIDE):
             try:
                 bot, notice = resolve_bot("expert")
                 tip = advise(state, bot=bot.name)
-                text.append(f"{bot.name} says: {tip.reason}")
+                text.append(f"{bot.display} says: {tip.reason}")
                 if notice:
                     text.append(f"\n({notice})", style="italic")
             except (ValueError, CantStopError) as error:
@@ -259,38 +269,39 @@ class GameScreen(SizedScreen):
 
     async def bot_move_later(self, delay: float) -> None:
         s = self.session
-        state = s.state
+        state, version = s.state, s.table.version
         start = time.monotonic()
-        move: tuple[Action, str | None] | None = None
+        move: Move | SeatFailed | None = None
         if state.phase in (Phase.CHOOSE, Phase.DECIDE) and not s.seat.is_person:
             # Thinking happens during the pause between moves, off the event loop: keys stay live.
-            move = await asyncio.to_thread(s.bot_action)
+            move = await asyncio.to_thread(s.bot_move)
         await asyncio.sleep(max(0.0, delay - (time.monotonic() - start)))
         while self.app.screen is not self:  # help or the quit question is open: bots wait
             await asyncio.sleep(0.1)
-        if s.state is state:  # nothing else moved the game meanwhile (a skip, an undo)
+        if s.table.version == version:  # nothing else moved the game meanwhile (a skip, an undo)
             self.bot_worker = None
-            self.bot_step(move=move)
+            self.bot_step(move=move, version=version)
 
     def cancel_timer(self) -> None:
         if self.bot_worker is not None:
             self.bot_worker.cancel()
             self.bot_worker = None
 
-    def bot_step(self, refresh: bool = True, move: tuple[Action, str | None] | None = None) -> None:
-        """One action of the bot to move: a roll, a choice or a decision."""
+    def bot_step(
+        self, refresh: bool = True, move: Move | SeatFailed | None = None, version: int | None = None
+    ) -> None:
+        """One move of the bot to move: a roll, a choice or a decision (`move`, if thought out
+        already on `version`; the table refuses it if the game moved on since)."""
         s = self.session
         if s.state.is_over or s.seat.is_person or self.waiting:
             return
         bust_shown = self.bust_view is not None
         self.bust_view = None
-        state = s.state
-        if move is None:
-            move = (ROLL, None) if state.phase is Phase.ROLL else s.bot_action()
-        action, problem = move
-        if problem:
-            self.note(problem, "bold yellow")
-        busted = self.apply(action, person=False)
+        if s.state.phase is Phase.ROLL:
+            told = s.play(ROLL_MOVE)
+        else:
+            told = s.answer(move, version) if move is not None else s.answer(s.bot_move(), s.table.version)
+        busted = self.tell(told, person=False)
         if refresh:
             self.update_view()
             if s.state.is_over:
@@ -301,42 +312,36 @@ class GameScreen(SizedScreen):
                 self.fast = False
         # a person to move next sees the board (and any bust) as the bot left it
 
-    def apply(self, action: Action, person: bool) -> bool:
-        """Carry out an action for the player to move, log it; True when it busted."""
+    def tell(self, told: list[Happening], person: bool) -> bool:
+        """Log what happened (a person's bust in a dialog too); True when a turn busted."""
         s = self.session
-        who = self.seat_name()
-        before = s.state
-        if action is ROLL:
-            before, dice = s.roll()
-            self.last_dice = dice
-            after = s.state
-            if after.turn != before.turn:
-                why = explain_bust(before, dice)
-                self.note(Text(f"{act(who, 'bust')}. {why}", style="bold red"))
-                self.bust_view = (before, dice)
-                if person:
-                    self.waiting = True
-                    self.app.push_screen(Notice(f"{act(who, 'bust')}!", why), self.bust_seen)
-                return True
-            options = ", ".join(format_choice(c) for c in after.options)
-            self.note(f"{act(who, 'roll')} {dice_words(s.variant, dice)}: {options}")
-            return False
-        if action is STOP:
-            after = s.play(STOP)
-            moved = ", ".join(f"{c}→{before.runners[c]}" for c in before.runner_columns)
-            self.note(f"{act(who, 'stop')} ({moved}).", str(seat_style(before.player)))
-            for c in before.variant.columns:
-                if after.claimed[c] >= 0 > before.claimed[c]:
-                    wiped = [self.seat_name(p) for p, row in enumerate(before.pieces)
-                             if p != before.player and row[c]]
-                    line = f"{act(who, 'claim')} column {c}!"
-                    if wiped:
-                        line += f" Removed from {c}: {', '.join(wiped)}."
+        busted = False
+        for happening in told:
+            line = say(happening, s.names, s.variant)
+            match happening:
+                case Rolled(dice=dice):
+                    self.last_dice = dice
+                    self.note(line)
+                case Busted(seat=seat, dice=dice, before=before):
+                    self.last_dice = dice
+                    self.bust_view = (before, dice)
+                    self.note(Text(line, style="bold red"))
+                    busted = True
+                    if person:
+                        self.waiting = True
+                        title = f"{verb(s.names[seat], 'bust')}!"
+                        self.app.push_screen(Notice(title, explain_bust(before, dice)), self.bust_seen)
+                case Stopped(seat=seat):
+                    self.note(line, str(seat_style(seat)))
+                case Claimed():
                     self.note(line, "bold")
-            return False
-        s.play(action)
-        self.note(f"{act(who, 'play')} {format_choice(action)}")  # type: ignore[arg-type]
-        return False
+                case FellBack():
+                    self.note(line, "bold yellow")
+                case Won():
+                    pass  # the result dialog tells it, once the board shows the end
+                case _:
+                    self.note(line)
+        return busted
 
     def bust_seen(self, _: None = None) -> None:
         self.waiting = False
@@ -349,15 +354,15 @@ class GameScreen(SizedScreen):
         state = s.state
         winner = state.winner
         assert winner is not None
-        turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
         text = Text()
-        text.append(f"{act(s.seats[winner].name, 'win')}!", style=seat_style(winner, reverse=True))
-        text.append(f"\n{s.variant.name}, {turns}.\n")
+        text.append(f"{verb(s.seats[winner].name, 'win')}!", style=seat_style(winner, reverse=True))
+        text.append(f"\n{s.variant.name}, {turns_text(state.turn)}.\n")
         for seat, person in enumerate(s.seats):
             text.append(f"{seat_letter(seat)} ", style=seat_style(seat, reverse=True))
             text.append(f" {person.name}: columns {columns_text(state, seat)}\n")
         text.append(f"Record: {s.path}")
-        self.note(Text(f"Game over: {act(s.seats[winner].name, 'win')} after {turns}.", style="bold"))
+        won = Won(winner, state.turn, alone=len(s.seats) == 1)
+        self.note(Text(f"Game over: {say(won, s.names, s.variant)}", style="bold"))
         self.waiting = True
         self.app.push_screen(GameOver(text), self.result_seen)
 
@@ -389,7 +394,7 @@ class GameScreen(SizedScreen):
             self.hint("Rolling is not possible now.")
             return
         self.bust_view = None
-        self.apply(ROLL, person=True)
+        self.tell(self.session.play(ROLL_MOVE), person=True)
         if not self.waiting:
             self.after_change()
         else:
@@ -402,7 +407,7 @@ class GameScreen(SizedScreen):
                 state.phase is Phase.DECIDE and not state.may_stop()) else "you can stop only after a roll you used"
             self.hint(f"Stopping is not possible now: {reason}.")
             return
-        self.apply(STOP, person=True)
+        self.tell(self.session.play(STOP_MOVE), person=True)
         self.after_change()
 
     def action_choose(self, number: int) -> None:
@@ -412,7 +417,7 @@ class GameScreen(SizedScreen):
         if not 1 <= number <= len(state.options):
             self.hint(f"There is no choice {number}: pick 1-{len(state.options)}.")
             return
-        self.apply(state.options[number - 1], person=True)
+        self.tell(self.session.play(Move.of(state.options[number - 1])), person=True)
         self.after_change()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

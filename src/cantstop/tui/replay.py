@@ -13,12 +13,12 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cantstop.board import seat_style
-from cantstop.core.choices import format_choice
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record, Roll
-from cantstop.core.state import STOP, Phase, State
+from cantstop.core.state import Phase
+from cantstop.table.happenings import Busted, Claimed, Stopped, Won, told
+from cantstop.table.wording import choices_text, explain_bust, say
 from cantstop.tui.modals import HelpScreen
-from cantstop.tui.session import dice_words, explain_bust
 from cantstop.tui.terminal import leave_with_the_terminal
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
 
@@ -30,25 +30,16 @@ REPLAY_KEYS = (
 )
 
 
-def event_lines(record: Record, states: list[State]) -> list[Text]:
+def event_lines(record: Record) -> list[Text]:
     """One line per event: 'T3 A Ann rolls 1 5 4 6: 6+10, 5+11' and so on."""
     lines = []
-    for i, event in enumerate(record.events):
-        before, after = states[i], states[i + 1]
+    for before, happened, _ in told(record):
         seat = before.player
         text = Text(f"T{before.turn + 1} ", style="grey50")
         text.append(seat_letter(seat), style=seat_style(seat, reverse=True))
-        text.append(f" {record.players[seat]} ")
-        if isinstance(event, Roll):
-            if after.turn != before.turn:
-                text.append(f"rolls {dice_words(record.variant, event)}: bust", style="bold red")
-            else:
-                text.append(f"rolls {dice_words(record.variant, event)}")
-        elif isinstance(event, tuple):
-            text.append(f"plays {format_choice(event)}")
-        elif event is STOP:
-            won = [c for c in before.variant.columns if after.claimed[c] != before.claimed[c]]
-            text.append("stops" + (f", claims {', '.join(map(str, won))}" if won else ""), style="bold")
+        for happening in happened:
+            style = "bold red" if isinstance(happening, Busted) else "bold" if isinstance(happening, Stopped | Claimed | Won) else ""
+            text.append(" " + say(happening, record.players, record.variant, brief=True), style=style)
         lines.append(text)
     return lines
 
@@ -80,8 +71,8 @@ class ReplayScreen(SizedScreen):
         self.record = record
         self.title_text = title
         self.states = list(record.states())
-        self.lines = event_lines(record, self.states)
-        self.index = len(self.states) - 1  # a finished game opens on its end
+        self.lines = event_lines(record)
+        self.index = 0  # a replay starts where the game did; End jumps to the end
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -109,8 +100,8 @@ class ReplayScreen(SizedScreen):
         self.query_one(BoardView).show(before if busted else state)
         status = Text(f"Replay {self.title_text} · event {i}/{len(self.states) - 1} · ")
         if state.is_over:
-            turns = f"{state.turn} turn{'s' if state.turn != 1 else ''}"
-            status.append(f"{self.record.players[state.player]} won after {turns}", style="bold")
+            won = Won(state.player, state.turn, alone=state.players == 1)
+            status.append(say(won, self.record.players, state.variant).rstrip("."), style="bold")
         else:
             status.append(f"turn {state.turn + 1}")
         self.query_one("#status", Static).update(status)
@@ -128,7 +119,7 @@ class ReplayScreen(SizedScreen):
                 if busted:
                     detail.append("\n" + explain_bust(before, tuple(event)), style="red")
                 else:
-                    detail.append("\nChoices: " + ", ".join(format_choice(c) for c in state.options))
+                    detail.append("\nChoices: " + choices_text(state.options))
         self.query_one("#detail", Static).update(detail)
         events = self.query_one("#events", OptionList)
         events.highlighted = i - 1 if i else None

@@ -40,7 +40,7 @@ def resolve_bot(wanted: str) -> tuple[BotInfo, str | None]:
             info = get_bot(level.value)
         except ValueError:
             continue
-        return info, f"no {wanted} bot yet: {info.name} ({level.value}) plays instead"
+        return info, f"no {wanted} bot yet: {info.display} ({level.value}) plays instead"
     raise ValueError(f"no bot of level {wanted} or weaker is installed")
 
 
@@ -62,7 +62,7 @@ def parse_seats(text: str, max_seats: int = 4) -> tuple[list[Seat], list[str]]:
             info, notice = resolve_bot(wanted)
             if notice:
                 notices.append(notice)
-            seats.append(Seat(f"{info.name} bot", part, info))
+            seats.append(Seat(info.display, part, info))
         else:
             check_name(part)
             seats.append(Seat(part, part))

@@ -21,15 +21,17 @@ DEFAULT_NAMES = ("You", "Player 2", "Player 3", "Player 4")
 
 
 def kind_options() -> list[tuple[str, str]]:
+    """Person, then every bot once by its display name: the levels' own bots first."""
     options = [("Person", PERSON)]
+    by_level = set()
     for level in LEVELS:
-        info, notice = resolve_bot(level.value)
-        stand_in = f" (for now: {info.name})" if notice else ""
-        options.append((f"Bot, {level.value}{stand_in}", BOT_PREFIX + level.value))
+        info, _ = resolve_bot(level.value)
+        by_level.add(info.name)
+        options.append((f"{info.display} ({level.value})", BOT_PREFIX + level.value))
     options += [
-        (f"Bot {name} ({get_bot(name).level.value})", BOT_PREFIX + name)
+        (f"{get_bot(name).display} ({get_bot(name).level.value})", BOT_PREFIX + name)
         for name in bot_names()
-        if name not in {level.value for level in LEVELS}
+        if name not in by_level
     ]
     options.append(("Empty seat", EMPTY))
     return options

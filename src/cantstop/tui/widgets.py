@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import RenderResult
 from textual.events import Resize
@@ -14,9 +15,11 @@ from cantstop.board import board_size, cell_width, render_board, seat_style, sea
 from cantstop.core.dice import Dice
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
-from cantstop.tui.session import columns_text, die_labels
+from cantstop.table.wording import die_labels
+from cantstop.tui.session import columns_text
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+NAME_WIDTH = 17  # "Rule-of-28 bot B" whole; with four two-digit claims the line fits the side panel
 SPARE_LINES = 8  # kept for the log under the board before the board spreads out
 
 
@@ -61,15 +64,16 @@ def dice_text(dice: Dice | None, variant: Variant) -> Text:
 
 def players_text(state: State, names: list[str], bots: list[bool]) -> Text:
     """One line per seat: letter, name, columns claimed; the seat to move is marked."""
-    text = Text(f"    {'player':<13}     claimed\n", style="grey50")
+    text = Text(f"    {'player':<{NAME_WIDTH}} claimed\n", style="grey50")
     for seat, name in enumerate(names):
         if seat:
             text.append("\n")
         mover = seat == state.player and not state.is_over
         text.append("▶ " if mover else "  ", style="bold")
         text.append_text(seat_tag(seat))
-        text.append(f" {name[:13]:<13}", style=seat_style(seat) if mover else "")
-        text.append(" bot" if bots[seat] else "    ", style="grey50")
+        # Bots' names say "bot" ("Rule-of-28 bot B"); italics mark them too, whatever a record calls them.
+        style = Style.combine([seat_style(seat) if mover else Style(), Style(italic=bots[seat])])
+        text.append(f" {name[:NAME_WIDTH]:<{NAME_WIDTH}}", style=style)
         # Compact, so that four two-digit columns fit the side panel without wrapping.
         text.append(f" {columns_text(state, seat, ',')}")
     return text

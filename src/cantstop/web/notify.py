@@ -25,8 +25,14 @@ def libpq_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-async def listen(url: str, on_change: Callable[[str, int], Awaitable[None]], on_reconnect: Callable[[], Awaitable[None]]) -> None:
-    """Listen until cancelled; after a lost connection, reconnect and let the caller catch up."""
+async def listen(
+    url: str,
+    on_change: Callable[[str, int], Awaitable[None]],
+    on_reconnect: Callable[[], Awaitable[None]],
+    on_chat: Callable[[str, str], Awaitable[None]],
+) -> None:
+    """Listen until cancelled; after a lost connection, reconnect and let the caller catch up.
+    A notice is '<game> <version>' (-1: its seats changed) or '<game> <chat frame JSON>'."""
     delay = 0.5
     first = True
     while True:
@@ -37,9 +43,12 @@ async def listen(url: str, on_change: Callable[[str, int], Awaitable[None]], on_
                     await on_reconnect()  # notices sent while we were away are lost: look at everything
                 first, delay = False, 0.5
                 async for note in conn.notifies():
-                    game_id, _, version = note.payload.partition(" ")
+                    game_id, _, rest = note.payload.partition(" ")
                     try:
-                        await on_change(game_id, int(version))
+                        if rest.startswith("{"):
+                            await on_chat(game_id, rest)
+                        else:
+                            await on_change(game_id, int(rest))
                     except Exception:  # one game's trouble must not stop the others' updates
                         log.exception("catching up game %s", game_id)
         except asyncio.CancelledError:

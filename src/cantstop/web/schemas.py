@@ -13,7 +13,9 @@ ActionValue = Annotated[
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No unknown fields and no coercion: `true` is not a seat, nor "3" a version, nor "6" a column."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewGame(Strict):
@@ -66,3 +68,15 @@ class Created(BaseModel):
     id: str
     url: str
     taken: list[Joined] | None = Field(None, description="the seats taken with `take` and their secret tokens (only then)")
+
+
+class WsChat(Strict):
+    type: Literal["chat"]
+    text: str = Field(max_length=1000, description="plain text, 1..200 characters once trimmed")
+    token: str | None = Field(None, max_length=100, description="speak for this held seat (people at one screen)")
+
+
+class WsMute(Strict):
+    type: Literal["mute"]
+    spectators: bool = Field(description="true: only players may write in the chat")
+    token: str | None = Field(None, max_length=100, description="the seat of the player asking, if not the connection's")

@@ -8,6 +8,7 @@ from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from cantstop.web.app import create_app
+from cantstop.web.settings import Settings
 from cantstop.web.storage import Storage, default_url
 
 
@@ -19,6 +20,4 @@ def describe_url(url: str) -> str:
 def build_app() -> FastAPI:
     """Each server process calls this: its own connection pool, its own live games."""
     storage = Storage(os.environ.get("CANTSTOP_DB") or default_url())
-    delay = float(os.environ.get("CANTSTOP_BOT_DELAY", "0.8"))
-    origins = tuple(os.environ.get("CANTSTOP_ORIGINS", "").split())
-    return create_app(storage, bot_delay=delay, origins=origins)
+    return create_app(storage, Settings.from_env())

@@ -25,15 +25,15 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
-    insert,
     select,
     text,
-    update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -338,33 +338,40 @@ class Storage:
         If any is stale (another process stored that version first), each is retried alone.
         """
         try:
-            with self.session() as s:
-                self._insert(s, items)
+            with self.engine.begin() as conn:
+                self._insert(conn, items)
             return [True] * len(items)
         except IntegrityError:
             if len(items) == 1:
                 return [False]
         return [self.append_many([one])[0] for one in items]
 
-    def _insert(self, s: Session, items: list[Append]) -> None:
+    def _insert(self, conn: Connection, items: list[Append]) -> None:
+        # Plain SQL statements (SQLAlchemy Core, executemany), not the ORM: this is the one hot
+        # write, and the ORM's bookkeeping cost more than the database did.
         stamp = now()
         rows = []
         for a in items:
             kind, data = encode_event(a.item)
             rows.append({"game_id": a.game_id, "seq": a.seq, "kind": kind, "data": data, "created": stamp})
-        s.execute(insert(EventRow), rows)
+        conn.execute(_EVENTS.insert(), rows)
         latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        s.execute(update(GameRow), [{"id": a.game_id, "version": a.seq, "updated": stamp} for a in latest.values()])
-        for a in items:
-            if a.winner is not None:
-                s.execute(update(GameRow).where(GameRow.id == a.game_id).values(status="over", winner=a.winner))
-        for a in latest.values():
-            self._notify(s, a.game_id, a.seq)
+        conn.execute(_SET_VERSION, [{"key": a.game_id, "new_version": a.seq, "stamp": stamp} for a in latest.values()])
+        ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
+        if ended:
+            conn.execute(_SET_WINNER, ended)
+        if self.shared:
+            conn.execute(_NOTIFY, [{"channel": CHANNEL, "payload": f"{a.game_id} {a.seq}"} for a in latest.values()])
 
     def _notify(self, s: Session, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
         if self.shared:
-            s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id} {version}"})
+            s.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{game_id} {version}"})
+
+    def notify_chat(self, game_id: str, frame: str) -> None:
+        """PostgreSQL: relay a chat frame (JSON text) to every server process."""
+        with self.session() as s:
+            s.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{game_id} {frame}"})
 
     # ---------------------------------------------------------------- ratings
     def ratings(self, names: list[str]) -> dict[str, Rating]:
@@ -386,6 +393,13 @@ class Storage:
             rows = s.scalars(select(PlayerRow)).all()
             ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
         return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
+
+
+_EVENTS: Table = EventRow.__table__  # type: ignore[assignment]
+_GAMES: Table = GameRow.__table__  # type: ignore[assignment]
+_SET_VERSION = _GAMES.update().where(_GAMES.c.id == bindparam("key")).values(version=bindparam("new_version"), updated=bindparam("stamp"))
+_SET_WINNER = _GAMES.update().where(_GAMES.c.id == bindparam("key")).values(status="over", winner=bindparam("new_winner"))
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

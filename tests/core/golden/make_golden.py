@@ -11,9 +11,9 @@ import random
 from pathlib import Path
 
 from cantstop import ROLL, STOP, Phase, SeededDice
-from cantstop.core.game import Game
 from cantstop.core.notation import to_notation
 from cantstop.core.record import write_record
+from cantstop.table import Move, Table
 
 GAMES = {
     "classic-2p": ("classic", ["Ann", "Bob"], 11),
@@ -24,17 +24,17 @@ GAMES = {
 }
 
 
-def play(variant: str, names: list[str], seed: int) -> Game:
-    game = Game.new(variant, names, SeededDice(seed), tags={"Date": "2026.11.22", "Seed": str(seed)})
+def play(variant: str, names: list[str], seed: int) -> Table:
+    game = Table.new(variant, names, SeededDice(seed), tags={"Date": "2026.11.22", "Seed": str(seed)})
     policy = random.Random(seed)
     while not game.state.is_over:
         state = game.state
         if state.phase is Phase.ROLL:
-            game.roll()
+            game.play(Move.of(ROLL))
         elif state.phase is Phase.CHOOSE:
-            game.play(policy.choice(state.options))
+            game.play(Move.of(policy.choice(state.options)))
         else:
-            game.play(STOP if STOP in state.legal_actions() and policy.random() < 0.4 else ROLL)
+            game.play(Move.of(STOP if STOP in state.legal_actions() and policy.random() < 0.4 else ROLL))
     return game
 
 

@@ -2,6 +2,7 @@
 import { api, choiceLabel, text } from "./api.js";
 import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
+import { createChat } from "./chat.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -361,6 +362,7 @@ $("join").addEventListener("submit", async (event) => {
       held = heldSeats(gameId);
     } else {
       you = joined.seat;
+      socket?.close(); // it reconnects with the new cookie: the chat then speaks for this seat
     }
     $("join-name").value = ""; // the next person here types their own name
     ui.error.textContent = "";
@@ -400,8 +402,27 @@ async function copyText(value) {
 
 // ------------------------------------------------------------------- live
 let lastLogVersion = -1; // log entries up to this version are shown already
+let socket = null;
+let socketSeat = null; // the seat the server knows this socket by (its cookie at connection)
+const chat = createChat($("chat"), (message) => {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
+});
+// The chat speaks for the seat joined online, else for the first seat held at this screen.
+function chatSpeaker() {
+  if (socketSeat !== null) return [socketSeat, null];
+  const [seat, token] = Object.entries(held)[0] || [null, null];
+  return [seat === null ? null : Number(seat), token];
+}
 function receive(message) {
+  if (message.type.startsWith("chat") || message.about === "chat") {
+    chat.receive(message);
+    return;
+  }
   if (message.type === "hello") {
+    socketSeat = message.you;
+    chat.reset(message.chat);
     // A hello prepared before this page joined a seat says "spectator": keep the seat we know.
     you = message.you ?? you;
     game = message.game;
@@ -418,12 +439,14 @@ function receive(message) {
   } else if (message.type === "error") {
     ui.error.textContent = message.message;
   }
+  chat.speakAs(...chatSpeaker());
   render();
 }
 
 let retry = 500;
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${gameId}`);
+  socket = ws;
   ws.addEventListener("open", () => { retry = 500; ui.live.classList.add("on"); ui.live.title = "live"; });
   ws.addEventListener("message", (e) => {
     receive(JSON.parse(e.data));

@@ -5,7 +5,8 @@ core's legal actions over the one numbering; the same dice (ROLL) or the same ac
 (CHOOSE, DECIDE) gives the same next state; every compiled bot picks what its Python
 twin picks. And whole games: `simulate` gives the turns and winner of the same game
 played by core and the Python bots on the same counter dice. Used by the tests and by
-`benchmarks/fast.py --check N`.
+`benchmarks/fast.py --check N`; it lives with the tests because it needs the Python bots,
+which the fast layer may not import.
 """
 
 from __future__ import annotations

@@ -1,0 +1,76 @@
+"""Bot seats: a bot moves from an asyncio task per game, through the same act path as people.
+
+With several server processes on one database, the process that made the last move lets
+its bot think at once; the others stand by a little longer and step in only if it died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from cantstop.bots import Budget, get_bot
+from cantstop.core.state import ROLL, Action, Phase
+from cantstop.web.errors import ApiError
+from cantstop.web.games import LiveGame, LiveGames
+
+log = logging.getLogger("cantstop.web")
+
+
+class BotSeats:
+    def __init__(self, games: LiveGames, bot_delay: float = 0.8, bot_standby: float = 5.0) -> None:
+        self.games = games
+        self.bot_delay = bot_delay
+        # How much longer a process that did not make the last move waits before its bot plays
+        # in place of the one that did: past the bot's 1 s budget, so it acts only if that
+        # process died. Without it every process would compute the same bot move.
+        self.bot_standby = bot_standby
+        games.moved = self.wake
+
+    def wake(self, game: LiveGame) -> None:
+        state = game.state
+        if state is None or state.is_over or game.meta.seats[state.player].kind != "bot":
+            return
+        if game.bot_task is None or game.bot_task.done():
+            game.bot_task = asyncio.create_task(self._play(game))
+
+    async def _play(self, game: LiveGame) -> None:
+        rng = random.Random()
+        while game.state is not None and not game.state.is_over:
+            state, version = game.state, game.version
+            seat = game.meta.seats[state.player]
+            if seat.kind != "bot" or seat.bot is None:
+                return
+            standby = 0.0 if game.driven == version else self.bot_standby
+            await asyncio.sleep(self.bot_delay + standby)
+            if game.version != version:
+                continue
+            action: Action = ROLL
+            if state.phase is not Phase.ROLL:
+                try:
+                    action = await asyncio.to_thread(get_bot(seat.bot).play, state, rng, Budget(seconds=1.0))
+                    if action not in state.legal_actions():
+                        raise ValueError(f"illegal action {action!r}")
+                except Exception as error:  # a broken bot must not stall the game: play any legal move
+                    log.warning("bot %s failed in game %s (%s); playing a random move", seat.bot, game.meta.id, error)
+                    action = rng.choice(state.legal_actions())
+            try:
+                await self.games.act(game.meta.id, state.player, version, action)
+            except ApiError as error:
+                if error.code != "stale":  # another process moved first: look again
+                    log.warning("bot %s in game %s: %s", seat.bot, game.meta.id, error.message)
+                    return
+
+    async def resume(self) -> None:
+        """After a (re)start: wake the bots of every game in progress."""
+        for meta in await self.games.recorder.db(self.games.storage.games, ("playing",), 10_000):
+            game = await self.games.live(meta.id)
+            game.driven = game.version  # nobody may be left to move these bots but us
+            self.wake(game)
+
+    async def close(self) -> None:
+        tasks = [g.bot_task for g in self.games.held.values() if g.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,1 @@
+"""The HTTP and WebSocket routes, one router per job; `create_app` includes them."""

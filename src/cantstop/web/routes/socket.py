@@ -1,0 +1,149 @@
+"""Live play: one WebSocket per client and game, for updates and (for seated clients) actions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
+
+from cantstop.web.errors import ApiError
+from cantstop.web.games import LiveGame, parse_action
+from cantstop.web.http import DB_DOWN, TOO_DEEP, json_depth
+from cantstop.web.routes.deps import limit, service_of, token_of
+from cantstop.web.schemas import WsAction, WsChat, WsMute
+from cantstop.web.settings import BURST, MAX_DEPTH, MAX_MESSAGE, RATE, Settings
+
+router = APIRouter()
+
+
+@router.websocket("/ws/games/{game_id}")
+async def live(ws: WebSocket, game_id: str) -> None:
+    service = service_of(ws)
+    settings: Settings = ws.app.state.settings
+    origin = ws.headers.get("origin")
+    if origin and not origin_allowed(origin, ws.headers.get("host", ""), settings.origins):
+        await ws.close(code=1008, reason="origin not allowed")
+        return
+    try:
+        game = await service.games.live(game_id)
+    except ApiError as error:
+        await ws.close(code=1008, reason=error.message[:100])
+        return
+    except SQLAlchemyError:
+        await ws.close(code=1011, reason=DB_DOWN["message"][:100])
+        return
+    await ws.accept()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    sender: asyncio.Task[None] | None = None
+    bucket = TokenBucket(RATE, BURST)
+    spectator = f"Spectator {secrets.token_hex(2)}"  # how this connection is known in the chat if it holds no seat
+    try:
+        seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
+        async with game.lock:  # no update can slip between the hello and the first update
+            await service.games.refresh(game)
+            game.listeners.add(queue)
+            await ws.send_json({"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": game.chat.json()})
+        sender = asyncio.create_task(forward(ws, queue))
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            reply = await handle(ws, frame.get("text"), bucket, game, seat, spectator)
+            if reply is not None:
+                await ws.send_json(reply)
+                if reply.get("error") == "too_fast":
+                    await ws.close(code=1008, reason="too many messages")
+                    break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except SQLAlchemyError:
+        await ws.close(code=1011, reason=DB_DOWN["message"][:100])
+    finally:
+        game.listeners.discard(queue)
+        if sender is not None:
+            sender.cancel()
+        service.games.forget_if_idle(game)
+
+
+ERRORS_ABOUT = {"action": "action", "chat": "chat", "mute": "chat"}  # which part of the page shows a refusal
+MODELS: dict[str, type[WsAction | WsChat | WsMute]] = {"action": WsAction, "chat": WsChat, "mute": WsMute}
+EXPECTED = (
+    'expected {"type": "action", "version": N, "action": ...}, {"type": "chat", "text": ...},'
+    ' {"type": "mute", "spectators": true|false} or {"type": "ping"}'
+)
+
+
+async def handle(ws: WebSocket, text: str | None, bucket: TokenBucket, game: LiveGame, seat: int | None, spectator: str) -> dict[str, Any] | None:
+    """One message from a client: its answer (an error frame names what was wrong)."""
+    if not bucket.take():
+        return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
+    if text is None:
+        return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
+    if len(text.encode()) > MAX_MESSAGE:
+        return {"type": "error", "error": "too_big", "message": f"messages are at most {MAX_MESSAGE} bytes"}
+    if json_depth(text) > MAX_DEPTH:
+        return {"type": "error", **TOO_DEEP}
+    try:
+        data = json.loads(text)
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind == "ping":
+            return {"type": "pong"}
+        message = MODELS[kind].model_validate(data) if kind in MODELS else WsAction.model_validate(data)
+    except (ValueError, ValidationError) as error:
+        return {"type": "error", "error": "bad_message", "message": f"{EXPECTED}: {str(error)[:300]}"}
+    service = service_of(ws)
+    try:
+        if isinstance(message, WsAction):
+            await limit(ws, "action")
+            await service.games.act(game.meta.id, seat, message.version, parse_action(message.action))
+            return {"type": "ok", "version": message.version + 1}
+        await limit(ws, "chat")
+        if message.token is not None:  # a screen holding several seats speaks for one of them
+            seat = await service.lobby.seat_of(game.meta.id, message.token)
+            if seat is None:
+                raise ApiError(403, "bad_token", "this token holds no seat in this game")
+        if isinstance(message, WsChat):
+            await service.chat.say(game, seat, spectator, message.text)
+        else:
+            await service.chat.mute(game, seat, message.spectators)
+        return None  # the message itself comes back to everyone, this client too
+    except ApiError as error:
+        return {"type": "error", "about": ERRORS_ABOUT[message.type], **error.json()}
+    except SQLAlchemyError:
+        return {"type": "error", "about": ERRORS_ABOUT[message.type], **DB_DOWN}
+
+
+async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
+    try:
+        while True:
+            await ws.send_text(await queue.get())
+    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+        pass
+
+
+def origin_allowed(origin: str, host: str, extra: tuple[str, ...]) -> bool:
+    """Browsers send Origin: only pages served by this server (or listed ones) may connect."""
+    return urlsplit(origin).netloc == host or origin in extra
+
+
+class TokenBucket:
+    """Allows `rate` messages a second on average and `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens, self.last = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

@@ -1,0 +1,88 @@
+// The chat panel of a game: players and spectators write; a player may mute spectators.
+// Every message is shown as text (textContent), never as markup.
+import { text } from "./api.js";
+
+const MAX = 200;
+
+export function createChat(root, send) {
+  const log = text("ol", null, "chat-log");
+  log.setAttribute("aria-live", "polite");
+  log.setAttribute("aria-label", "chat messages");
+  const input = document.createElement("input");
+  input.maxLength = MAX;
+  input.autocomplete = "off";
+  input.placeholder = "Say something…";
+  input.setAttribute("aria-label", "chat message");
+  const button = text("button", "Send", "button small secondary");
+  button.type = "submit";
+  const form = text("form", null, "chat-form");
+  form.append(input, button);
+  const muteBox = document.createElement("input");
+  muteBox.type = "checkbox";
+  const muteRow = text("label", null, "chat-mute");
+  muteRow.append(muteBox, " Mute spectators");
+  muteRow.hidden = true;
+  const note = text("p", null, "chat-note");
+  note.setAttribute("role", "status");
+  const box = text("details", null, "chat-box");
+  box.open = true;
+  box.append(text("summary", "Chat"), log, form, muteRow, note);
+  root.replaceChildren(box);
+
+  let who = { seat: null, token: null }; // whom this page speaks for
+  let muted = false;
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const message = input.value.trim();
+    if (!message) return;
+    note.textContent = "";
+    if (send({ type: "chat", text: message, ...(who.token ? { token: who.token } : {}) })) input.value = "";
+    else note.textContent = "Not connected: the message was not sent.";
+  });
+  muteBox.addEventListener("change", () => {
+    send({ type: "mute", spectators: muteBox.checked, ...(who.token ? { token: who.token } : {}) });
+  });
+
+  function add(message) {
+    const line = text("li", null, message.seat === null ? "chat-spectator" : "chat-player");
+    if (message.seat !== null) line.dataset.seat = message.seat;
+    line.append(text("b", `${message.name}: `), text("span", message.text));
+    log.append(line);
+    while (log.children.length > 100) log.firstChild.remove();
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function setMuted(on, by) {
+    muted = on;
+    muteBox.checked = on;
+    note.textContent = by ? `${by} ${on ? "muted" : "unmuted"} spectators.` : "";
+    showMuted();
+  }
+
+  function showMuted() {
+    const spectator = who.seat === null;
+    input.disabled = button.disabled = spectator && muted;
+    input.placeholder = spectator && muted ? "The players have muted spectators." : "Say something…";
+  }
+
+  return {
+    // The server's hello: the recent messages and whether spectators are muted.
+    reset(chat) {
+      log.replaceChildren();
+      (chat?.messages || []).forEach(add);
+      setMuted(Boolean(chat?.spectators_muted), null);
+    },
+    // Whom this page speaks for: its online seat, else a seat held at this screen (by token).
+    speakAs(seat, token) {
+      who = { seat, token };
+      muteRow.hidden = seat === null;
+      showMuted();
+    },
+    receive(message) {
+      if (message.type === "chat") add(message);
+      else if (message.type === "chat_mute") setMuted(message.spectators_muted, message.by);
+      else if (message.type === "error") note.textContent = message.message;
+    },
+  };
+}

@@ -1,0 +1,203 @@
+"""Resource abuse: unknown ids, deep JSON, loose types, floods. Each is refused cleanly."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_helpers import NO_LIMITS, auth, join, new_game, until
+
+from cantstop.web.app import create_app
+from cantstop.web.settings import MAX_DEPTH, Settings
+from cantstop.web.storage import Storage
+from cantstop.web.throttle import limit_items
+
+DEEP = 980  # a message this deep used to drop the WebSocket (code 1006)
+
+
+def deep_action(depth: int) -> str:
+    return '{"type": "action", "version": 0, "action": ' + "[" * depth + "]" * depth + "}"
+
+
+def seated(client: TestClient) -> tuple[str, dict[int, str]]:
+    game_id = new_game(client, ["open", "open"])
+    return game_id, {0: join(client, game_id, 0, "Ann"), 1: join(client, game_id, 1, "Bob")}
+
+
+def test_unknown_game_ids_leave_nothing_in_memory(client: TestClient) -> None:
+    games = client.app.state.service.games  # type: ignore[attr-defined]
+    for i in range(200):
+        assert client.get(f"/api/games/unknown{i}").status_code == 404
+        assert client.post(f"/api/games/other{i}/actions", json={"version": 0, "action": "roll"}).status_code == 404
+    assert games.held == {} and games._loading == {}
+
+
+def test_json_nested_too_deep_is_a_clean_error_over_http(client: TestClient) -> None:
+    game_id, tokens = seated(client)
+    for depth in (MAX_DEPTH + 1, DEEP):
+        body = deep_action(depth).replace('"type": "action", ', "")
+        response = client.post(f"/api/games/{game_id}/actions", content=body, headers={**auth(tokens[0]), "content-type": "application/json"})
+        assert response.status_code == 400 and response.json()["error"] == "too_deep", response.text
+        assert str(MAX_DEPTH) in response.json()["message"]
+    brackets_in_a_string = json.dumps({"variant": "[" * 50, "seats": ["open"]})  # not nesting: refused for its variant
+    assert client.post("/api/games", content=brackets_in_a_string, headers={"content-type": "application/json"}).json()["error"] == "bad_variant"
+
+
+def test_json_nested_too_deep_gets_an_error_frame_and_the_socket_stays(client: TestClient) -> None:
+    game_id, tokens = seated(client)
+    with client.websocket_connect(f"/ws/games/{game_id}", headers=auth(tokens[0])) as ws:
+        until(ws, "hello")
+        ws.send_text(deep_action(DEEP))
+        assert until(ws, "error")["error"] == "too_deep"
+        ws.send_json({"type": "ping"})
+        assert until(ws, "pong") == {"type": "pong"}
+
+
+def choosing(client: TestClient, game_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Roll (whoever is to move) until someone has a choice to make; the game then."""
+    for _ in range(100):
+        game = client.get(f"/api/games/{game_id}").json()
+        if game["state"]["phase"] == "choose":
+            return game
+        me = tokens[game["state"]["player"]]
+        action = "roll" if game["state"]["phase"] == "roll" else "stop"
+        client.post(f"/api/games/{game_id}/actions", json={"version": game["version"], "action": action}, headers=auth(me))
+    raise AssertionError("nobody got a choice")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"version": False, "action": "roll"},
+        {"version": True, "action": "roll"},
+        {"version": "3", "action": "roll"},
+        {"version": 3.0, "action": "roll"},
+    ],
+)
+def test_a_version_must_be_a_number(client: TestClient, body: dict[str, Any]) -> None:
+    game_id, tokens = seated(client)
+    game = client.get(f"/api/games/{game_id}").json()
+    response = client.post(f"/api/games/{game_id}/actions", json=body, headers=auth(tokens[game["state"]["player"]]))
+    assert response.status_code == 422 and response.json()["error"] == "bad_request"
+    assert "version" in response.json()["message"]
+    assert client.get(f"/api/games/{game_id}").json()["version"] == 0
+
+
+def test_a_choice_sent_as_strings_is_refused(client: TestClient) -> None:
+    game_id, tokens = seated(client)
+    game = choosing(client, game_id, tokens)
+    choice = game["state"]["legal"][0]
+    me = tokens[game["state"]["player"]]
+    as_strings = {"version": game["version"], "action": [str(c) for c in choice]}
+    response = client.post(f"/api/games/{game_id}/actions", json=as_strings, headers=auth(me))
+    assert response.status_code == 422 and response.json()["error"] == "bad_request"
+    assert client.get(f"/api/games/{game_id}").json()["version"] == game["version"]
+    with client.websocket_connect(f"/ws/games/{game_id}", headers=auth(me)) as ws:
+        until(ws, "hello")
+        ws.send_json({"type": "action", **as_strings})
+        assert until(ws, "error")["error"] == "bad_message"
+        ws.send_json({"type": "action", "version": True, "action": "stop"})
+        assert until(ws, "error")["error"] == "bad_message"
+    assert client.get(f"/api/games/{game_id}").json()["version"] == game["version"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"seat": True, "name": "Ann"}, {"seat": "1", "name": "Ann"}, {"seat": 1.0, "name": "Ann"}, {"seat": 1, "name": "Ann", "screen": "yes"}, {"seat": 1, "name": 7}],
+)
+def test_a_join_must_have_the_right_types(client: TestClient, body: dict[str, Any]) -> None:
+    game_id = new_game(client, ["open", "open"])
+    response = client.post(f"/api/games/{game_id}/join", json=body)
+    assert response.status_code == 422 and response.json()["error"] == "bad_request"
+    assert all(s["kind"] == "open" for s in client.get(f"/api/games/{game_id}").json()["seats"])
+
+
+def test_a_new_game_must_have_the_right_types(client: TestClient) -> None:
+    for body in ({"seats": "open"}, {"seats": ["open", 1]}, {"seats": ["open"], "variant": 5}, {"seats": ["open", "open"], "take": [{"seat": True, "name": "A"}]}):
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 422 and response.json()["error"] == "bad_request", body
+    assert client.get("/api/games").json() == []
+
+
+@pytest.fixture
+def strict(storage: Storage) -> Iterator[TestClient]:
+    """A server with tiny limits: two of each a minute."""
+    knobs = {**NO_LIMITS, "rate_create": "2/minute", "rate_join": "2/minute", "rate_action": "2/minute"}
+    with TestClient(create_app(storage, bot_delay=0, **knobs)) as test_client:
+        yield test_client
+
+
+def assert_429(response: Any) -> None:
+    assert response.status_code == 429, response.text
+    refusal = response.json()
+    assert refusal["error"] == "too_many" and "try again in" in refusal["message"]
+    assert int(response.headers["retry-after"]) == refusal["retry_after"] >= 1
+
+
+def test_creating_and_joining_past_the_limit_is_a_429(strict: TestClient) -> None:
+    games = [new_game(strict, ["open", "open"]) for _ in range(2)]
+    assert_429(strict.post("/api/games", json={"seats": ["open", "open"]}))
+    assert len(strict.get("/api/games").json()) == 2  # the refused one was not created
+    join(strict, games[0], 0, "Ann")
+    join(strict, games[0], 1, "Bob")
+    assert_429(strict.post(f"/api/games/{games[1]}/join", json={"seat": 0, "name": "Cy"}))
+    assert strict.get(f"/api/games/{games[1]}").json()["seats"][0]["kind"] == "open"
+
+
+def test_acting_past_the_limit_is_a_429_over_http_and_an_error_frame_over_ws(strict: TestClient) -> None:
+    game_id = new_game(strict, ["open", "open"])
+    tokens = {0: join(strict, game_id, 0, "Ann"), 1: join(strict, game_id, 1, "Bob")}
+    for version in range(3):
+        game = strict.get(f"/api/games/{game_id}").json()
+        me = tokens[game["state"]["player"]]
+        action = "roll" if game["state"]["phase"] != "choose" else game["state"]["legal"][0]
+        response = strict.post(f"/api/games/{game_id}/actions", json={"version": version, "action": action}, headers=auth(me))
+        if version < 2:
+            assert response.status_code == 200, response.text
+        else:
+            assert_429(response)
+    with strict.websocket_connect(f"/ws/games/{game_id}", headers=auth(me)) as ws:
+        until(ws, "hello")
+        ws.send_json({"type": "action", "version": 2, "action": action})
+        refusal = until(ws, "error")
+        assert refusal["error"] == "too_many" and refusal["retry_after"] >= 1
+        ws.send_json({"type": "ping"})
+        assert until(ws, "pong") == {"type": "pong"}  # the socket stays open
+    assert strict.get(f"/api/games/{game_id}").json()["version"] == 2
+
+
+def test_limits_count_per_client_address_believing_only_a_trusted_proxy(storage: Storage) -> None:
+    def creates(trusted: tuple[str, ...]) -> list[int]:
+        knobs = {**NO_LIMITS, "rate_create": "1/minute", "trusted_proxies": trusted}
+        with TestClient(create_app(storage, bot_delay=0, **knobs)) as c:
+            return [
+                c.post("/api/games", json={"seats": ["open"], "variant": "solitaire"}, headers={"x-forwarded-for": f"10.0.0.{i}"}).status_code
+                for i in (1, 2, 1)
+            ]
+
+    assert creates(("testclient",)) == [201, 201, 429]  # the proxy's clients are told apart
+    assert creates(()) == [201, 429, 429]  # anyone else's header is ignored
+
+
+def test_rate_settings_come_from_the_environment_and_bad_ones_are_named() -> None:
+    settings = Settings.from_env({"CANTSTOP_RATE_CHAT": "5 per 10 seconds", "CANTSTOP_TRUSTED_PROXIES": "10.0.0.1 ::1", "CANTSTOP_API_DOCS": "1"})
+    assert settings.rate_chat == "5 per 10 seconds" and settings.trusted_proxies == ("10.0.0.1", "::1") and settings.api_docs
+    assert str(limit_items(settings)["chat"]) == "5 per 10 second"
+    with pytest.raises(ValueError, match="rate_action: 'fast' is not a rate"):
+        limit_items(Settings(rate_action="fast"))
+
+
+def test_serve_refuses_to_start_on_a_rate_it_cannot_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from cantstop.cli.serve import serve
+
+    monkeypatch.setenv("CANTSTOP_RATE_JOIN", "lots")
+    for name in ("CANTSTOP_DB", "CANTSTOP_BOT_DELAY", "CANTSTOP_ORIGINS"):  # serve sets them: undone after the test
+        monkeypatch.setenv(name, "")
+    result = CliRunner().invoke(serve, ["--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
+    assert result.exit_code == 1 and "bad setting rate_join: 'lots' is not a rate" in result.output

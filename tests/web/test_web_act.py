@@ -1,0 +1,69 @@
+"""The act path: each move is applied to the state once, and bots hand it actions, not text."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import cantstop.web.games as games_module
+from cantstop.core.state import ROLL
+from cantstop.web.service import GameService
+from cantstop.web.storage import Storage, new_token
+
+
+def test_one_action_is_applied_once(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[Any] = []
+    real = games_module.apply_event
+
+    def counting(state: Any, item: Any) -> Any:
+        calls.append(item)
+        return real(state, item)
+
+    async def run() -> None:
+        service = GameService(storage, bot_delay=0)
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
+        game = await service.games.live(game_id)
+        assert game.state is not None
+        monkeypatch.setattr(games_module, "apply_event", counting)
+        await service.games.act(game_id, game.state.player, 0, ROLL)
+        assert game.version == 1 and len(calls) == 1
+        await service.close()
+
+    asyncio.run(run())
+
+
+def test_bots_never_go_through_the_text_of_an_action(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_parsing(raw: object) -> object:
+        raise AssertionError(f"a bot's action went through text: {raw!r}")
+
+    monkeypatch.setattr(games_module, "parse_action", no_parsing)
+
+    async def run() -> None:
+        service = GameService(storage, bot_delay=0)
+        game_id = await service.lobby.create("classic+to_win=1", ["bot:random", "bot:rule28"])
+        game = await service.games.live(game_id)
+        for _ in range(30_000):
+            if game.state is not None and game.state.is_over:
+                break
+            await asyncio.sleep(0.001)
+        assert game.state is not None and game.state.is_over
+        await service.close()
+
+    asyncio.run(run())
+
+
+def test_concurrent_loads_of_a_game_make_one_live_game_and_leave_nothing_behind(storage: Storage) -> None:
+    async def run() -> None:
+        maker, service = GameService(storage, bot_delay=0), GameService(storage, bot_delay=0)
+        game_id = await maker.lobby.create("classic", ["open", "open"])
+        loads = await asyncio.gather(*(service.games.live(game_id) for _ in range(20)))
+        assert all(game is loads[0] for game in loads) and service.games.held == {game_id: loads[0]}
+        missing = await asyncio.gather(*(service.games.live("nothing-here") for _ in range(20)), return_exceptions=True)
+        assert all(getattr(error, "code", None) == "no_game" for error in missing)
+        assert service.games._loading == {}
+        await maker.close()
+        await service.close()
+
+    asyncio.run(run())

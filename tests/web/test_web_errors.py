@@ -1,0 +1,93 @@
+"""Every error under /api is JSON {error, message}, whoever refuses; HEAD works wherever GET does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException
+from web_helpers import NO_LIMITS, auth, join, new_game, until
+
+from cantstop.web.app import create_app
+from cantstop.web.storage import Storage
+
+
+def down(*_: Any) -> Any:
+    raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+
+def started(client: TestClient) -> tuple[str, dict[int, str], dict[str, Any]]:
+    game_id = new_game(client, ["open", "open"])
+    tokens = {0: join(client, game_id, 0, "Ann"), 1: join(client, game_id, 1, "Bob")}
+    return game_id, tokens, client.get(f"/api/games/{game_id}").json()
+
+
+def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
+    game_id, _, _ = started(client)
+    api = client.get("/openapi.json").json()["paths"]
+    paths = [path.replace("{game_id}", game_id) for path, methods in api.items() if "get" in methods]
+    assert f"/api/games/{game_id}/replay" in paths
+    for path in [*paths, "/", f"/game/{game_id}", "/openapi.json", "/static/game.js", "/static/style.css"]:
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == 200, (path, head.status_code)
+        assert head.headers["content-type"] == got.headers["content-type"] and head.content == b""
+    assert client.head("/api/games/nope").status_code == 404
+
+
+def test_a_400_from_the_framework_is_json(storage: Storage) -> None:
+    """FastAPI raises a bare 400 where it cannot read a body at all (this version reports most
+    unreadable bodies as 422): such a refusal gets the one shape too."""
+    app = create_app(storage, bot_delay=0)
+
+    async def unreadable() -> None:
+        raise HTTPException(400, "There was an error parsing the body")
+
+    app.add_api_route("/api/unreadable", unreadable, methods=["POST"])
+    with TestClient(app) as client:
+        response = client.post("/api/unreadable")
+    assert response.status_code == 400
+    assert response.json() == {"error": "bad_request", "message": "There was an error parsing the body"}
+
+
+def test_a_database_that_is_down_is_a_json_503(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as client:
+        game_id, tokens, game = started(client)
+        me = tokens[game["state"]["player"]]
+        monkeypatch.setattr(storage, "games", down)
+        monkeypatch.setattr(storage, "append_many", down)
+        listed = client.get("/api/games")
+        assert listed.status_code == 503 and listed.json()["error"] == "db_unavailable"
+        assert listed.headers["content-type"] == "application/json" and listed.headers["retry-after"]
+        acted = client.post(f"/api/games/{game_id}/actions", json={"version": 0, "action": "roll"}, headers=auth(me))
+        assert acted.status_code == 503 and acted.json()["error"] == "db_unavailable"
+        with client.websocket_connect(f"/ws/games/{game_id}", headers=auth(me)) as ws:
+            until(ws, "hello")
+            ws.send_json({"type": "action", "version": 0, "action": "roll"})
+            assert until(ws, "error")["error"] == "db_unavailable"
+            ws.send_json({"type": "ping"})
+            assert until(ws, "pong") == {"type": "pong"}
+        monkeypatch.undo()
+        assert client.get(f"/api/games/{game_id}").json()["version"] == 0  # nothing half-applied
+
+
+def test_an_unexpected_failure_is_a_json_500(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    with TestClient(create_app(storage, bot_delay=0), raise_server_exceptions=False) as client:
+        monkeypatch.setattr(storage, "leaderboard", broken)
+        response = client.get("/api/leaderboard")
+    assert response.status_code == 500 and response.json()["error"] == "internal" and "a bug" not in response.text
+
+
+@pytest.mark.parametrize(("method", "path", "status", "error"), [
+    ("GET", "/api/nothing", 404, "not_found"),
+    ("DELETE", "/api/games", 405, "method_not_allowed"),
+    ("PUT", "/api/games/x/actions", 405, "method_not_allowed"),
+    ("GET", "/api/games/x/join", 405, "method_not_allowed"),
+])
+def test_framework_refusals_are_json(client: TestClient, method: str, path: str, status: int, error: str) -> None:
+    response = client.request(method, path)
+    assert response.status_code == status and response.json()["error"] == error and response.json()["message"]
