@@ -11,7 +11,13 @@ Run: `python benchmarks/envs.py --seconds 5`. One core, one process; CPU time
   decision of whichever agent is to move;
 - OpenSpiel (`cantstop`, classic, 2 players; when the `openspiel` extra is installed):
   a step is one decision, each with the chance nodes before it sampled from
-  `chance_outcomes()`.
+  `chance_outcomes()`;
+- the compiled vector env (`gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`,
+  when the `fast` extra is installed), solitaire and against rule28, with `--num-envs`
+  sub-environments (1024 by default): a step of one sub-environment is one step; the
+  random masked policy is vectorised (argmax of random bytes over the legal actions)
+  and its time counts. Kernels are compiled (or loaded from the cache) before timing.
+  A last table sets it beside the single env, with the targets of issue 14.
 
 Each step reads the mask, picks a legal action uniformly with numpy and builds the
 next observation; the run prints steps/s, episodes/s and steps per episode.
@@ -20,6 +26,7 @@ next observation; the run prints steps/s, episodes/s and steps per episode.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import time
 from collections.abc import Callable
@@ -96,7 +103,7 @@ def openspiel_run(players: int) -> Callable[[int, np.random.Generator], int] | N
     return episode
 
 
-def measure(name: str, episode: Callable[[int, np.random.Generator], int], seconds: float) -> None:
+def measure(name: str, episode: Callable[[int, np.random.Generator], int], seconds: float) -> float:
     rng = np.random.default_rng(0)
     steps = episodes = 0
     start = time.process_time()
@@ -107,19 +114,59 @@ def measure(name: str, episode: Callable[[int, np.random.Generator], int], secon
     print(
         f"| {name} | {steps / spent:,.0f} | {episodes / spent:,.1f} | {steps / episodes:.1f} |"
     )
+    return steps / spent
+
+
+def measure_vector(name: str, env_id: str, num_envs: int, seconds: float) -> float | None:
+    """Steps per CPU second of the compiled vector env under a vectorised random policy."""
+    try:
+        vec = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point")
+    except ImportError as error:
+        print(f"| {name} | not installed: {error} | | |")
+        return None
+    rng = np.random.default_rng(0)
+
+    def policy(mask: np.ndarray) -> np.ndarray:  # random bytes, at least 1 on legal actions
+        return ((rng.integers(0, 256, mask.shape, dtype=np.uint8) | 1) * mask).argmax(axis=1)
+
+    _, info = vec.reset(seed=0)
+    for _ in range(20):  # compile (or load) the kernels, fill the pipeline
+        _, _, _, _, info = vec.step(policy(info["action_mask"]))
+    steps = episodes = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        _, _, terminated, _, info = vec.step(policy(info["action_mask"]))
+        steps += num_envs
+        episodes += int(terminated.sum())
+    spent = time.process_time() - start
+    print(
+        f"| {name} | {steps / spent:,.0f} | {episodes / spent:,.1f} | {steps / max(episodes, 1):.1f} |"
+    )
+    return steps / spent
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per measurement")
+    parser.add_argument("--num-envs", type=int, default=1024, help="sub-environments of the vector env")
     args = parser.parse_args()
     print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
-          f"{platform.machine()} {platform.processor() or ''}".rstrip())
+          f"{platform.machine()} {platform.processor() or ''}, {os.cpu_count()} cores, "
+          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}".rstrip())
     print("| environment | steps/s | episodes/s | steps/episode |")
     print("|---|---|---|---|")
     measure("Gymnasium, classic vs random", gym_run(CantStopEnv(opponents=("random",))), args.seconds)
-    measure("Gymnasium, classic vs rule28", gym_run(CantStopEnv(opponents=("rule28",))), args.seconds)
-    measure("Gymnasium, solitaire", gym_run(CantStopEnv("solitaire")), args.seconds)
+    single_rule28 = measure(
+        "Gymnasium, classic vs rule28", gym_run(CantStopEnv(opponents=("rule28",))), args.seconds
+    )
+    single_solitaire = measure("Gymnasium, solitaire", gym_run(CantStopEnv("solitaire")), args.seconds)
+    n = args.num_envs
+    vector_solitaire = measure_vector(
+        f"Vector env (compiled), solitaire, N={n}", "cantstop/CantStopSolitaire-v0", n, args.seconds
+    )
+    vector_rule28 = measure_vector(
+        f"Vector env (compiled), classic vs rule28, N={n}", "cantstop/CantStop-v0", n, args.seconds
+    )
     measure("PettingZoo AEC, classic 2 players", aec_run(2), args.seconds)
     measure("PettingZoo AEC, classic 4 players", aec_run(4), args.seconds)
     measure("PettingZoo parallel, classic 2 players", parallel_run(2), args.seconds)
@@ -128,6 +175,22 @@ def main() -> None:
         print("| OpenSpiel | not installed: pip install -e '.[openspiel]' | | |")
     else:
         measure("OpenSpiel, classic 2 players", openspiel, args.seconds)
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if vector_solitaire is None or vector_rule28 is None:
+        return
+    print()
+    print("| one core | single env steps/s | vector env steps/s | ratio | targets |")
+    print("|---|---|---|---|---|")
+    for name, single, vector, target in (
+        ("solitaire", single_solitaire, vector_solitaire, 1_000_000),
+        ("classic vs rule28", single_rule28, vector_rule28, 300_000),
+    ):
+        ratio = vector / single
+        met = "met" if vector >= target and ratio >= 50 else "not met"
+        print(
+            f"| {name} | {single:,.0f} | {vector:,.0f} | {ratio:,.0f}x | "
+            f"≥{target:,} steps/s and ≥50x: {met} |"
+        )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Every ecosystem's own conformance checker, run on the defaults, warnings as errors.
 
 Gymnasium's `check_env`; PettingZoo's `api_test`, `seed_test`, `render_test`,
-`state_test` and `parallel_api_test`. (OpenSpiel's checks: test_openspiel_game.py.)
+`state_test` and `parallel_api_test`; the native vector env against Gymnasium's own
+`SyncVectorEnv`. (OpenSpiel's checks: test_openspiel_game.py.)
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import warnings
 from collections.abc import Iterator
 
 import gymnasium
+import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test, state_test
@@ -67,3 +69,26 @@ def test_pettingzoo_parallel_api_test_passes(
 ) -> None:
     parallel_api_test(parallel_env(spec, players), num_cycles=2000)
     assert "Passed Parallel API test" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("env_id", ["cantstop/CantStop-v0", "cantstop/CantStopSolitaire-v0"])
+def test_the_native_vector_env_matches_gymnasiums_own_sync_vector_env(env_id: str, warnings_fail: None) -> None:
+    # Gymnasium's SyncVectorEnv over the single env is the reference for the vector API:
+    # seeding (s + i), next-step autoreset, batched observations, rewards and masks.
+    native = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point")
+    sync = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="sync")
+    assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+    assert native.single_observation_space == sync.single_observation_space
+    assert native.single_action_space.n == sync.single_action_space.n
+    native_out, sync_out = native.reset(seed=21), sync.reset(seed=21)
+    rng = np.random.default_rng(21)
+    ended = 0
+    for _ in range(300):
+        np.testing.assert_array_equal(native_out[0], sync_out[0])
+        np.testing.assert_array_equal(native_out[-1]["action_mask"], sync_out[-1]["action_mask"])
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in sync_out[-1]["action_mask"]])
+        native_out, sync_out = native.step(actions), sync.step(actions)
+        for mine, theirs in zip(native_out[1:4], sync_out[1:4], strict=True):
+            np.testing.assert_array_equal(mine, theirs)
+        ended += int(sync_out[2].sum())
+    assert ended >= 2

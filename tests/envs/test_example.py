@@ -25,7 +25,7 @@ def test_train_random_example_runs() -> None:
 def test_the_docs_training_loops_run() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "envs.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", docs, re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     gym_loop: dict[str, Any] = {}
     aec_loop: dict[str, Any] = {}
     spiel_loop: dict[str, Any] = {}
@@ -35,6 +35,10 @@ def test_the_docs_training_loops_run() -> None:
     assert aec_loop["env"].agents == [] and aec_loop["env"].unwrapped.game.is_over
     exec(compile(blocks[2], "docs/envs.md", "exec"), spiel_loop)
     assert spiel_loop["state"].is_terminal() and spiel_loop["state"].engine_state.is_over
+    vector_loop: dict[str, Any] = {}
+    exec(compile(blocks[3], "docs/envs.md", "exec"), vector_loop)
+    assert vector_loop["obs"].shape == (1024, 88)
+    assert vector_loop["envs"].unwrapped.players == 2 and vector_loop["rewards"].shape == (1024,)
 
 
 def test_the_docs_name_every_extra_and_every_checker() -> None:

@@ -53,7 +53,7 @@ def register(name: str, level: Level, description: str, display: str) -> Callabl
 
 
 # Every module of cantstop.bots that registers bots: the one list to extend with a new one.
-MODULES = ("simple", "heuristic", "expert")
+MODULES = ("simple", "heuristic", "expert", "optimal")
 
 
 def _load_builtins() -> None:

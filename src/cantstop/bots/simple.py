@@ -9,9 +9,14 @@ from cantstop.core.state import ROLL, STOP, Action, Phase, State
 
 
 def random_bot(state: State, rng: random.Random, budget: Budget, stop_chance: float = 0.5) -> Action:
-    """Uniform over the choices; stops with probability `stop_chance` when it may."""
+    """Uniform over the choices; stops with probability `stop_chance` when it may.
+
+    One `rng.random()` per decision (none when stopping is not allowed), so that the
+    compiled random bot of `cantstop.fast`, fed the same draws, picks the same.
+    """
     if state.phase is Phase.CHOOSE:
-        return rng.choice(state.options)
+        options = state.options
+        return options[int(rng.random() * len(options))]
     if STOP in state.legal_actions() and rng.random() < stop_chance:
         return STOP
     return ROLL

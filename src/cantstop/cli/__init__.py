@@ -11,6 +11,7 @@ from cantstop.cli.play import play
 from cantstop.cli.protocol import bot
 from cantstop.cli.serve import serve
 from cantstop.cli.solitaire import bots, solitaire
+from cantstop.cli.solve import solve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,3 +30,4 @@ main.add_command(arena)
 main.add_command(tournament)
 main.add_command(bot)
 main.add_command(serve)
+main.add_command(solve)

@@ -27,6 +27,7 @@ from cantstop.arena.schedule import seat_orders
 from cantstop.arena.sprt import parse_sprt
 from cantstop.arena.tournament import run_tournament
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS, load_variant, variant_option
+from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_arena, fast_option
 from cantstop.core.variant import variant_spec
 
 
@@ -125,16 +126,18 @@ def note_rounding(console: Console, games: int, bots: int) -> None:
 
 @click.command()
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
-              help="Games to play (rounded up to whole deals); the most to play with --sprt.")
+@click.option("--games", "-n", type=click.IntRange(1, FAST_MAX_GAMES), default=100, show_default=True,
+              help="Games to play (rounded up to whole deals); the most to play with --sprt. "
+                   f"Up to {MAX_GAMES:,} ({FAST_MAX_GAMES:,} with --fast).")
 @match_options
 @click.option("--sprt", "sprt_text", default=None, metavar="'elo0=0 elo1=20 alpha=0.05 beta=0.05'",
               help="Sequential test for two bots: stop as soon as it decides.")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Play the games on a Ray cluster: auto, ray://HEAD:10001, or local (extra 'ray'); "
                    "the results are those of --jobs.")
+@fast_option
 def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address: str | None,
-          **common: Any) -> None:
+          fast: bool, **common: Any) -> None:
     """Play a match between 2 to 4 BOTS, each a bot name or level, or cmd:COMMAND.
 
     Every deal of dice is played in every seat order, so each bot meets the same
@@ -142,6 +145,9 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address:
     """
     if not 2 <= len(bots) <= 4:
         raise click.UsageError(f"a match needs 2 to 4 bots, not {len(bots)}")
+    if fast:
+        return fast_arena(bots, games, sprt_text, ray_address, common)
+    check_core_games(games)
     try:
         test = parse_sprt(sprt_text) if sprt_text is not None else None
     except ValueError as error:

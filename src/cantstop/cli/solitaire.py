@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ import click
 
 from cantstop.bots.base import Budget, bot_names, get_bot
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
+from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_option, fast_solitaire
 from cantstop.core.dice import SeededDice
 from cantstop.core.record import Record
 from cantstop.core.state import new_game
@@ -65,33 +67,36 @@ def run_solitaire(
     return SolitaireResult(tuple(turns))
 
 
-def histogram(turns: tuple[int, ...], width: int = 50) -> str:
-    """Text bars, one line per number of turns."""
-    counts = Counter(turns)
+def histogram(turns: tuple[int, ...] | Mapping[int, int], width: int = 50) -> str:
+    """Text bars, one line per number of turns (from the turns, or their counts)."""
+    counts = turns if isinstance(turns, Mapping) else Counter(turns)
+    games = sum(counts.values())
     most = max(counts.values())
     lines = []
     for t in range(min(counts), max(counts) + 1):
         n = counts.get(t, 0)
         bar = "#" * math.ceil(n * width / most) if n else ""
-        lines.append(f"{t:>4} {n:>7} {100 * n / len(turns):5.1f}% {bar}")
+        lines.append(f"{t:>4} {n:>7} {100 * n / games:5.1f}% {bar}")
     return "\n".join(lines)
 
 
-def plot(turns: tuple[int, ...], bot: str, path: str) -> None:
+def plot(turns: tuple[int, ...] | Mapping[int, int], bot: str, path: str) -> None:
+    """A histogram image (from the turns, or their counts)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    counts = Counter(turns)
+    counts = turns if isinstance(turns, Mapping) else Counter(turns)
+    games = sum(counts.values())
     xs = list(range(min(counts), max(counts) + 1))
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.bar(xs, [counts.get(x, 0) / len(turns) for x in xs], color="#3a7d44")
-    mean = sum(turns) / len(turns)
+    ax.bar(xs, [counts.get(x, 0) / games for x in xs], color="#3a7d44")
+    mean = sum(t * n for t, n in counts.items()) / games
     ax.axvline(mean, color="#b33", linestyle="--", label=f"mean {mean:.2f}")
     ax.set_xlabel("turns to claim three columns")
     ax.set_ylabel("share of games")
-    ax.set_title(f"Solitaire: {bot}, {len(turns)} games")
+    ax.set_title(f"Solitaire: {bot}, {games} games")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path)
@@ -107,13 +112,15 @@ def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 @click.command()
 @click.argument("bot", callback=_bot_name)
-@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True)
+@click.option("--games", "-n", type=click.IntRange(1, FAST_MAX_GAMES), default=1000, show_default=True,
+              help=f"Up to {MAX_GAMES:,} ({FAST_MAX_GAMES:,} with --fast).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the dice and the bot.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Write a histogram image; its name's ending (.png, .svg, .pdf, ...) picks the format.")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True)
 @click.option("--variant", default="solitaire", show_default=True, help="A one-player variant.")
-def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int, variant: str) -> None:
+@fast_option
+def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int, variant: str, fast: bool) -> None:
     """How many turns BOT (a name or a level) needs to claim three columns alone."""
     try:
         new_game(variant, 1)
@@ -121,6 +128,9 @@ def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int,
         raise click.BadParameter(str(error), param_hint="--variant") from None
     if plot_path:
         check_plot_path(plot_path)  # before the games, not after minutes of them
+    if fast:
+        return fast_solitaire(bot, games, seed, jobs, variant, plot_path)
+    check_core_games(games)
     result = run_solitaire(bot, games, seed, jobs, variant)
     if games > 1:
         summary = f"{result.mean:.3f} ± {result.standard_error:.3f} turns (mean ± SE), {games} games"

@@ -1,7 +1,9 @@
-"""Dice: the precomputed tables of every roll, and the only sources of randomness.
+"""Dice: the precomputed tables of every roll, and the sources of randomness for play.
 
 The engine never rolls by itself; a roll is a tuple of faces handed to the state.
-`SeededDice` makes games reproducible; `SecureDice` is for online play.
+`SeededDice` makes games reproducible; `SecureDice` is for online play. Counter-based
+dice, addressed by (seed, game, roll) for simulations and environments, live in
+`cantstop.core.counter`.
 """
 
 from __future__ import annotations

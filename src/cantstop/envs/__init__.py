@@ -3,6 +3,9 @@
 - `CantStopEnv` (Gymnasium): one seat against the project's bots; registered as
   `cantstop/CantStop-v0` (classic, against rule28) and `cantstop/CantStopSolitaire-v0`
   (solitaire: reward -1 per turn) when this package is imported.
+- `CantStopVectorEnv` (`cantstop.envs.vector_env`, extra `fast`): many of them in compiled
+  kernels, what `gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")`
+  returns.
 - `cantstop_env` / `raw_env` (PettingZoo AEC) and `parallel_env` (PettingZoo parallel):
   every seat an agent.
 - `action_table(variant)`: the fixed numbered action space and its masks.
@@ -30,10 +33,16 @@ from cantstop.envs.gym_env import CantStopEnv
 from cantstop.envs.observation import Field, encode, observation_fields, observation_size
 
 if "cantstop/CantStop-v0" not in gymnasium.registry:
-    gymnasium.register(id="cantstop/CantStop-v0", entry_point="cantstop.envs.gym_env:CantStopEnv")
+    # The vector entry point (extra `fast`) is imported only when `make_vec` asks for it.
+    gymnasium.register(
+        id="cantstop/CantStop-v0",
+        entry_point="cantstop.envs.gym_env:CantStopEnv",
+        vector_entry_point="cantstop.envs.vector_env:CantStopVectorEnv",
+    )
     gymnasium.register(
         id="cantstop/CantStopSolitaire-v0",
         entry_point="cantstop.envs.gym_env:CantStopEnv",
+        vector_entry_point="cantstop.envs.vector_env:CantStopVectorEnv",
         kwargs={"variant": "solitaire", "opponents": ()},
     )
 

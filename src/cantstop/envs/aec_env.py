@@ -33,11 +33,12 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from cantstop.core.counter import CounterDice
 from cantstop.core.state import State, new_game
 from cantstop.core.variant import Variant
 from cantstop.envs.actions import action_table
 from cantstop.envs.arguments import players_argument, variant_argument
-from cantstop.envs.episode import EpisodeDice, episode_dice, reward, roll_through
+from cantstop.envs.episode import Episodes, reward, roll_through
 from cantstop.envs.observation import encode, observation_size
 from cantstop.envs.render import RENDER_MODES, check_render_mode, render
 from cantstop.envs.spaces import LegalDiscrete
@@ -78,7 +79,8 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
             agent: LegalDiscrete(self.table.size) for agent in self.possible_agents
         }
         self._np_random: np.random.Generator | None = None
-        self._dice = EpisodeDice(0)
+        self._episodes = Episodes()
+        self._dice = CounterDice(0, 0)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -95,7 +97,8 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self._dice = episode_dice(self._np_random)
+        self._episodes.start(self._np_random, seeded=seed is not None)
+        self._dice = self._episodes.dice()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from cantstop.bots.base import Bot, get_bot
 from cantstop.core.state import new_game
@@ -51,3 +52,22 @@ def opponents_argument(opponents: str | Sequence[str | Bot]) -> tuple[Bot, ...]:
                 f"action, not {opponent!r}"
             )
     return tuple(bots)
+
+
+IllegalAction = Literal["penalize", "end", "raise"]
+ILLEGAL_ACTIONS: tuple[IllegalAction, ...] = ("penalize", "end", "raise")
+
+
+def seat_and_illegal_arguments(
+    players: int, seat: object, illegal_action: object, illegal_reward: object
+) -> tuple[int | Literal["random"], IllegalAction, float]:
+    """The agent's seat ('random' to draw it per episode) and what an illegal action does."""
+    if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+        raise ValueError(f"seat must be 0..{players - 1} or 'random', not {seat!r}")
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(
+            f"illegal_action must be {', '.join(map(repr, ILLEGAL_ACTIONS))}, not {illegal_action!r}"
+        )
+    if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+        raise ValueError(f"illegal_reward must be a number, not {illegal_reward!r}")
+    return seat, illegal_action, float(illegal_reward)

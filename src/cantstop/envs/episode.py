@@ -1,68 +1,60 @@
-"""What the environments share: the episode's dice, chance resolved inside, the rewards.
+"""What the environments share: the episodes' randomness, chance resolved inside, the rewards.
 
-The dice of an episode are addressed, not drawn from a stateful generator: roll k
-(0, 1, ...) of an episode with key K is ordered roll number
-`(splitmix64(K + (k + 1) * GOLDEN) >> 32) * faces**4 >> 32` of `faces**4` (the rolls
-in `itertools.product` order, first die most significant). Each step is plain 64-bit
-integer arithmetic, so a batched (compiled) twin can reproduce an episode exactly
-from the same key; `reset(seed=s)` draws K from the environment's generator.
+An environment's episodes are numbered from a root key: `reset(seed=s)` draws the root
+from the freshly seeded generator (its first `integers(2**63)`) and starts at episode 0;
+each reset without a seed moves on to the next episode. Episode e's dice are
+`counter_dice(root, e, k)` for its k-th roll, its bots' draws `counter_uniform(root, e, d)`
+and, when the agent's seat is drawn, the seat comes from the seat stream at (root, e)
+(`cantstop.core.counter`). Everything is addressed, not drawn in sequence, so the
+compiled vector environment replays exactly the episodes of the single one.
 """
 
 from __future__ import annotations
 
-import itertools
-from functools import cache
-
 import numpy as np
 
-from cantstop.core.dice import Dice
+from cantstop.core.counter import SEAT_STREAM, CounterDice, CounterRandom, counter_below
+from cantstop.core.dice import DiceSource
 from cantstop.core.state import Phase, State
 
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15  # splitmix64's increment
+
+def root_key(np_random: np.random.Generator) -> int:
+    """The root key of a run of episodes, drawn from the environment's generator."""
+    return int(np_random.integers(2**63))
 
 
-def splitmix64(x: int) -> int:
-    """The splitmix64 finaliser of a 64-bit value: a well-mixed 64-bit output."""
-    x &= MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x ^ (x >> 31)
+class Episodes:
+    """Which episode an environment plays: its root key and the episode's number."""
+
+    def __init__(self) -> None:
+        self.root: int | None = None
+        self.number = 0
+
+    def start(self, np_random: np.random.Generator, seeded: bool) -> None:
+        """A new episode: number 0 of a fresh root after a seed, else the next number."""
+        if seeded or self.root is None:
+            self.root = root_key(np_random)
+            self.number = 0
+        else:
+            self.number += 1
+
+    @property
+    def key(self) -> int:
+        if self.root is None:
+            raise RuntimeError("no episode has started")
+        return self.root
+
+    def dice(self) -> CounterDice:
+        return CounterDice(self.key, self.number)
+
+    def bot_random(self) -> CounterRandom:
+        return CounterRandom(self.key, self.number)
+
+    def seat(self, players: int) -> int:
+        return counter_below(self.key, SEAT_STREAM, self.number, 0, players)
 
 
-@cache
-def ordered_rolls(n: int, faces: int) -> tuple[Dice, ...]:
-    """Every ordered roll of `n` dice, in `itertools.product` order: roll numbers index it."""
-    return tuple(itertools.product(range(1, faces + 1), repeat=n))
-
-
-class EpisodeDice:
-    """The dice of one episode, roll k from (key, k) alone; see the module docstring."""
-
-    def __init__(self, key: int) -> None:
-        if not 0 <= key < 2**64:
-            raise ValueError(f"a dice key is a 64-bit unsigned integer, not {key}")
-        self.key = key
-        self.rolled = 0  # rolls made so far: the next roll's number
-
-    def index(self, k: int, count: int) -> int:
-        """Which of `count` ordered rolls roll number `k` is."""
-        mixed = splitmix64(self.key + (k + 1) * GOLDEN)
-        return ((mixed >> 32) * count) >> 32
-
-    def roll(self, n: int, faces: int) -> Dice:
-        rolls = ordered_rolls(n, faces)
-        dice = rolls[self.index(self.rolled, len(rolls))]
-        self.rolled += 1
-        return dice
-
-
-def episode_dice(np_random: np.random.Generator) -> EpisodeDice:
-    """The dice of a new episode, keyed from the environment's generator (so seeds fix them)."""
-    return EpisodeDice(int(np_random.integers(2**63)))
-
-
-def roll_through(state: State, dice: EpisodeDice) -> State:
+def roll_through(state: State, dice: DiceSource) -> State:
     """Roll until someone has a decision to make (busts pass the turn on) or the game ends."""
     faces = state.variant.faces
     while state.phase is Phase.ROLL:

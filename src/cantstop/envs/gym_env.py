@@ -2,8 +2,8 @@
 
 The agent plays seat `seat`; the other seats are played by the project's bots (or by
 any function of a state, a `random.Random` and a `Budget` returning an action).
-Rolls happen inside the environment with dice keyed from `reset(seed=...)` (see
-`cantstop.envs.episode`), so an episode is a sequence of the agent's own decisions
+Rolls happen inside the environment with counter-based dice: `reset(seed=s)` starts a
+run of episodes, each reset without a seed plays the next one (see `cantstop.envs.episode`), so an episode is a sequence of the agent's own decisions
 only: choices after a roll, and roll-or-stop. A step runs the agent's action, then
 every roll and every opponent move until the agent must decide again or the game ends.
 
@@ -27,7 +27,6 @@ every roll and every opponent move until the agent must decide again or the game
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -37,18 +36,22 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from cantstop.bots.base import Bot, Budget
+from cantstop.core.counter import CounterDice, CounterRandom
 from cantstop.core.errors import IllegalActionError
 from cantstop.core.state import Phase, State, new_game
 from cantstop.core.variant import Variant
 from cantstop.envs.actions import Mask, action_table
-from cantstop.envs.arguments import opponents_argument, players_argument, variant_argument
-from cantstop.envs.episode import EpisodeDice, episode_dice, reward, roll_through
+from cantstop.envs.arguments import (
+    IllegalAction,
+    opponents_argument,
+    players_argument,
+    seat_and_illegal_arguments,
+    variant_argument,
+)
+from cantstop.envs.episode import Episodes, reward, roll_through
 from cantstop.envs.observation import Observation, encode, observation_size
 from cantstop.envs.render import RENDER_MODES, check_render_mode, render
 from cantstop.envs.spaces import LegalDiscrete
-
-IllegalAction = Literal["penalize", "end", "raise"]
-ILLEGAL_ACTIONS: tuple[IllegalAction, ...] = ("penalize", "end", "raise")
 
 
 class CantStopEnv(gym.Env[Observation, np.int64]):
@@ -70,14 +73,9 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
             opponents = ("rule28",) if self.variant.max_players >= 2 else ()
         self.opponents: tuple[Bot, ...] = opponents_argument(opponents)
         self.players = players_argument(self.variant, 1 + len(self.opponents))
-        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
-            raise ValueError(f"seat must be 0..{self.players - 1} or 'random', not {seat!r}")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be {', '.join(map(repr, ILLEGAL_ACTIONS))}, not {illegal_action!r}"
-            )
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
-            raise ValueError(f"illegal_reward must be a number, not {illegal_reward!r}")
+        seat, illegal_action, illegal_reward = seat_and_illegal_arguments(
+            self.players, seat, illegal_action, illegal_reward
+        )
         self.seat_choice = seat
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = illegal_action
@@ -88,8 +86,9 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         self.observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.seat = 0 if seat == "random" else seat
         self.game: State = new_game(self.variant, self.players)
-        self._dice = EpisodeDice(0)
-        self._bot_random = random.Random(0)
+        self._episodes = Episodes()
+        self._dice = CounterDice(0, 0)
+        self._bot_random = CounterRandom(0, 0)
         self._budget = Budget()
         # No episode yet: stepping needs a reset first, as after an episode's end.
         self._ended = True
@@ -99,11 +98,12 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
+        episodes = self._episodes
+        episodes.start(self.np_random, seeded=seed is not None)
         if self.seat_choice == "random":
-            self.seat = int(rng.integers(self.players))
-        self._dice = episode_dice(rng)
-        self._bot_random = random.Random(int(rng.integers(2**63)))
+            self.seat = episodes.seat(self.players)
+        self._dice = episodes.dice()
+        self._bot_random = episodes.bot_random()
         # No reward is lost here: alone, the game's first roll always offers a choice (every
         # column is open), and with opponents nothing is paid before the end. A game the
         # opponents win before the agent's first decision is replayed.

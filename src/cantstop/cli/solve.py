@@ -1,0 +1,144 @@
+"""`cantstop solve SPEC`: solve a one-player variant exactly; `--list` the tables solved so far."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import click
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from cantstop.solve.board import Board, SolveError, board_of
+from cantstop.solve.table import HEADER_BYTES, Table, data_folder, default_path, read_header
+
+
+def _parse_anchor(board: Board, text: str) -> tuple[int, ...]:
+    """'0.1.0.2.0' -> progress per column, checked against the heights."""
+    try:
+        progress = tuple(int(p) for p in text.split("."))
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r}: write one whole number per column joined by dots, e.g. "
+            + ".".join("0" for _ in board.heights),
+            param_hint="--anchor",
+        ) from None
+    if len(progress) != board.columns or any(
+        not 0 <= p <= h for p, h in zip(progress, board.heights, strict=True)
+    ):
+        raise click.BadParameter(
+            f"{text!r}: give {board.columns} numbers, column by column, each from 0 to its "
+            f"height ({'.'.join(map(str, board.heights))})",
+            param_hint="--anchor",
+        )
+    return progress
+
+
+def _list_tables() -> None:
+    folder = data_folder()
+    paths = sorted(folder.glob("*.table")) if folder.is_dir() else []
+    if not paths:
+        click.echo(f"no solved tables in {folder}")
+        return
+    for path in paths:
+        try:
+            header = read_header(path)
+        except SolveError as error:
+            click.echo(f"{path.name}: unreadable ({error})")
+            continue
+        if header.writing:
+            status = "killed while writing: solve again with --restart"
+        elif header.complete:
+            with path.open("rb") as file:
+                file.seek(HEADER_BYTES)
+                (empty,) = struct.unpack("<d", file.read(8))
+            status = f"solved in {header.seconds:,.0f} s: {empty:.6f} turns from the empty board"
+        else:
+            status = f"partial: {header.layers_done} of {header.layers} layers (resumable)"
+        click.echo(f"{header.key}: {header.anchors:,} anchors, {status}")
+
+
+def _progress_bar() -> Progress:
+    return Progress(
+        TextColumn("solving"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+
+
+@click.command("solve")
+@click.argument("spec", required=False)
+@click.option("--list", "list_only", is_flag=True, help="List the tables solved so far and stop.")
+@click.option("--anchor", help="Also print this anchor's value: progress per column, e.g. 0.1.0.2.0.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Table file (default: the user's data folder, see --list).")
+@click.option("--threads", type=click.IntRange(1, 256), help="Threads (default: every core).")
+@click.option("--restart", is_flag=True, help="Start afresh instead of resuming a table.")
+@click.option("--plan", "plan_only", is_flag=True, help="Print what the solve needs and stop.")
+def solve(
+    spec: str | None,
+    list_only: bool,
+    anchor: str | None,
+    out: Path | None,
+    threads: int | None,
+    restart: bool,
+    plan_only: bool,
+) -> None:
+    """Solve the one-player variant SPEC exactly and print the optimal expected turns.
+
+    SPEC is a variant as `play --variant` reads it, e.g. solitaire+faces=3+heights=1.2.3.2.1.
+    An interrupted solve (Ctrl-C) resumes where it stopped when run again.
+    """
+    if list_only:
+        _list_tables()
+        return
+    if spec is None:
+        raise click.UsageError("give a variant SPEC to solve, or --list")
+    try:
+        board = board_of(spec)
+    except SolveError as error:
+        raise click.BadParameter(str(error), param_hint="SPEC") from None
+    progress = _parse_anchor(board, anchor) if anchor else None
+    path = out or default_path(board)
+    from cantstop.solve.solver import Plan
+    from cantstop.solve.solver import solve as run
+
+    plan = Plan.make(board, path, threads or os.cpu_count() or 1)
+    click.echo(plan.describe())
+    reason = plan.refusal()
+    if reason:
+        raise click.ClickException(f"cannot solve {board.key}: {reason}; nothing was written")
+    if plan_only:
+        return
+    bar = _progress_bar()
+    task = bar.add_task("solve", total=1.0)
+    try:
+        with bar:
+            table = run(
+                board, path, threads, restart, lambda done, total: bar.update(task, completed=done / total)
+            )
+    except SolveError as error:
+        raise click.ClickException(str(error)) from None
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: the table {path} keeps what is solved; run the same command to resume")
+        raise SystemExit(130) from None
+    _report(board, table, progress)
+
+
+def _report(board: Board, table: Table, progress: tuple[int, ...] | None) -> None:
+    seconds = table.header.seconds
+    click.echo(f"solved in {seconds:,.1f} s; table: {table.path}")
+    click.echo(f"optimal expected turns from the empty board: {table.value(0):.12f}")
+    if progress is not None:
+        value = table.value(board.anchor_index(progress))
+        click.echo(f"optimal expected turns from {'.'.join(map(str, progress))}: {value:.12f}")

@@ -1,0 +1,113 @@
+"""A variant as one integer array: what the kernels read instead of `Variant` and core `Tables`.
+
+Kernels take a handful of plain arrays, not records of many arrays: every array passed
+into a compiled call costs reference counting, and a record of twenty made the hot calls
+ten times slower. So the tables are packed into one int64 array `tab`: a header of sizes
+and offsets (the `H_*` and `O_*` slots below), then the tables themselves.
+
+Columns are indexed from 0 here (column number c is index c - 2). Every ordered roll
+maps to its outcome (core's `Tables.index`); each outcome owns a run of sum groups; each
+subset of a group (a bit mask over its sums) names its action.
+
+Inside the kernels a choice's id is its place in core's option order (choices sorted by
+columns), so a roll's choices kept sorted by id come out in core's order with no lookup;
+ROLL and STOP keep their numbers. `O_NUMBER` and `O_INTERNAL` translate to and from the
+one public numbering (`cantstop.core.actions.action_numbering`) at the boundary.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+
+from cantstop.core.actions import action_numbering
+from cantstop.core.state import ROLL, STOP, Action
+from cantstop.core.variant import Variant
+
+NO_LIMIT = 1 << 30  # the step limit of a variant without one
+
+# Header slots: scalars.
+H_COLUMNS, H_RUNNERS, H_TO_WIN, H_FACES, H_SKIP, H_NO_STOP, H_STEP_LIMIT = range(7)
+H_ROLL_ACTION, H_STOP_ACTION, H_ACTIONS, H_CHOICES, H_OUTCOMES, H_TOTAL = range(7, 13)
+# Header slots: where each table starts in `tab`.
+O_HEIGHTS = 13  # [columns]
+O_ROLL_INDEX = 14  # [faces**4]: ordered roll (base-`faces` digits) -> outcome
+O_GROUP_START = 15  # [outcomes + 1]: the groups of outcome o are start[o] .. start[o+1] - 1
+O_GROUP_LEN = 16  # [groups]: 2 sums, or 3 with a relay captain
+O_GROUP_COLS = 17  # [groups * 3]: the sums as column indices
+O_SUB_ACTION = 18  # [groups * 8]: kernel action id of the sums a bit mask picks
+O_ACTION_LEN = 19  # [actions]: steps of a choice (0 for ROLL and STOP)
+O_ACTION_COLS = 20  # [actions * 3]: a choice's column indices, sorted
+O_NUMBER = 21  # [actions]: the public number (the one numbering) of each kernel action id
+O_WEIGHTS = 22  # [outcomes]: ordered rolls each outcome stands for
+O_OUTCOMES = 23  # [outcomes * 4]: each outcome's canonical dice
+O_INTERNAL = 24  # [actions]: the kernel action id of each public number
+HEADER = 25
+
+
+@lru_cache(maxsize=64)
+def compile_variant(variant: Variant) -> np.ndarray:
+    """The packed tables of `variant`. Every variant core accepts compiles; none is refused."""
+    core = variant.tables
+    numbering = action_numbering(variant)
+    choices = sorted(a for a in numbering if isinstance(a, tuple))  # kernel ids: core's order
+    actions: list[Action] = [*choices, ROLL, STOP]
+    kernel_id = {action: i for i, action in enumerate(actions)}
+    public = {action: i for i, action in enumerate(numbering)}
+    faces = variant.faces
+    starts = [0]
+    lengths: list[int] = []
+    cols: list[int] = []
+    subs: list[int] = []
+    for groups in core.groups:
+        for group in groups:
+            n = len(group)
+            lengths.append(n)
+            cols += [c - 2 for c in group] + [-1] * (3 - n)
+            row = [-1] * 8
+            for mask in range(1, 1 << n):
+                row[mask] = kernel_id[tuple(sorted(group[i] for i in range(n) if mask >> i & 1))]
+            subs += row
+        starts.append(len(lengths))
+    action_len = [len(a) if isinstance(a, tuple) else 0 for a in actions]
+    action_cols: list[int] = []
+    for a in actions:
+        columns = [c - 2 for c in a] if isinstance(a, tuple) else []
+        action_cols += columns + [-1] * (3 - len(columns))
+    parts = {
+        O_HEIGHTS: list(variant.heights),
+        O_ROLL_INDEX: [core.index[d] for d in itertools.product(range(1, faces + 1), repeat=4)],
+        O_GROUP_START: starts,
+        O_GROUP_LEN: lengths,
+        O_GROUP_COLS: cols,
+        O_SUB_ACTION: subs,
+        O_ACTION_LEN: action_len,
+        O_ACTION_COLS: action_cols,
+        O_NUMBER: [public[a] for a in actions],
+        O_WEIGHTS: list(core.weights),
+        O_OUTCOMES: [d for dice in core.outcomes for d in dice],
+        O_INTERNAL: [kernel_id[a] for a in numbering],
+    }
+    header = [0] * HEADER
+    header[H_COLUMNS] = len(variant.heights)
+    header[H_RUNNERS] = variant.runners
+    header[H_TO_WIN] = variant.to_win
+    header[H_FACES] = faces
+    header[H_SKIP] = int(variant.skip)
+    header[H_NO_STOP] = int(variant.no_stop_on_occupied)
+    header[H_STEP_LIMIT] = NO_LIMIT if variant.step_limit is None else variant.step_limit
+    header[H_ROLL_ACTION] = kernel_id[ROLL]
+    header[H_STOP_ACTION] = kernel_id[STOP]
+    header[H_ACTIONS] = len(numbering)
+    header[H_CHOICES] = len(choices)
+    header[H_OUTCOMES] = len(core.outcomes)
+    header[H_TOTAL] = core.total
+    body: list[int] = []
+    for slot, values in parts.items():
+        header[slot] = HEADER + len(body)
+        body += values
+    tab = np.array(header + body, dtype=np.int64)
+    tab.flags.writeable = False
+    return tab

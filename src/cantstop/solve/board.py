@@ -1,0 +1,288 @@
+"""A variant as the solver sees it: checked, measured and turned into flat tables.
+
+Everything here is plain Python except `RollClasses`, which builds the numpy
+arrays the kernels read.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from cantstop.core.variant import Variant, preset, variant_spec
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+
+
+class SolveError(ValueError):
+    """A variant or table the solver cannot use; the message says why and what works."""
+
+
+# Fields that change nothing when a player is alone: no rival's piece to skip or share.
+_SOLITAIRE_NEUTRAL = {"skip": False, "no_stop_on_occupied": False}
+
+
+def solver_key(variant: Variant) -> str:
+    """The spec a table is filed under: the variant's one-player rules and nothing else."""
+    alone = variant.with_options(min_players=1, max_players=1, **_SOLITAIRE_NEUTRAL)
+    return variant_spec(alone)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The solver's view of a one-player variant.
+
+    Column i (0-based; column number i + 2) has progress 0..heights[i], the top
+    meaning claimed. An anchor's index is mixed radix: sum of progress[i] * strides[i].
+    """
+
+    variant: Variant
+
+    @property
+    def heights(self) -> tuple[int, ...]:
+        return self.variant.heights
+
+    @property
+    def columns(self) -> int:
+        return len(self.heights)
+
+    @property
+    def runners(self) -> int:
+        return self.variant.runners
+
+    @property
+    def to_win(self) -> int:
+        return self.variant.to_win
+
+    @property
+    def step_limit(self) -> int:
+        """Most steps in one turn; -1 when unlimited (the kernels read plain integers)."""
+        return -1 if self.variant.step_limit is None else self.variant.step_limit
+
+    @property
+    def symmetric(self) -> bool:
+        """Is the board its own mirror image (column c as column 2·faces + 2 - c)?
+
+        Plain dice are: face f as faces + 1 - f maps every roll to one as likely and
+        every sum to its mirror. A wild face breaks it (1 does not mirror to 1).
+        """
+        return self.heights == self.heights[::-1] and self.variant.wild_dice == 0
+
+    @cached_property
+    def key(self) -> str:
+        return solver_key(self.variant)
+
+    @cached_property
+    def strides(self) -> tuple[int, ...]:
+        strides, step = [], 1
+        for h in self.heights:
+            strides.append(step)
+            step *= h + 1
+        return tuple(strides)
+
+    @property
+    def anchors(self) -> int:
+        """Every anchor, finished games included (they hold 0)."""
+        return math.prod(h + 1 for h in self.heights)
+
+    @property
+    def layers(self) -> int:
+        """Layers by total progress: 0 .. sum of heights."""
+        return sum(self.heights) + 1
+
+    @cached_property
+    def _counts(self) -> tuple[int, int]:
+        """(live anchors, in-turn roll states over live anchors), by dynamic programming.
+
+        A live anchor has fewer than to_win claims; its in-turn states are the runner
+        placements: at most `runners` columns, each on a space above the anchor.
+        """
+        r, win = self.runners, self.to_win
+        ways: dict[tuple[int, int], int] = {(0, 0): 1}  # (claims, runners) -> weighted count
+        for h in self.heights:
+            grown: dict[tuple[int, int], int] = {}
+            for (claims, k), count in ways.items():
+                for space in range(h + 1):
+                    if space == h:
+                        key = (min(claims + 1, win), k)
+                        grown[key] = grown.get(key, 0) + count
+                        continue
+                    grown[(claims, k)] = grown.get((claims, k), 0) + count
+                    if k < r:
+                        grown[(claims, k + 1)] = grown.get((claims, k + 1), 0) + count * (h - space)
+            ways = grown
+        live = sum(v for (claims, k), v in ways.items() if claims < win and k == 0)
+        states = sum(v for (claims, _), v in ways.items() if claims < win)
+        return live, states
+
+    @property
+    def live_anchors(self) -> int:
+        return self._counts[0]
+
+    @property
+    def states(self) -> int:
+        """In-turn states (turn start included) summed over the live anchors."""
+        return self._counts[1]
+
+    @cached_property
+    def most_local(self) -> int:
+        """In-turn states of the empty board's anchor: the largest turn graph."""
+        sums = [1] + [0] * self.runners
+        for h in self.heights:
+            for k in range(self.runners, 0, -1):
+                sums[k] += sums[k - 1] * h
+        return sum(sums)
+
+    def memory_bytes(self, threads: int) -> int:
+        """Resident memory a solve needs at its peak, measured on the boards in docs/solving.md.
+
+        Ordering the anchors by layer holds about 9 + runners arrays of 8 bytes per anchor
+        at once (the table itself is one of them); numba's compiler and the interpreter
+        take about 200 MiB; each thread keeps two floats per in-turn state of a turn.
+        """
+        return 8 * self.anchors * (9 + self.runners) + 200 * 2**20 + threads * 16 * self.most_local
+
+    def disk_bytes(self) -> int:
+        from cantstop.solve.table import HEADER_BYTES
+
+        return HEADER_BYTES + 8 * self.anchors
+
+    def anchor_index(self, progress: tuple[int, ...]) -> int:
+        return sum(p * s for p, s in zip(progress, self.strides, strict=True))
+
+    def progress(self, index: int) -> tuple[int, ...]:
+        return tuple(index // s % (h + 1) for s, h in zip(self.strides, self.heights, strict=True))
+
+
+def board_of(spec_or_variant: str | Variant) -> Board:
+    """The solver's board of a variant (or spec), refused clearly when one player cannot play it."""
+    variant = spec_or_variant
+    if isinstance(variant, str):
+        try:
+            variant = preset(variant)
+        except ValueError as error:
+            raise SolveError(str(error)) from None
+    if variant.min_players > 1:
+        raise SolveError(
+            f"the solver solves one-player games, but {variant.name!r} has min_players="
+            f"{variant.min_players}; add +min_players=1 (the wild-die, relay and step-limit "
+            "rules all fit the solver)"
+        )
+    return Board(variant)
+
+
+@dataclass(frozen=True)
+class RollClasses:
+    """The rolls grouped by what they offer, as flat arrays for the kernels.
+
+    With every runner placed only the runner columns matter; otherwise only the columns
+    open at the anchor. For each such column mask (a *key*), rolls whose sum groups
+    agree on those columns are merged into one class with their summed probability;
+    a class with no group left can only bust.
+
+    `runner_masks[j]`: every column mask with at most `runners` columns, by (size, mask),
+    so a turn's successor always has a later mask; `mask_rank[mask]` is j or -1.
+    `key_slot[mask]`: the slot of a key (-1 if none); classes of slot s are
+    `slot_start[s]:slot_start[s+1]`; groups of class k are `class_start[k]:class_start[k+1]`;
+    group g has `group_len[g]` columns (0-based) in `group_cols[g]`.
+    `mask_cols[j]`: the columns of runner mask j, ascending, padded with -1.
+    `group_pair[g]`: a group of one or two sums numbered a * (n + 1) + b (b = n for
+    one sum), so that its best option is worked out once per state; -1 for three sums.
+    """
+
+    runner_masks: IntArray
+    mask_rank: IntArray
+    key_slot: IntArray
+    slot_start: IntArray
+    class_weight: FloatArray
+    class_start: IntArray
+    group_len: IntArray
+    group_cols: IntArray
+    mask_cols: IntArray
+    group_pair: IntArray
+
+    def rules(self, board: Board) -> tuple[Any, ...]:
+        """What the kernels read, as one tuple (see kernels.turn_pass)."""
+        import numpy as np
+
+        return (
+            np.array(board.heights, dtype=np.int64),
+            np.array(board.strides, dtype=np.int64),
+            board.runners,
+            board.step_limit,
+            self.runner_masks,
+            self.mask_rank,
+            self.mask_cols,
+            self.key_slot,
+            self.slot_start,
+            self.class_weight,
+            self.class_start,
+            self.group_len,
+            self.group_cols,
+            self.group_pair,
+        )
+
+    @staticmethod
+    def build(board: Board) -> RollClasses:
+        import numpy as np
+
+        n, r = board.columns, board.runners
+        masks = sorted(
+            (m for m in range(1 << n) if m.bit_count() <= r), key=lambda m: (m.bit_count(), m)
+        )
+        rank = np.full(1 << n, -1, dtype=np.int64)
+        rank[masks] = np.arange(len(masks))
+        # Keys: full runner sets, and the open columns of any live anchor (< to_win claimed).
+        full = (1 << n) - 1
+        keys = {sum(1 << i for i in cols) for cols in combinations(range(n), r)}
+        for missing in range(board.to_win):
+            keys |= {full - sum(1 << i for i in cols) for cols in combinations(range(n), missing)}
+        tables = board.variant.tables
+        total = tables.total
+        key_slot = np.full(1 << n, -1, dtype=np.int64)
+        slot_start, weights, class_start, lengths, cols = [0], [], [0], [], []
+        for slot, key in enumerate(sorted(keys)):
+            key_slot[key] = slot
+            merged: dict[tuple[tuple[int, ...], ...], int] = {}
+            for groups, weight in zip(tables.groups, tables.weights, strict=True):
+                kept = {
+                    tuple(c - 2 for c in group if key >> (c - 2) & 1) for group in groups
+                } - {()}
+                signature = tuple(sorted(kept))
+                merged[signature] = merged.get(signature, 0) + weight
+            for signature, weight in sorted(merged.items()):
+                weights.append(weight / total)
+                for group in signature:
+                    lengths.append(len(group))
+                    cols.append(group + (0,) * (3 - len(group)))
+                class_start.append(len(lengths))
+            slot_start.append(len(weights))
+        return RollClasses(
+            runner_masks=np.array(masks, dtype=np.int64),
+            mask_rank=rank,
+            key_slot=key_slot,
+            slot_start=np.array(slot_start, dtype=np.int64),
+            class_weight=np.array(weights, dtype=np.float64),
+            class_start=np.array(class_start, dtype=np.int64),
+            group_len=np.array(lengths, dtype=np.int64),
+            group_cols=np.array(cols, dtype=np.int64).reshape(-1, 3),
+            mask_cols=np.array(
+                [[i for i in range(n) if m >> i & 1] + [-1] * (max(r, 1) - m.bit_count()) for m in masks],
+                dtype=np.int64,
+            ).reshape(len(masks), max(r, 1)),
+            group_pair=np.array(
+                [
+                    -1 if length == 3 else g[0] * (n + 1) + (g[1] if length == 2 else n)
+                    for g, length in zip(cols, lengths, strict=True)
+                ],
+                dtype=np.int64,
+            ),
+        )

@@ -1,0 +1,135 @@
+"""Optimal play read from a solved table: the value of every in-turn state of an anchor.
+
+For the anchor a turn started from, one kernel pass at the anchor's exact value gives
+every in-turn state's value after its decision; a choice leads to the state of least
+value, and rolling on beats stopping exactly when that value is below the stop's.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cantstop.core.choices import Choice
+from cantstop.core.state import ROLL, STOP, Action, Phase, State
+from cantstop.core.variant import Variant
+from cantstop.solve.board import Board, RollClasses, SolveError, board_of
+from cantstop.solve.table import Table, default_path
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+_TURNS_KEPT = 4096  # anchors whose turn values stay cached
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The in-turn values of one anchor: state number -> a + b·x at the anchor's x."""
+
+    progress: tuple[int, ...]
+    x: float
+    best_a: npt.NDArray[np.float64]
+    best_b: npt.NDArray[np.float64]
+    offsets: npt.NDArray[np.int64]
+
+
+class Policy:
+    """The optimal policy of a solved board (a complete table)."""
+
+    def __init__(self, board: Board, table: Table) -> None:
+        if not table.header.complete:
+            raise SolveError(
+                f"the table of {board.key} is only partly solved ({table.header.layers_done} of "
+                f"{table.header.layers} layers): run `cantstop solve {board.key}` to finish it"
+            )
+        self.board = board
+        self.table = table
+        self._turns: OrderedDict[tuple[int, ...], Turn] = OrderedDict()
+
+    @staticmethod
+    def load(variant: Variant, path: Path | None = None) -> Policy:
+        board = board_of(variant)
+        path = path or default_path(board)
+        if not path.exists():
+            raise SolveError(
+                f"{board.key} is not solved (no table at {path}): run `cantstop solve {board.key}`"
+            )
+        return Policy(board, Table.open(path, board))
+
+    @cached_property
+    def _classes(self) -> RollClasses:
+        return RollClasses.build(self.board)
+
+    @cached_property
+    def _rules(self) -> tuple[Any, ...]:
+        return self._classes.rules(self.board)
+
+    def value(self, progress: tuple[int, ...]) -> float:
+        """Expected turns to finish from an anchor (0 once the game is won)."""
+        return self.table.value(self.board.anchor_index(progress))
+
+    def turn(self, progress: tuple[int, ...]) -> Turn:
+        turn = self._turns.get(progress)
+        if turn is not None:
+            self._turns.move_to_end(progress)
+            return turn
+        import numpy as np
+
+        from cantstop.solve import kernels
+
+        b = self.board
+        values = np.asarray(self.table.values)
+        anchor = b.anchor_index(progress)
+        x = float(values[anchor])
+        best_a = np.empty(b.most_local, np.float64)
+        best_b = np.empty(b.most_local, np.float64)
+        offsets = np.empty(len(self._classes.runner_masks) + 1, np.int64)
+        progress_array = np.array(progress, dtype=np.int64)
+        kernels.turn_pass(anchor, progress_array, x, values, self._rules, best_a, best_b, offsets)
+        turn = Turn(progress, x, best_a, best_b, offsets)
+        self._turns[progress] = turn
+        if len(self._turns) > _TURNS_KEPT:
+            self._turns.popitem(last=False)
+        return turn
+
+    def _state_value(self, turn: Turn, spaces: list[int]) -> float:
+        """Value after the decision of the in-turn state with runners on `spaces`."""
+        mask, index, stride = 0, 0, 1
+        for i, (space, start, h) in enumerate(zip(spaces, turn.progress, self.board.heights, strict=True)):
+            if space > start:
+                mask |= 1 << i
+                index += (space - start - 1) * stride
+                stride *= h - start
+        index += int(turn.offsets[self._classes.mask_rank[mask]])
+        return float(turn.best_a[index] + turn.best_b[index] * turn.x)
+
+    def _stop_value(self, spaces: list[int]) -> float:
+        return self.table.value(self.board.anchor_index(tuple(spaces)))
+
+    def action(self, state: State) -> Action:
+        """The optimal action of a one-player state in CHOOSE or DECIDE phase."""
+        if state.players != 1:
+            raise SolveError(
+                f"the optimal bot plays one-player games; this game has {state.players} players"
+            )
+        progress = tuple(state.pieces[0][2:])
+        spaces = [r or p for r, p in zip(state.runners[2:], progress, strict=True)]
+        turn = self.turn(progress)
+        if state.phase is Phase.DECIDE:
+            if STOP not in state.legal_actions():
+                return ROLL
+            rolling = self._state_value(turn, spaces)
+            return ROLL if rolling < self._stop_value(spaces) else STOP
+        if state.phase is not Phase.CHOOSE:
+            raise SolveError(f"the optimal bot acts in CHOOSE or DECIDE, not {state.phase.name}")
+        return min(state.options, key=lambda choice: self._after(turn, spaces, choice))
+
+    def _after(self, turn: Turn, spaces: list[int], choice: Choice) -> float:
+        moved = list(spaces)
+        for column in choice:
+            moved[column - 2] += 1
+        return self._state_value(turn, moved)

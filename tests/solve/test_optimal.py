@@ -1,0 +1,148 @@
+"""The optimal bot: its play averages the solved value, and no heuristic bot beats it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cantstop import SeededDice, new_game
+from cantstop.bots import Budget, get_bot
+from cantstop.cli import main
+from cantstop.cli.solitaire import run_solitaire
+from cantstop.core.state import Phase
+from cantstop.solve.board import SolveError
+
+from .conftest import DICE_4D6, TINY, solved
+
+BOARD_A = TINY[1]  # 2.675 turns
+BOARD_B = TINY[6]  # wild dice and a step limit elsewhere; this one: 2.014 turns, step limit 3
+
+
+def test_the_optimal_bot_plays_legal_moves_and_is_listed(solved_folder: Path) -> None:
+    info = get_bot("optimal")
+    assert info.display == "Optimal bot"
+    for spec in TINY:
+        state = new_game(spec, 1)
+        dice = SeededDice(spec)
+        rng = random.Random(0)
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.ROLL:
+                state = state.roll(dice.roll(4, state.variant.faces))
+            else:
+                action = info.play(state, rng, Budget())
+                assert action in state.legal_actions()
+                state = state.play(action)
+
+
+def test_the_optimal_bot_refuses_unsolved_variants_and_rivals(solved_folder: Path) -> None:
+    play = get_bot("optimal").play
+    state = new_game("solitaire+faces=3+heights=3.3.3.3.3", 1).roll((1, 1, 2, 2))
+    with pytest.raises(SolveError, match=r"not solved .*cantstop solve"):
+        play(state, random.Random(0), Budget())
+    rivals = new_game(BOARD_A.replace("solitaire", "classic"), 2).roll((1, 1, 2, 2))
+    with pytest.raises(SolveError, match="one-player games; this game has 2 players"):
+        play(rivals, random.Random(0), Budget())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [BOARD_A, BOARD_B])
+def test_optimal_play_through_the_core_averages_the_solved_value(spec: str, solved_folder: Path) -> None:
+    """100,000 games each through the pure-Python engine: within three standard errors."""
+    result = run_solitaire("optimal", 100_000, seed=3, variant=spec)
+    value = solved(spec).value(0)
+    assert abs(result.mean - value) <= 3 * result.standard_error, (result.mean, value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bot", ["rule28", "ga", "expert"])
+def test_no_heuristic_bot_beats_the_solved_value(bot: str, solved_folder: Path) -> None:
+    result = run_solitaire(bot, 4000, seed=9, variant=DICE_4D6)
+    assert result.mean >= solved(DICE_4D6).value(0) - 3 * result.standard_error
+
+
+def test_solve_command_prints_values_lists_tables_and_refuses_bad_input(solved_folder: Path) -> None:
+    runner = CliRunner()
+    done = runner.invoke(main, ["solve", BOARD_A, "--anchor", "1.0.3"])
+    assert done.exit_code == 0, done.output
+    table = solved(BOARD_A)
+    assert f"from the empty board: {table.value(0):.12f}" in done.output
+    assert f"from 1.0.3: {table.value(table_index(BOARD_A, (1, 0, 3))):.12f}" in done.output
+
+    listed = runner.invoke(main, ["solve", "--list"])
+    assert listed.exit_code == 0 and f"{table.header.key}: 80 anchors, solved" in listed.output
+
+    bad = runner.invoke(main, ["solve", BOARD_A, "--anchor", "1.0.9"])
+    assert bad.exit_code == 2 and "each from 0 to its height (3.4.3)" in bad.output
+    two = runner.invoke(main, ["solve", "turtles"])
+    assert two.exit_code == 2 and "min_players=2" in two.output
+    big = runner.invoke(main, ["solve", "solitaire"])
+    assert big.exit_code == 1 and "not enough memory" in big.output and "nothing was written" in big.output
+    none = runner.invoke(main, ["solve"])
+    assert none.exit_code == 2 and "--list" in none.output
+
+
+def table_index(spec: str, progress: tuple[int, ...]) -> int:
+    from cantstop.solve.board import board_of
+
+    return board_of(spec).anchor_index(progress)
+
+
+def policy_values(spec: str) -> dict[tuple[int, ...], float]:
+    """Expected turns of the optimal bot's own moves from every anchor, evaluated exactly.
+
+    Value iteration as in brute_force.py, but every choice and every roll-or-stop is the
+    bot's, asked through the core's states.
+    """
+    import itertools
+
+    from cantstop.core.state import ROLL, STOP, State, make_state
+
+    play = get_bot("optimal").play
+    variant = new_game(spec, 1).variant
+    tables = variant.tables
+    size = 2 + len(variant.heights)
+    value: dict[tuple[int, ...], float] = {}
+    anchors = sorted(itertools.product(*(range(h + 1) for h in variant.heights)), key=sum, reverse=True)
+
+    def decide(state: State, x: float, memo: dict[tuple[int, ...], float]) -> float:
+        if play(state, random.Random(0), Budget()) == STOP:
+            stopped = state.play(STOP)
+            return 0.0 if stopped.is_over else value[tuple(stopped.pieces[0][2:])]
+        return roll(state.play(ROLL), x, memo)
+
+    def roll(state: State, x: float, memo: dict[tuple[int, ...], float]) -> float:
+        if state.runners not in memo:
+            total = 0.0
+            for dice, weight in zip(tables.outcomes, tables.weights, strict=True):
+                after = state.roll(dice)
+                if after.phase is not Phase.CHOOSE:
+                    total += weight * x
+                else:
+                    total += weight * decide(after.play(play(after, random.Random(0), Budget())), x, memo)
+            memo[state.runners] = total / tables.total
+        return memo[state.runners]
+
+    for anchor in anchors:
+        if sum(p == h for p, h in zip(anchor, variant.heights, strict=True)) >= variant.to_win:
+            value[anchor] = 0.0
+            continue
+        start = make_state(variant, ((0, 0, *anchor),), (0,) * size, 0, Phase.ROLL)
+        x = 0.0
+        while abs((nxt := 1.0 + roll(start, x, {})) - x) > 1e-14 * nxt:
+            x = nxt
+        value[anchor] = nxt
+    return value
+
+
+@pytest.mark.parametrize("spec", [TINY[1], TINY[4], TINY[6]])
+def test_the_optimal_bot_achieves_the_solved_value_exactly(spec: str, solved_folder: Path) -> None:
+    """Its moves, evaluated exactly from every anchor, are worth the table's values."""
+    from cantstop.solve.board import board_of
+
+    board = board_of(spec)
+    table = solved(spec)
+    for progress, value in policy_values(spec).items():
+        assert value == pytest.approx(table.value(board.anchor_index(progress)), abs=1e-9), progress
