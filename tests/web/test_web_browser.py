@@ -154,6 +154,7 @@ def test_one_person_plays_a_whole_game_against_bots_with_the_keyboard(browser: A
             wait_js(page, "document.getElementById('dice-way').textContent === ''")
             assert page.locator(".runner.ghost").count() == 0
             # The log shows the roll as dice, and says it as '4-6-2-6' to screen readers.
+            wait_js(page, "document.querySelector('#log .log-roll') !== null")  # the log comes with the update, which may follow the answer
             roll = page.locator("#log .log-roll >> nth=0")
             assert roll.locator(".log-dice .die").count() == 4
             assert re.fullmatch(r"\S.* rolls \d-\d-\d-\d", " ".join(roll.text_content().split()))
