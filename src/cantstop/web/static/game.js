@@ -126,7 +126,8 @@ function renderSeats(state) {
 // browser (a cookie, as for anyone with the link); once this screen holds a seat, each more
 // is for another person at this screen, whose token the page keeps (see held.js).
 function renderJoin() {
-  const open = game.seats.filter((s) => s.kind === "open");
+  // A seat this page has just taken may still read "open" until the live update comes: never offer it.
+  const open = game.seats.filter((s) => s.kind === "open" && !holds(s.seat));
   ui.join.hidden = game.status !== "waiting" || open.length === 0 || !!replay;
   if (ui.join.hidden) return;
   const here = addingHere();
