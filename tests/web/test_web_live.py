@@ -7,9 +7,11 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import auth, join, new_game, until
+from web_helpers import NO_LIMITS, auth, join, new_game, until
 
-from cantstop.web.settings import BURST, MAX_MESSAGE
+from cantstop.web.app import create_app
+from cantstop.web.settings import MAX_MESSAGE, Settings
+from cantstop.web.storage import Storage
 
 
 def seated(client: TestClient) -> tuple[str, dict[int, str]]:
@@ -100,19 +102,30 @@ def test_bad_and_oversized_messages_get_errors_not_crashes(client: TestClient) -
     assert client.get(f"/api/games/{game_id}").json()["version"] == 0
 
 
-def test_a_flooding_connection_is_cut_off(client: TestClient) -> None:
-    game_id = new_game(client, ["open", "open"])
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
-        until(ws, "hello")
-        for _ in range(int(BURST) * 10):  # far faster than the refill, however slow the machine
-            ws.send_json({"type": "ping"})
-        replies = []
-        with pytest.raises(WebSocketDisconnect) as closed:
-            while True:
-                replies.append(ws.receive_json())
+def test_a_flooding_connection_is_cut_off(storage: Storage) -> None:
+    burst = int(2 * Settings().socket_rate)
+    with TestClient(create_app(storage, bot_delay=0, **{**NO_LIMITS, "socket_rate": Settings().socket_rate})) as client:
+        game_id = new_game(client, ["open", "open"])
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            until(ws, "hello")
+            for _ in range(burst * 10):  # far faster than the refill, however slow the machine
+                ws.send_json({"type": "ping"})
+            replies = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    replies.append(ws.receive_json())
     assert closed.value.code == 1008
     assert replies[-1]["error"] == "too_fast"
-    assert sum(r["type"] == "pong" for r in replies) >= int(BURST)  # the burst is served before the cut
+    assert sum(r["type"] == "pong" for r in replies) >= burst  # the burst is served before the cut
+
+
+def test_the_flood_cut_off_can_be_turned_off(client: TestClient) -> None:
+    game_id = new_game(client, ["open", "open"])  # the client fixture runs with socket_rate 0, as a load test would
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        until(ws, "hello")
+        for _ in range(200):
+            ws.send_json({"type": "ping"})
+        assert all(until(ws, "pong") == {"type": "pong"} for _ in range(200))
 
 
 def test_a_finished_game_nobody_watches_leaves_memory_and_comes_back(client: TestClient) -> None:

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 # Tests play far faster than people: the rate limits are off unless a test is about them.
-NO_LIMITS = {"rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off"}
+NO_LIMITS: dict[str, Any] = {"rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off", "socket_rate": 0.0}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -89,7 +89,7 @@ class Server:
         self.process = subprocess.Popen(
             [str(cantstop), "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            env={**os.environ, **({} if self.limits else {f"CANTSTOP_{k.upper()}": v for k, v in NO_LIMITS.items()})},
+            env={**os.environ, **({} if self.limits else {f"CANTSTOP_{k.upper()}": str(v) for k, v in NO_LIMITS.items()})},
         )
         for _ in range(600):
             if self.process.poll() is not None:

@@ -9,8 +9,6 @@ from dataclasses import dataclass, fields
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
 MAX_MESSAGE = 2 * 1024  # bytes of one WebSocket message
 MAX_DEPTH = 8  # nesting of JSON arrays and objects in a body or message (the API needs 3)
-RATE = 20.0  # WebSocket messages per second a connection may send on average
-BURST = 40.0  # ... and at once
 
 
 @dataclass(frozen=True)
@@ -26,6 +24,9 @@ class Settings:
     rate_join: str = "60/minute"
     rate_action: str = "30/second"
     rate_chat: str = "10/minute"
+    # WebSocket messages (of any kind) one connection may send a second on average, and twice
+    # that at once; past it the socket is closed (1008). 0 turns the cut-off off.
+    socket_rate: float = 20.0
     # A game's move clock (30 s, 2 min) lasts its seconds times this: tests make it tiny.
     clock_scale: float = 1.0
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)

@@ -18,7 +18,7 @@ from cantstop.web.games import LiveGame, parse_action
 from cantstop.web.http import DB_DOWN, TOO_DEEP, json_depth
 from cantstop.web.routes.deps import limit, service_of, token_of
 from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent
-from cantstop.web.settings import BURST, MAX_DEPTH, MAX_MESSAGE, RATE, Settings
+from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE, Settings
 
 router = APIRouter()
 
@@ -42,7 +42,7 @@ async def live(ws: WebSocket, game_id: str) -> None:
     await ws.accept()
     queue: asyncio.Queue[str] = asyncio.Queue()
     sender: asyncio.Task[None] | None = None
-    bucket = TokenBucket(RATE, BURST)
+    bucket = TokenBucket(settings.socket_rate)
     spectator = f"Spectator {secrets.token_hex(2)}"  # how this connection is known in the chat if it holds no seat
     seat: int | None = None
     here: set[int] = set()  # the seats this connection counts as present (its cookie's, and those it holds at its screen)
@@ -94,7 +94,7 @@ async def handle(
 ) -> dict[str, Any] | None:
     """One message from a client: its answer (an error frame names what was wrong)."""
     if not bucket.take():
-        return {"type": "error", "error": "too_fast", "message": f"more than {RATE:g} messages a second"}
+        return {"type": "error", "error": "too_fast", "message": f"more than {bucket.rate:g} messages a second"}
     if text is None:
         return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
     if len(text.encode()) > MAX_MESSAGE:
@@ -160,12 +160,15 @@ def origin_allowed(origin: str, host: str, extra: tuple[str, ...]) -> bool:
 
 
 class TokenBucket:
-    """Allows `rate` messages a second on average and `burst` at once."""
+    """Allows `rate` messages a second on average and twice that at once (all, if rate is 0)."""
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.tokens, self.last = rate, burst, burst, time.monotonic()
+    def __init__(self, rate: float) -> None:
+        self.rate, self.burst, self.last = rate, 2 * rate, time.monotonic()
+        self.tokens = self.burst
 
     def take(self) -> bool:
+        if self.rate <= 0:
+            return True
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
