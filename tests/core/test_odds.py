@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from cantstop import Phase, new_game, preset
-from cantstop.core.odds import chance_to_use, column_sets, next_roll, runners_state
+from cantstop.core.odds import bust_after, chance_to_use, column_sets, next_roll, runners_state
 
 from .helpers import brute_choices, position
 
@@ -79,3 +79,21 @@ def test_opening_roll_never_busts() -> None:
 def test_odds_are_for_positions_about_to_roll() -> None:
     with pytest.raises(ValueError, match="about to roll"):
         next_roll(new_game().roll((1, 2, 3, 4)))
+
+
+def test_bust_after_each_choice_counts_the_rolls_that_would_bust() -> None:
+    # Runners on 7 and 8 already: 3+4 and 1+6 give 7+7, which keeps the third runner free,
+    # far safer than putting it on 4.
+    state = position("classic", runners={7: 1, 8: 1}, phase=Phase.ROLL, steps=2).roll((3, 4, 1, 6))
+    odds = bust_after(state)
+    assert set(odds) == set(state.options)
+    rolls = list(itertools.product(range(1, 7), repeat=4))
+    for option, bust in odds.items():
+        after = state.play(option)
+        assert bust == Fraction(sum(1 for d in rolls if not brute_choices(after, d)), 1296)
+    assert odds[(7, 7)] < odds[(4,)]
+
+
+def test_bust_after_is_for_positions_with_choices() -> None:
+    with pytest.raises(ValueError, match="choose phase"):
+        bust_after(new_game())

@@ -12,8 +12,11 @@ from cantstop import SeededDice, new_game
 from cantstop.bots import Budget, get_bot
 from cantstop.cli import main
 from cantstop.cli.solitaire import run_solitaire
+from cantstop.core.errors import SetupError
 from cantstop.core.state import Phase
+from cantstop.core.variant import preset
 from cantstop.solve.board import SolveError
+from cantstop.tui.seats import check_seats, parse_seats
 
 from .conftest import DICE_4D6, TINY, solved
 
@@ -146,3 +149,23 @@ def test_the_optimal_bot_achieves_the_solved_value_exactly(spec: str, solved_fol
     table = solved(spec)
     for progress, value in policy_values(spec).items():
         assert value == pytest.approx(table.value(board.anchor_index(progress)), abs=1e-9), progress
+
+
+def test_every_front_end_refuses_the_optimal_bot_before_a_game_it_cannot_play(solved_folder: Path, tmp_path: Path) -> None:
+    """Off a solved board it would fail at every move; it is refused up front instead, with
+    the reason and what to do (before this, `cantstop solitaire optimal` played fallback moves)."""
+    unsolved = "solitaire+faces=3+heights=3.3.3.3.3"
+    runner = CliRunner()
+    result = runner.invoke(main, ["solitaire", "optimal", "--variant", unsolved, "--games", "2"])
+    assert result.exit_code == 2 and "not solved" in result.output and "cantstop solve" in result.output
+    assert runner.invoke(main, ["solitaire", "optimal", "--variant", BOARD_A, "--games", "2"]).exit_code == 0
+    two = BOARD_A.replace("solitaire", "classic")
+    result = runner.invoke(main, ["arena", "optimal", "random", "--games", "2", "--variant", two, "--out", str(tmp_path / "a")])
+    assert result.exit_code == 2 and "one-player games only" in result.output
+    assert not (tmp_path / "a").exists()
+    seats, _ = parse_seats("bot:optimal")
+    with pytest.raises(SetupError, match="not solved"):
+        check_seats(seats, preset(unsolved))
+    check_seats(seats, preset(BOARD_A))
+    result = runner.invoke(main, ["play", "--players", "bot:optimal", "--variant", unsolved, "--records", str(tmp_path)])
+    assert result.exit_code == 2 and "not solved" in result.output

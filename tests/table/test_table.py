@@ -32,6 +32,7 @@ from cantstop.table import (
     Stopped,
     Table,
     Won,
+    advance,
 )
 from cantstop.table.move import ROLL_MOVE, STOP_MOVE
 from core.helpers import ALL_SPECS, players_for
@@ -342,3 +343,29 @@ def test_a_timeout_is_never_restored_as_such() -> None:
     with pytest.raises(IllegalActionError, match="never stored"):
         table.restore(Move.timeout(0))
     assert table.version == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), spec=st.sampled_from(ALL_SPECS))
+def test_advance_reaches_what_the_table_reaches_move_by_move(seed: int, spec: str) -> None:
+    """`advance` is the table's own step without a record: the same moves from the same
+    position lead to the same positions; a roll decision and its dice may come apart."""
+    rng = random.Random(seed)
+    table = Table.new(spec, ["Ann"] * players_for(spec), SeededDice(seed), first=0)
+    state = table.state
+    while not table.over and table.version < 300:
+        legal = table.state.legal_actions() if table.state.phase is not Phase.ROLL else [ROLL]
+        table.play(Move.of(rng.choice(legal)))
+        move = table.moves[-1]
+        if move.kind is Kind.ROLL and rng.random() < 0.5 and state.phase is Phase.DECIDE:
+            state = advance(advance(state, ROLL_MOVE), move)  # OpenSpiel: decide to roll, then the chance node
+        else:
+            state = advance(state, move)
+        assert state == table.state
+
+
+def test_advance_refuses_an_illegal_move_naming_the_legal_ones() -> None:
+    table = Table.new("classic", ["Ann", "Bob"], NoDice(), first=0)
+    table.play(Move.rolled((1, 5, 4, 6)))
+    with pytest.raises(IllegalActionError, match="legal"):
+        advance(table.state, choice(6, 8))

@@ -209,6 +209,7 @@ def test_an_oversized_body_is_refused_before_parsing(client: TestClient, duel: A
         ({"variant": "solitaire", "seats": ["open", "open"]}, "bad_seats"),
         ({"variant": "classic", "seats": ["open", "bot:nobody"]}, "bad_seat"),
         ({"variant": "classic", "seats": ["open", "human"]}, "bad_seat"),
+        ({"variant": "classic", "seats": ["open", "bot:optimal"]}, "bad_seat"),  # one-player games only
     ],
 )
 def test_bad_games_are_refused_with_reasons(client: TestClient, body: dict[str, Any], error: str) -> None:

@@ -26,6 +26,7 @@ from cantstop.arena.schedule import Task, schedule
 from cantstop.arena.sprt import Sprt, llr, pair_class
 from cantstop.arena.stats import Fit, bradley_terry, connected, wilson
 from cantstop.bots import get_bot
+from cantstop.core.variant import Variant
 from cantstop.protocol.client import ProtocolPlayer
 from cantstop.table.failure import SeatFailed
 from cantstop.table.players import WATCHDOG, Player
@@ -51,11 +52,12 @@ def close_players(players: list[Player]) -> None:
         player.close()
 
 
-def bot_labels(bots: list[str], tolerance: float = 2.0) -> tuple[str, ...]:
+def bot_labels(bots: list[str], tolerance: float = 2.0, variant: Variant | None = None) -> tuple[str, ...]:
     """Unique display names: a built-in bot's registered name, an outside bot's `id name`.
 
     Starting each outside bot once here also checks that it answers the handshake,
-    so a wrong command fails before the match instead of forfeiting every game.
+    so a wrong command fails before the match instead of forfeiting every game; with a
+    `variant`, each built-in bot is asked whether it can play it (a ValueError if not).
     """
     names = []
     for bot in bots:
@@ -72,7 +74,10 @@ def bot_labels(bots: list[str], tolerance: float = 2.0) -> tuple[str, ...]:
             finally:
                 player.close()
         else:
-            names.append(get_bot(bot).name)
+            info = get_bot(bot)
+            if variant is not None:
+                info.check(variant, len(bots))
+            names.append(info.name)
     labels = []
     for i, name in enumerate(names):
         same = [j for j, other in enumerate(names) if other == name]

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from cantstop.core.errors import SetupError
 from cantstop.core.state import Action, State
+from cantstop.core.variant import Variant
 
 
 class Level(StrEnum):
@@ -29,6 +31,15 @@ class Budget:
 # A bot: given a state in CHOOSE or DECIDE phase, return one of state.legal_actions().
 Bot = Callable[[State, random.Random, Budget], Action]
 
+# Whether a bot can play a game of `variant` with that many players: None if it can, else
+# why not and what to do. Asked before a game starts, so that a bot that cannot play
+# is refused up front instead of failing (and falling back) at every move.
+Fits = Callable[[Variant, int], "str | None"]
+
+
+def plays_anything(variant: Variant, players: int) -> str | None:
+    return None
+
 
 @dataclass(frozen=True)
 class BotInfo:
@@ -37,16 +48,24 @@ class BotInfo:
     description: str
     play: Bot
     display: str  # what people read, everywhere a bot is shown: "Rule-of-28 bot"
+    fits: Fits = plays_anything
+
+    def check(self, variant: Variant, players: int) -> None:
+        """Raise `SetupError` if this bot cannot play `variant` with `players` players."""
+        why = self.fits(variant, players)
+        if why is not None:
+            raise SetupError(f"the {self.display} cannot play {variant.name} with {players} player{'' if players == 1 else 's'}: {why}")
 
 
 _REGISTRY: dict[str, BotInfo] = {}
 
 
-def register(name: str, level: Level, description: str, display: str) -> Callable[[Bot], Bot]:
-    """Decorator: add a bot to the registry under `name`, shown to people as `display`."""
+def register(name: str, level: Level, description: str, display: str, fits: Fits = plays_anything) -> Callable[[Bot], Bot]:
+    """Decorator: add a bot to the registry under `name`, shown to people as `display`;
+    `fits` says which games it cannot play (by default it plays any)."""
 
     def add(bot: Bot) -> Bot:
-        _REGISTRY[name] = BotInfo(name, level, description, bot, display)
+        _REGISTRY[name] = BotInfo(name, level, description, bot, display, fits)
         return bot
 
     return add

@@ -16,13 +16,32 @@ from cantstop.core.variant import Variant
 _POLICIES: dict[Variant, object] = {}  # one loaded table per variant, for the process
 
 
+def _policy(variant: Variant) -> object:
+    from cantstop.solve.policy import Policy
+
+    policy = _POLICIES.get(variant)
+    if not isinstance(policy, Policy):
+        policy = _POLICIES[variant] = Policy.load(variant)
+    return policy
+
+
 def optimal_action(state: State) -> Action:
     from cantstop.solve.policy import Policy
 
-    policy = _POLICIES.get(state.variant)
-    if not isinstance(policy, Policy):
-        policy = _POLICIES[state.variant] = Policy.load(state.variant)
+    policy = _policy(state.variant)
+    assert isinstance(policy, Policy)
     return policy.action(state)
+
+
+def fits_optimal(variant: Variant, players: int) -> str | None:
+    """A one-player game on a solved board (the table is loaded now, once)."""
+    if players != 1:
+        return "it plays one-player games only"
+    try:
+        _policy(variant)
+    except (ValueError, ImportError) as error:  # not solved, not solvable, or no numba
+        return str(error)
+    return None
 
 
 @register(
@@ -30,6 +49,7 @@ def optimal_action(state: State) -> Action:
     Level.EXPERT,
     "Perfect solitaire play from a solved table (cantstop solve); one-player games only.",
     "Optimal bot",
+    fits_optimal,
 )
 def play_optimal(state: State, rng: random.Random, budget: Budget) -> Action:
     return optimal_action(state)

@@ -78,7 +78,7 @@ def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple
             param_hint="--variant",
         )
     try:
-        labels = bot_labels(list(bots), options.tolerance)
+        labels = bot_labels(list(bots), options.tolerance, variant)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="BOTS") from None
     spec = MatchSpec(

@@ -8,7 +8,7 @@ import click
 
 from cantstop.cli.engine import load_variant, variant_option
 from cantstop.core.dice import SeededDice
-from cantstop.core.errors import RecordError
+from cantstop.core.errors import RecordError, SetupError
 from cantstop.core.notation import SEATS
 
 MAX_DELAY = 60.0
@@ -52,7 +52,7 @@ def play(
     """Play Can't Stop in the terminal: people at one keyboard and computer players."""
     from cantstop.tui import terminal
     from cantstop.tui.app import CantStopApp, PlayConfig
-    from cantstop.tui.seats import DEFAULT_PLAYERS, parse_seats
+    from cantstop.tui.seats import DEFAULT_PLAYERS, check_seats, parse_seats
     from cantstop.tui.session import Session, default_records_dir
 
     if not 0 <= delay <= MAX_DELAY:  # also refuses nan and inf, which would stall the bots
@@ -79,12 +79,10 @@ def play(
                 config.seats, config.notices = parse_seats(players)
             except ValueError as error:
                 raise click.BadParameter(str(error), param_hint="--players") from None
-            v = config.variant
-            if not v.min_players <= len(config.seats) <= v.max_players:
-                raise click.BadParameter(
-                    f"{v.name} is for {v.min_players}-{v.max_players} players, not {len(config.seats)}",
-                    param_hint="--players",
-                )
+            try:
+                check_seats(config.seats, config.variant)
+            except SetupError as error:
+                raise click.BadParameter(str(error), param_hint="--players") from None
             if first is not None:
                 config.first = parse_first(first, len(config.seats))
         elif first is not None:

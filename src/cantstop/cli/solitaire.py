@@ -16,6 +16,7 @@ from cantstop.bots.base import Budget, bot_names, get_bot
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_option, fast_solitaire
 from cantstop.core.dice import SeededDice
+from cantstop.core.errors import SetupError
 from cantstop.core.record import Record
 from cantstop.core.state import new_game
 from cantstop.core.variant import preset
@@ -126,6 +127,10 @@ def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int,
         new_game(variant, 1)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--variant") from None
+    try:
+        get_bot(bot).check(preset(variant), 1)
+    except SetupError as error:
+        raise click.BadParameter(str(error), param_hint="BOT") from None
     if plot_path:
         check_plot_path(plot_path)  # before the games, not after minutes of them
     if fast:

@@ -61,6 +61,13 @@ def next_roll(state: State) -> RollOdds:
     )
 
 
+def bust_after(state: State) -> dict[Choice, Fraction]:
+    """For each choice a roll offers, the chance that the next roll busts once it is taken."""
+    if state.phase is not Phase.CHOOSE:
+        raise ValueError(f"choices are offered in the choose phase, not in {state.phase.name}")
+    return {option: next_roll(state.play(option)).bust for option in state.options}
+
+
 def chance_to_use(variant: Variant, columns: tuple[int, ...]) -> Fraction:
     """The chance a roll makes at least one of `columns` (the classic 6-7-8 figure: 91.98%)."""
     wanted = set(columns)

@@ -11,11 +11,17 @@ compiled vector environment replays exactly the episodes of the single one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from cantstop.core.counter import SEAT_STREAM, CounterDice, CounterRandom, counter_below
 from cantstop.core.dice import DiceSource
+from cantstop.core.notation import seat_letter
+from cantstop.core.record import Record
 from cantstop.core.state import Phase, State
+from cantstop.core.variant import Variant
+from cantstop.table import Player, Table
 
 
 def root_key(np_random: np.random.Generator) -> int:
@@ -54,12 +60,18 @@ class Episodes:
         return counter_below(self.key, SEAT_STREAM, self.number, 0, players)
 
 
-def roll_through(state: State, dice: DiceSource) -> State:
-    """Roll until someone has a decision to make (busts pass the turn on) or the game ends."""
-    faces = state.variant.faces
-    while state.phase is Phase.ROLL:
-        state = state.roll(dice.roll(4, faces))
-    return state
+def episode_table(variant: Variant, players: Sequence[Player | None], dice: DiceSource) -> Table:
+    """A new game at a table, seat 0 to start: the agents' seats have no player (their moves
+    are handed in), the bots' seats theirs. No narration: nobody reads it, and it costs."""
+    record = Record(variant, [seat_letter(seat) for seat in range(len(players))])
+    return Table(record, dice, players, narrate=False)
+
+
+def to_next_decision(table: Table) -> State:
+    """Roll, and let the bots play, until an agent has a decision to make or the game ends
+    (a bust passes the turn on); the position reached."""
+    table.run(roll_for_people=True)
+    return table.state
 
 
 def reward(before: State, after: State, seat: int) -> float:

@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from cantstop.bots.base import Bot, Budget
 from cantstop.core.counter import CounterDice, CounterRandom
 from cantstop.core.errors import IllegalActionError
-from cantstop.core.state import Phase, State, new_game
+from cantstop.core.state import State
 from cantstop.core.variant import Variant
 from cantstop.envs.actions import Mask, action_table
 from cantstop.envs.arguments import (
@@ -48,10 +48,11 @@ from cantstop.envs.arguments import (
     seat_and_illegal_arguments,
     variant_argument,
 )
-from cantstop.envs.episode import Episodes, reward, roll_through
+from cantstop.envs.episode import Episodes, episode_table, reward, to_next_decision
 from cantstop.envs.observation import Observation, encode, observation_size
 from cantstop.envs.render import RENDER_MODES, check_render_mode, render
 from cantstop.envs.spaces import LegalDiscrete
+from cantstop.table import BotPlayer, Move, Player, Table
 
 
 class CantStopEnv(gym.Env[Observation, np.int64]):
@@ -85,11 +86,9 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         size = observation_size(self.variant, self.players)
         self.observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.seat = 0 if seat == "random" else seat
-        self.game: State = new_game(self.variant, self.players)
         self._episodes = Episodes()
-        self._dice = CounterDice(0, 0)
-        self._bot_random = CounterRandom(0, 0)
         self._budget = Budget()
+        self._table = self._new_table(CounterDice(0, 0), CounterRandom(0, 0))
         # No episode yet: stepping needs a reset first, as after an episode's end.
         self._ended = True
         self._mask = self._current_mask()
@@ -102,14 +101,14 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         episodes.start(self.np_random, seeded=seed is not None)
         if self.seat_choice == "random":
             self.seat = episodes.seat(self.players)
-        self._dice = episodes.dice()
-        self._bot_random = episodes.bot_random()
+        dice, bot_random = episodes.dice(), episodes.bot_random()
         # No reward is lost here: alone, the game's first roll always offers a choice (every
         # column is open), and with opponents nothing is paid before the end. A game the
-        # opponents win before the agent's first decision is replayed.
+        # opponents win before the agent's first decision is replayed (on the same dice
+        # and draws, which go on from where the lost game left them).
         while True:
-            self.game = self._advance(new_game(self.variant, self.players))
-            if not self.game.is_over:
+            self._table = self._new_table(dice, bot_random)
+            if not to_next_decision(self._table).is_over:
                 break
         self._ended = False
         self._mask = self._current_mask()
@@ -135,8 +134,10 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
                 self._mask = info["action_mask"] = np.ones(self.table.size, dtype=np.int8)
                 self.action_space.legal = self._mask
             return encode(before, self.seat), self.illegal_reward, self._ended, False, info
-        self.game = self._advance(before.play(chosen))
-        self._ended = self.game.is_over
+        # `decode` has checked the action against the mask: the table takes it as it takes
+        # a checked bot move (`answer`), not checking it again (a tenth of a step's time).
+        self._table.answer(Move.of(chosen))
+        self._ended = to_next_decision(self._table).is_over
         self._mask = self._current_mask()
         if self.render_mode == "human":
             render(self.game, "human")
@@ -150,15 +151,20 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
     def render(self) -> str | None:
         return render(self.game, self.render_mode)
 
-    def _advance(self, state: State) -> State:
-        """Roll and let the opponents play until the agent decides or the game ends."""
-        seat, bots, rng, budget = self.seat, self.opponents, self._bot_random, self._budget
-        while True:
-            state = roll_through(state, self._dice)
-            if state.phase is Phase.OVER or state.player == seat:
-                return state
-            bot = bots[state.player - (state.player > seat)]
-            state = state.play(bot(state, rng, budget))
+    @property
+    def game(self) -> State:
+        """The position now."""
+        return self._table.state
+
+    def _new_table(self, dice: CounterDice, bot_random: CounterRandom) -> Table:
+        """A new game: the agent's seat is handed its moves, the opponents' bots play theirs
+        with the episode's draws."""
+        opponents = iter(self.opponents)
+        players: list[Player | None] = [
+            None if seat == self.seat else BotPlayer(next(opponents), rng=bot_random, budget=self._budget)
+            for seat in range(self.players)
+        ]
+        return episode_table(self.variant, players, dice)
 
     def _current_mask(self) -> Mask:
         """The legal actions; every action when none is (before the first reset, after the

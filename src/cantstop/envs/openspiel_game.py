@@ -33,6 +33,7 @@ from cantstop.core.notation import format_dice, to_notation
 from cantstop.core.state import Phase, State, describe_action, new_game
 from cantstop.core.variant import Variant, preset, variant_spec
 from cantstop.envs.observation import encode, observation_size
+from cantstop.table import Move, advance
 
 NAME = "cantstop"
 T = TypeVar("T")
@@ -159,12 +160,14 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
         return list(self._game.chances)
 
     def _apply_action(self, action: int) -> None:
+        # A table's own step, without a table: OpenSpiel's searches clone a state at every
+        # node they visit, and a record per clone would be all cost and no use.
         state = self._held.value
         if state.phase is Phase.ROLL:
-            state = state.roll(state.variant.tables.outcomes[action])
+            move = Move.rolled(state.variant.tables.outcomes[action])
         else:
-            state = state.play(self._game.actions[action])
-        self._held = _Shared(state)
+            move = Move.of(self._game.actions[action])
+        self._held = _Shared(advance(state, move))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

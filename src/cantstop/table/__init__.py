@@ -23,7 +23,7 @@ from cantstop.table.happenings import (
 )
 from cantstop.table.move import Kind, Move, MoveError
 from cantstop.table.players import BotPlayer, Player
-from cantstop.table.table import Collected, Deal, Sink, StaleMoveError, Table, source_deal
+from cantstop.table.table import Collected, Deal, Sink, StaleMoveError, Table, advance, source_deal
 
 __all__ = [
     "BotPlayer",
@@ -48,6 +48,7 @@ __all__ = [
     "Stopped",
     "Table",
     "Won",
+    "advance",
     "fallback_action",
     "source_deal",
     "what_happened",

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Protocol
 
-from cantstop.bots import BotInfo, Budget
+from cantstop.bots import Bot, BotInfo, Budget
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
 from cantstop.table.failure import Fault, SeatFailed
@@ -98,7 +98,8 @@ WATCHDOG = _Watchdog()
 
 
 class BotPlayer:
-    """A registered bot; a match gives it a fresh random source per game.
+    """A registered bot, or any bot function (an environment's opponent); a match gives
+    it a fresh random source per game.
 
     With a `tolerance` its decisions are timed (see the module doc); without one
     (a game among people) a bot may think as long as it likes. A `budget` given here
@@ -107,12 +108,12 @@ class BotPlayer:
 
     def __init__(
         self,
-        info: BotInfo,
+        bot: BotInfo | Bot,
         tolerance: float | None = None,
         rng: random.Random | None = None,
         budget: Budget | None = None,
     ) -> None:
-        self.info = info
+        self.play: Bot = bot.play if isinstance(bot, BotInfo) else bot
         self.tolerance = tolerance
         self.rng = rng if rng is not None else random.Random(0)
         self.budget = budget
@@ -123,14 +124,14 @@ class BotPlayer:
     def act(self, state: State, budget_ms: int) -> Action:
         if self.tolerance is None:  # untimed: no clock to read (a study plays millions of moves)
             try:
-                return self.info.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
+                return self.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
             except Exception as error:  # a bot's bug is a failure of its seat, not of the game
                 raise SeatFailed(Fault.CRASH, f"{type(error).__name__}: {error}") from None
         limit = limit_ms(budget_ms, self.tolerance)
         start = time.perf_counter()
         WATCHDOG.deadline = start + limit / 1000
         try:
-            action = self.info.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
+            action = self.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
         except _Hung:
             raise SeatFailed(
                 Fault.TIMEOUT, f"still thinking after {limit:.0f} ms (budget {budget_ms} ms); interrupted"

@@ -46,6 +46,17 @@ def source_deal(source: DiceSource) -> Deal:
     return deal
 
 
+def advance(state: State, move: Move) -> State:
+    """The position after an engine move (a roll with its dice, a choice, roll or stop), as a
+    table applies it but with no record: for positions that branch, such as OpenSpiel's states
+    that its searches clone at every node, where a record per branch would be waste.
+    A roll without dice is only the decision to roll (the dice are the next move).
+    An illegal move raises, naming the legal ones."""
+    if move.kind is Kind.ROLL and move.dice:
+        return (state.play(ROLL) if state.phase is Phase.DECIDE else state).roll(move.dice)
+    return state.play(move.action)
+
+
 class Sink(Protocol):
     """Where each appended move goes as it is made (a record file, a database)."""
 
@@ -231,16 +242,12 @@ class Table:
 
     def _apply(self, move: Move) -> list[Happening]:
         before = self.state
+        after = advance(before, move)
+        self.record.events.append(move.event)
         if move.kind is Kind.ROLL:
-            ready = before.play(ROLL) if before.phase is Phase.DECIDE else before
-            after = ready.roll(move.dice)
-            self.record.events.append(move.event)
             self._rolls_this_turn = self._rolls_this_turn + 1 if after.turn == before.turn else 0
-        else:
-            after = before.play(move.action)
-            self.record.events.append(move.event)
-            if after.turn != before.turn:
-                self._rolls_this_turn = 0
+        elif after.turn != before.turn:
+            self._rolls_this_turn = 0
         self.state = after
         self.moves.append(move)
         self._previous = before

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cantstop.bots import BotInfo, Level, get_bot
+from cantstop.core.errors import SetupError
+from cantstop.core.variant import Variant
 
 LEVELS = tuple(Level)  # weakest first
 BOT_PREFIX = "bot:"
@@ -84,3 +86,13 @@ def check_name(name: str) -> None:
 
 def seats_spec(seats: list[Seat]) -> str:
     return ",".join(s.spec for s in seats)
+
+
+def check_seats(seats: list[Seat], variant: Variant) -> None:
+    """Raise `SetupError` if the seats cannot play `variant`: too many or too few, or a bot
+    that cannot play it (the optimal bot off a solved board, say)."""
+    if not variant.min_players <= len(seats) <= variant.max_players:
+        raise SetupError(f"{variant.name} is for {variant.min_players}-{variant.max_players} players, not {len(seats)}")
+    for seat in seats:
+        if seat.bot is not None:
+            seat.bot.check(variant, len(seats))

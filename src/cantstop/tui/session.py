@@ -20,7 +20,7 @@ from cantstop.core.state import State
 from cantstop.core.variant import Variant
 from cantstop.table import BotPlayer, Happening, Move, Player, SeatFailed, Table
 from cantstop.table.record_file import RecordFile
-from cantstop.tui.seats import Seat, parse_seats, seats_spec
+from cantstop.tui.seats import Seat, check_seats, parse_seats, seats_spec
 
 SEATS_TAG = "Seats"
 BOT_BUDGET_MS = 1000
@@ -64,6 +64,7 @@ class Session:
         first: int | None = None,
         seed: int | None = None,
     ) -> Session:
+        check_seats(seats, variant)  # a bot that cannot play this game is refused before it starts
         tags = {SEATS_TAG: seats_spec(seats)}
         if seed is not None:
             tags["Seed"] = str(seed)

@@ -11,8 +11,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Select, Static
 
 from cantstop.bots import bot_names, get_bot
+from cantstop.core.errors import SetupError
 from cantstop.core.variant import PRESETS, preset
-from cantstop.tui.seats import BOT_PREFIX, LEVELS, check_name, parse_seats, resolve_bot
+from cantstop.tui.seats import BOT_PREFIX, LEVELS, check_name, check_seats, parse_seats, resolve_bot
 from cantstop.tui.widgets import SizedScreen, TooSmall
 
 PERSON, EMPTY = "person", "empty"
@@ -113,11 +114,10 @@ class StartScreen(SizedScreen):
         except ValueError as error:
             problem.update(str(error) if self.spec() else "Fill at least one seat.")
             return
-        if not variant.min_players <= len(seats) <= variant.max_players:
-            problem.update(
-                f"{variant.name} is for {variant.min_players}-{variant.max_players} players, "
-                f"not {len(seats)}: change a seat or the rules."
-            )
+        try:
+            check_seats(seats, variant)
+        except SetupError as error:
+            problem.update(f"{error}. Change a seat or the rules.")
             return
         from cantstop.tui.app import CantStopApp
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from cantstop.bots import get_bot
 from cantstop.core.dice import roll_off
 from cantstop.core.notation import seat_letter
-from cantstop.core.variant import preset
+from cantstop.core.variant import Variant, preset
 from cantstop.table.wording import roll_off_text
 from cantstop.web.errors import ApiError
 from cantstop.web.games import LiveGame, LiveGames
@@ -15,12 +15,14 @@ from cantstop.web.names import checked_name, same_name
 from cantstop.web.storage import RematchExists, new_token
 
 
-def bot_spec(name: str) -> str:
+def bot_spec(name: str, variant: Variant, players: int) -> str:
     """Check a bot name or level now, so a game never starts with a bot that cannot play."""
     try:
-        return get_bot(name).name
-    except ValueError as error:
+        info = get_bot(name)
+        info.check(variant, players)
+    except ValueError as error:  # an unknown bot, or one that cannot play this game
         raise ApiError(422, "bad_seat", str(error)) from None
+    return info.name
 
 
 class Lobby:
@@ -48,7 +50,7 @@ class Lobby:
             if text == "open":
                 parsed.append(("open", None))
             elif text.startswith("bot:"):
-                parsed.append(("bot", bot_spec(text[4:])))
+                parsed.append(("bot", bot_spec(text[4:], v, len(seats))))
             else:
                 raise ApiError(422, "bad_seat", f"a seat is 'open' or 'bot:NAME' (a bot name or level), not {seat!r}")
         taken = {i: (checked_name(name, i), token) for i, (name, token) in (people or {}).items()}

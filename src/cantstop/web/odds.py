@@ -7,7 +7,7 @@ from typing import Any
 
 from cantstop.bots import get_bot
 from cantstop.bots.advice import advise
-from cantstop.core.odds import next_roll
+from cantstop.core.odds import bust_after, next_roll
 from cantstop.core.state import Phase, State
 from cantstop.web.describe import action_json
 
@@ -29,7 +29,7 @@ def odds_json(state: State) -> dict[str, Any]:
         result["expected_steps"] = round(float(nxt.expected_steps), 3)
     if state.phase is Phase.CHOOSE:
         result["choices"] = [
-            {"choice": list(option), "bust_after": percent(next_roll(state.play(option)).bust)} for option in state.options
+            {"choice": list(option), "bust_after": percent(bust)} for option, bust in bust_after(state).items()
         ]
     if state.phase in (Phase.CHOOSE, Phase.DECIDE):
         for level in ("expert", "hard", "medium", "easy"):
