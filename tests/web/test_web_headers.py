@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, new_game
 
 from cantstop.web.app import create_app
-from cantstop.web.routes.pages import STATIC
+from cantstop.web.pages import PAGES, page_html
 from cantstop.web.storage import Storage
 
 
@@ -25,12 +25,24 @@ def test_every_response_carries_the_security_headers(client: TestClient) -> None
 
 
 def test_the_pages_hold_no_inline_script_or_handler() -> None:
-    for page in STATIC.glob("*.html"):
-        html = page.read_text()
+    for page in PAGES:
+        html = page_html(page)
         scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
-        assert scripts and all("src=" in attrs and not body.strip() for attrs, body in scripts), page.name
-        assert not re.search(r"\son[a-z]+\s*=", html), page.name  # no onclick= and the like
+        assert scripts and all("src=" in attrs and not body.strip() for attrs, body in scripts), page
+        assert not re.search(r"\son[a-z]+\s*=", html), page  # no onclick= and the like
         assert "javascript:" not in html and "<style" not in html and "style=" not in html
+
+
+@pytest.mark.parametrize(
+    ("path", "page"), [("/", "index"), ("/game/abc", "game"), ("/leaderboard", "leaderboard"), ("/rules", "rules"), ("/player/Ann", "player")]
+)
+def test_each_page_is_the_layout_around_its_own_body(client: TestClient, path: str, page: str) -> None:
+    response = client.get(path)
+    html = response.text
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>") and "$" not in html.split("<body")[0]
+    assert f"<title>{PAGES[page].title}</title>" in html and f'src="/static/{PAGES[page].script}.js"' in html
+    assert f'<body class="{PAGES[page].body_class}">' in html and html.count("<main") == 1
 
 
 def cookie_of(client: TestClient, headers: dict[str, str] | None = None) -> str:

@@ -18,8 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from cantstop.web import players
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
 from cantstop.web.notify import listen
+from cantstop.web.pages import STATIC
 from cantstop.web.routes import lobby, pages, play, socket
-from cantstop.web.routes.pages import STATIC
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 from cantstop.web.storage import Storage

@@ -1,26 +1,24 @@
 """Players and ratings: the leaderboard, a profile per player name, finished games by turns.
 
 Its own router, so the game service does not grow: create_app includes it. Pages are the
-static files player.html, leaderboard.html and rules.html; their data comes from here.
+pages player, leaderboard and rules (see `cantstop.web.pages`); their data comes from here.
 """
 
 from __future__ import annotations
 
-import pathlib
 from collections.abc import Awaitable, Callable
-from importlib.resources import files
 from typing import Any
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from cantstop.core.record import Event
 from cantstop.web.describe import display_name, summary_json
 from cantstop.web.errors import ApiError
+from cantstop.web.pages import page_response
 from cantstop.web.storage import Rating, Storage, StoredGame
 
 router = APIRouter()
-STATIC = pathlib.Path(str(files("cantstop.web") / "static"))
 NAME_PATH = Path(max_length=40, description="a person's name, or a bot's as 'bot:NAME'")
 TURNS_KEPT = 10_000  # finished games never change: their turn counts are kept, up to this many
 
@@ -94,13 +92,13 @@ async def finished_games(
     return await db(finished, storage, player, limit)  # type: ignore[no-any-return]
 
 
-def page(file: str) -> Callable[[], Awaitable[FileResponse]]:
-    async def serve() -> FileResponse:
-        return FileResponse(STATIC / file)
+def page(name: str) -> Callable[[], Awaitable[HTMLResponse]]:
+    async def serve() -> HTMLResponse:
+        return page_response(name)
 
     return serve
 
 
-router.add_api_route("/leaderboard", page("leaderboard.html"), include_in_schema=False)
-router.add_api_route("/rules", page("rules.html"), include_in_schema=False)
-router.add_api_route("/player/{name:path}", page("player.html"), include_in_schema=False)  # a name may hold a /
+router.add_api_route("/leaderboard", page("leaderboard"), include_in_schema=False)
+router.add_api_route("/rules", page("rules"), include_in_schema=False)
+router.add_api_route("/player/{name:path}", page("player"), include_in_schema=False)  # a name may hold a /

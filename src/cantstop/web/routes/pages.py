@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
-from pathlib import Path
-
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
-STATIC = Path(str(files("cantstop.web") / "static"))
+from cantstop.web.pages import page_response
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/")
-async def home() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def home() -> HTMLResponse:
+    return page_response("index")
 
 
 @router.get("/game/{game_id}")
-async def game_page(game_id: str) -> FileResponse:
-    return FileResponse(STATIC / "game.html")
+async def game_page(game_id: str) -> HTMLResponse:
+    return page_response("game")

@@ -1,0 +1,43 @@
+"""The browser's pages: one layout (static/layout.html: the head, the styles, the icon)
+around each page's own body (static/pages/NAME.html), put together once per process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+
+from fastapi.responses import HTMLResponse
+
+STATIC = Path(str(files("cantstop.web") / "static"))
+
+
+@dataclass(frozen=True)
+class Page:
+    title: str
+    script: str  # its module in static/, without .js
+    body_class: str
+
+
+PAGES = {
+    "index": Page("Can't Stop", "home", "home-page"),
+    "game": Page("Can't Stop", "game", "game-page"),
+    "leaderboard": Page("Leaderboard — Can't Stop", "leaderboard", "list-page"),
+    "player": Page("Player — Can't Stop", "player", "list-page"),
+    "rules": Page("Rules — Can't Stop", "rules", "list-page"),
+}
+
+
+@cache
+def page_html(name: str) -> str:
+    """The whole page `name` (a key of PAGES)."""
+    page = PAGES[name]
+    layout = Template((STATIC / "layout.html").read_text(encoding="utf-8"))
+    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
+    return layout.substitute(title=page.title, script=page.script, body_class=page.body_class, body=body)
+
+
+def page_response(name: str) -> HTMLResponse:
+    return HTMLResponse(page_html(name))
