@@ -64,3 +64,17 @@ def test_only_real_extras_are_named() -> None:
         "cantstop.fast needs the 'fast' extra (numba is not installed): from a checkout run "
         "pip install -e '.[fast]'"
     )
+
+
+@pytest.mark.parametrize("module", ["cantstop.fast", "cantstop.envs.vector_kernels", "cantstop.solve.kernels"])
+def test_compiled_kernels_cache_in_the_user_folder_not_beside_the_source(module: str) -> None:
+    """numba reads its cache folder once, when it is imported: every module with kernels
+    sets it first (the vector env's kernels used to import numba before it and cached into
+    the package's own __pycache__)."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    code = f"import {module}, numba, cantstop.fast as f; print(numba.config.CACHE_DIR); print(f.CACHE_ROOT)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out[0].startswith(out[1]) and "site-packages" not in out[0] and "/src/" not in out[0]

@@ -10,10 +10,12 @@ until the agent decides again or the game ends: the twin of `CantStopEnv.step` a
 
 from __future__ import annotations
 
+import cantstop.fast  # noqa: F401  (sets numba's cache folder: it must come before numba's import)
+
+# isort: split
 import numba as nb
 import numpy as np
 
-import cantstop.fast  # noqa: F401  (sets numba's cache folder before numba is imported)
 from cantstop.core.counter import SEAT_STREAM
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels

@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-try:
-    import numba
-    import numpy as np
-except ImportError as error:  # pragma: no cover - the extra is part of the test set-up
-    raise ImportError(
-        "the solver needs numba and numpy: pip install -e '.[fast]'"
-    ) from error
+from cantstop.extras import missing_extra
+
+try:  # first: it sets numba's cache folder, which numba reads when it is imported
+    import cantstop.fast  # noqa: F401
+except ImportError as error:
+    raise missing_extra("fast", "the solver", error) from None
+
+# isort: split
+import numba
+import numpy as np
 
 F = TypeVar("F", bound=Callable[..., Any])
 _jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
