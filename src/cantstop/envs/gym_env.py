@@ -1,7 +1,10 @@
 """`CantStopEnv`: one seat of Can't Stop as a Gymnasium environment.
 
 The agent plays seat `seat`; the other seats are played by the project's bots (or by
-any function of a state, a `random.Random` and a `Budget` returning an action).
+any function of a state, a `random.Random` and a `Budget` returning an action). The game
+runs on a `cantstop.table.Table`: an opponent that raises or answers an illegal action
+is played for by the table's failure policy (its first legal choice, or stop), as in
+every other front end.
 Rolls happen inside the environment with counter-based dice: `reset(seed=s)` starts a
 run of episodes, each reset without a seed plays the next one (see `cantstop.envs.episode`), so an episode is a sequence of the agent's own decisions
 only: choices after a roll, and roll-or-stop. A step runs the agent's action, then
