@@ -3,7 +3,7 @@
 The agent plays seat `seat`; the other seats are played by the project's bots (or by
 any function of a state, a `random.Random` and a `Budget` returning an action). The game
 runs on a `cantstop.table.Table`: an opponent that raises or answers an illegal action
-is played for by the table's failure policy (its first legal choice, or stop), as in
+is played for by the table's failure policy (stop when it may, else its first choice), as in
 every other front end.
 Rolls happen inside the environment with counter-based dice: `reset(seed=s)` starts a
 run of episodes, each reset without a seed plays the next one (see `cantstop.envs.episode`), so an episode is a sequence of the agent's own decisions
