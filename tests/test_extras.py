@@ -26,6 +26,7 @@ def hide(monkeypatch: pytest.MonkeyPatch, package: str, module: str) -> None:
         ("gymnasium", "cantstop.envs", "envs"),
         ("pettingzoo", "cantstop.envs", "envs"),
         ("numpy", "cantstop.envs", "envs"),
+        ("numpy", "cantstop.encoding", "fast"),
         ("pyspiel", "cantstop.envs.openspiel_game", "openspiel"),
         ("ray", "cantstop.arena.ray_backend", "ray"),
     ],

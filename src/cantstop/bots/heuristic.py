@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cantstop.bots.base import Budget, Level, register
+from cantstop.bots.base import Bot, Budget, Level, register
 from cantstop.core.choices import Choice
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
 
@@ -46,29 +46,13 @@ class Weights:
     threshold: int
 
 
-# Keller: progress 1..6 from 7 outwards, move 6..1 from 7 outwards, ±2 odd/even, 4 high/low.
-RULE_OF_28 = Weights(
-    progress=(1, 2, 3, 4, 5, 6),
-    move=(6, 5, 4, 3, 2, 1),
-    odd=2,
-    even=2,
-    high=4,
-    low=4,
-    marker=6,
-    threshold=28,
-)
-# Glenn & Aloi (FLAIRS 2009): the same score with weights tuned by a genetic algorithm.
-# Published from column 2 inwards: progress 7,7,3,2,2,1 and move 7,0,2,0,4,3.
-GLENN_ALOI = Weights(
-    progress=(1, 2, 2, 3, 7, 7),
-    move=(3, 4, 0, 2, 0, 7),
-    odd=7,
-    even=1,
-    high=6,
-    low=5,
-    marker=6,
-    threshold=29,
-)
+# The two published weightings, one row each, in the order of `Weights`' fields: progress,
+# move, odd, even, high, low, marker, threshold. Keller's Rule of 28: progress 1..6 and move
+# 6..1 from 7 outwards, 2 for odd or even, 4 for high or low. Glenn & Aloi (FLAIRS 2009): the
+# same score with weights a genetic algorithm tuned, published from column 2 inwards
+# (progress 7,7,3,2,2,1; move 7,0,2,0,4,3).
+RULE_OF_28 = Weights((1, 2, 3, 4, 5, 6), (6, 5, 4, 3, 2, 1), 2, 2, 4, 4, 6, 28)
+GLENN_ALOI = Weights((1, 2, 2, 3, 7, 7), (3, 4, 0, 2, 0, 7), 7, 1, 6, 5, 6, 29)
 
 
 def _weight(table: tuple[int, ...], state: State, column: int) -> int:
@@ -144,21 +128,18 @@ def heuristic_play(weights: Weights, state: State) -> Action:
     return STOP if progress_score(weights, state) >= weights.threshold else ROLL
 
 
-@register(
-    "rule28",
-    Level.MEDIUM,
-    "Michael Keller's Rule of 28: rolls until its progress score reaches 28.",
-    "Rule-of-28 bot",
-)
-def play_rule28(state: State, rng: random.Random, budget: Budget) -> Action:
-    return heuristic_play(RULE_OF_28, state)
+def _bot(weights: Weights) -> Bot:
+    def play(state: State, rng: random.Random, budget: Budget) -> Action:
+        return heuristic_play(weights, state)
+
+    return play
 
 
-@register(
-    "ga",
-    Level.HARD,
-    "Glenn & Aloi's tuned Rule of 28 (2009): threshold 29, weights found by evolution.",
-    "Glenn–Aloi bot",
-)
-def play_ga(state: State, rng: random.Random, budget: Budget) -> Action:
-    return heuristic_play(GLENN_ALOI, state)
+# The registered heuristic bots: the same play with each published weighting.
+for _name, _level, _weights, _description, _display in (
+    ("rule28", Level.MEDIUM, RULE_OF_28,
+     "Michael Keller's Rule of 28: rolls until its progress score reaches 28.", "Rule-of-28 bot"),
+    ("ga", Level.HARD, GLENN_ALOI,
+     "Glenn & Aloi's tuned Rule of 28 (2009): threshold 29, weights found by evolution.", "Glenn–Aloi bot"),
+):
+    register(_name, _level, _description, _display)(_bot(_weights))

@@ -10,7 +10,7 @@
   every seat an agent.
 - `action_table(variant)`: the fixed numbered action space and its masks.
 - `encode(state, seat)`: the float32 observation vector; its layout is documented in
-  `cantstop.envs.observation` (`observation_fields` names each part).
+  `cantstop.encoding.observation` (`observation_fields` names each part).
 - `cantstop.envs.openspiel_game` (extra `openspiel`): the game for OpenSpiel.
 
 Rolls are chance events resolved inside the environments with dice keyed from
@@ -27,10 +27,10 @@ try:
 except ImportError as error:
     raise missing_extra("envs", "cantstop.envs", error) from error
 
-from cantstop.envs.actions import ActionTable, action_table
+from cantstop.encoding.actions import ActionTable, action_table
+from cantstop.encoding.observation import Field, encode, observation_fields, observation_size
 from cantstop.envs.aec_env import cantstop_env, env, parallel_env, raw_env
 from cantstop.envs.gym_env import CantStopEnv
-from cantstop.envs.observation import Field, encode, observation_fields, observation_size
 
 if "cantstop/CantStop-v0" not in gymnasium.registry:
     # The vector entry point (extra `fast`) is imported only when `make_vec` asks for it.

@@ -8,7 +8,7 @@ turn-based parallel wrapper.
 - agents: `player_0` .. `player_{n-1}`, seat 0 first to act; `agent_selection` is the
   seat to move. Rolls happen inside, with dice keyed from `reset(seed=...)`.
 - observation: `{"observation": encode(state, seat), "action_mask": mask}` per agent
-  (see `cantstop.envs.observation` and `cantstop.envs.actions`). The agent to move
+  (see `cantstop.encoding.observation` and `cantstop.encoding.actions`). The agent to move
   always has a legal action; every other agent's mask is all 0 (in the parallel env
   its action is ignored).
 - `state()`: the whole position, `encode(state, 0)` (seat 0's point of view holds
@@ -36,10 +36,10 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from cantstop.core.counter import CounterDice
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
-from cantstop.envs.actions import action_table
+from cantstop.encoding.actions import action_table
+from cantstop.encoding.observation import encode, observation_size
 from cantstop.envs.arguments import players_argument, variant_argument
 from cantstop.envs.episode import Episodes, episode_table, reward, to_next_decision
-from cantstop.envs.observation import encode, observation_size
 from cantstop.envs.render import RENDER_MODES, check_render_mode, render
 from cantstop.envs.spaces import LegalDiscrete
 from cantstop.table import Move, Table

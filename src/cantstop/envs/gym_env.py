@@ -10,13 +10,13 @@ run of episodes, each reset without a seed plays the next one (see `cantstop.env
 only: choices after a roll, and roll-or-stop. A step runs the agent's action, then
 every roll and every opponent move until the agent must decide again or the game ends.
 
-- action space: `Discrete(n)` over `action_table(variant)` (see `cantstop.envs.actions`);
+- action space: `Discrete(n)` over `action_table(variant)` (see `cantstop.encoding.actions`);
   `info["action_mask"]` (int8) and `action_masks()` (bool, the sb3-contrib convention)
   mark the legal actions; `env.action_space.sample()` without a mask draws a legal one.
   The mask is never all zeros: before the first reset and at the end of an episode,
   when no action is legal, it marks every action (a vector env's next step only
   resets, whatever the action). Stepping then raises: call `reset()`.
-- observation: `encode(state, seat)` (see `cantstop.envs.observation`), float32 in [0, 1].
+- observation: `encode(state, seat)` (see `cantstop.encoding.observation`), float32 in [0, 1].
 - reward: alone (no opponents) -1 per finished turn, so the return is minus the
   game's turns; otherwise +1 for a win and -1 for a loss at the end, 0 elsewhere.
 - illegal actions (an action of the space that the position does not allow), by
@@ -43,7 +43,8 @@ from cantstop.core.counter import CounterDice, CounterRandom
 from cantstop.core.errors import IllegalActionError
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
-from cantstop.envs.actions import Mask, action_table
+from cantstop.encoding.actions import Mask, action_table
+from cantstop.encoding.observation import Observation, encode, observation_size
 from cantstop.envs.arguments import (
     IllegalAction,
     opponents_argument,
@@ -52,7 +53,6 @@ from cantstop.envs.arguments import (
     variant_argument,
 )
 from cantstop.envs.episode import Episodes, episode_table, reward, to_next_decision
-from cantstop.envs.observation import Observation, encode, observation_size
 from cantstop.envs.render import RENDER_MODES, check_render_mode, render
 from cantstop.envs.spaces import LegalDiscrete
 from cantstop.table import BotPlayer, Move, Player, Table

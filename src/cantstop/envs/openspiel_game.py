@@ -12,7 +12,7 @@ Importing this module registers the game. Parameters: `players` (1-4, default 2)
   choices, then ROLL and STOP), the same as the Gymnasium and PettingZoo envs'.
 - Perfect information; sequential; terminal rewards. Returns: +1 to the winner and
   -1 to every other player, 0 to all in a draw; alone, minus the turns the game took.
-- Observation tensor: `encode(state, player)` (see `cantstop.envs.observation`);
+- Observation tensor: `encode(state, player)` (see `cantstop.encoding.observation`);
   observation string: the position's notation.
 """
 
@@ -32,7 +32,7 @@ from cantstop.core.actions import action_numbering
 from cantstop.core.notation import format_dice, to_notation
 from cantstop.core.state import Phase, State, describe_action, new_game
 from cantstop.core.variant import Variant, preset, variant_spec
-from cantstop.envs.observation import encode, observation_size
+from cantstop.encoding.observation import encode, observation_size
 from cantstop.table import Move, advance
 
 NAME = "cantstop"
@@ -132,12 +132,8 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: CantStopGame) -> None:
         super().__init__(game)
-        self._shared_game = _Shared(game)
+        self._game_box = _Shared(game)
         self._held = _Shared(new_game(game.variant, game.players))
-
-    @property
-    def _game(self) -> CantStopGame:
-        return self._shared_game.value
 
     @property
     def engine_state(self) -> State:
@@ -146,18 +142,18 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         state = self._held.value
-        if state.is_over or state.turn >= self._game.max_turns:
+        if state.is_over or state.turn >= self._game_box.value.max_turns:
             return int(pyspiel.PlayerId.TERMINAL)
         if state.phase is Phase.ROLL:
             return int(pyspiel.PlayerId.CHANCE)
         return state.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        index = self._game.index
+        index = self._game_box.value.index
         return sorted(index[a] for a in self._held.value.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(self._game.chances)
+        return list(self._game_box.value.chances)
 
     def _apply_action(self, action: int) -> None:
         # A table's own step, without a table: OpenSpiel's searches clone a state at every
@@ -166,21 +162,21 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
         if state.phase is Phase.ROLL:
             move = Move.rolled(state.variant.tables.outcomes[action])
         else:
-            move = Move.of(self._game.actions[action])
+            move = Move.of(self._game_box.value.actions[action])
         self._held = _Shared(advance(state, move))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"roll {format_dice(self._game.variant.tables.outcomes[action])}"
-        return describe_action(self._game.actions[action])
+            return f"roll {format_dice(self._game_box.value.variant.tables.outcomes[action])}"
+        return describe_action(self._game_box.value.actions[action])
 
     def is_terminal(self) -> bool:
         state = self._held.value
-        return state.is_over or state.turn >= self._game.max_turns
+        return state.is_over or state.turn >= self._game_box.value.max_turns
 
     def returns(self) -> list[float]:
         state = self._held.value
-        players = self._game.players
+        players = self._game_box.value.players
         if players == 1:
             return [-float(state.turn)] if self.is_terminal() else [0.0]
         if not state.is_over:

@@ -11,7 +11,7 @@ import sys
 from cantstop.board import render_board
 from cantstop.core.notation import format_dice, seat_letter, to_notation
 from cantstop.core.state import Phase, State
-from cantstop.envs.actions import action_table
+from cantstop.encoding.actions import action_table
 
 RENDER_MODES = ("human", "ansi")
 

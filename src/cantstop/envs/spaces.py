@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from cantstop.envs.actions import Mask
+from cantstop.encoding.actions import Mask
 
 
 class LegalDiscrete(spaces.Discrete):

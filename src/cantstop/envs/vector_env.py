@@ -47,7 +47,8 @@ from numpy.typing import NDArray
 from cantstop.bots.base import Bot, get_bot
 from cantstop.core.errors import IllegalActionError
 from cantstop.core.variant import Variant
-from cantstop.envs.actions import action_table
+from cantstop.encoding.actions import action_table
+from cantstop.encoding.observation import observation_size
 from cantstop.envs.arguments import (
     IllegalAction,
     players_argument,
@@ -55,7 +56,6 @@ from cantstop.envs.arguments import (
     variant_argument,
 )
 from cantstop.envs.episode import root_key
-from cantstop.envs.observation import observation_size
 from cantstop.fast.kernels import OVER, R_PHASE, R_PLAYER, R_TURN, row_length
 
 MAX_ENVS = 1 << 20  # a bigger count is surely a slip (rows alone would be hundreds of MB)

@@ -5,7 +5,7 @@ root key `roots[b]`, episode number `episodes[b]`, the rolls and bot draws made 
 A step plays the agent's action, then every roll and every compiled opponent's move
 until the agent decides again or the game ends: the twin of `CantStopEnv.step` and
 `CantStopEnv._advance`, drawing from the same counter addresses
-(`cantstop.envs.episode`). The observation is the twin of `cantstop.envs.observation.encode`.
+(`cantstop.envs.episode`). The observation is the twin of `cantstop.encoding.observation.encode`.
 """
 
 from __future__ import annotations

@@ -21,6 +21,17 @@ from cantstop.fast.memory import check_count, check_fits
 from cantstop.fast.tables import H_ACTIONS, compile_variant
 
 
+class _Slot:
+    """A field kept in one slot of every row: reading it gives the [games] view of that slot."""
+
+    def __init__(self, slot: int, doc: str) -> None:
+        self.slot = slot
+        self.__doc__ = f"[games]: {doc}."
+
+    def __get__(self, batch: Batch, owner: object) -> np.ndarray:
+        return batch.rows[:, self.slot]
+
+
 @dataclass(frozen=True)
 class Batch:
     """Positions of one variant and player count, one int32 row per game (see `kernels`).
@@ -44,25 +55,11 @@ class Batch:
     def players(self) -> int:
         return int((self.rows.shape[1] - kernels.R_RUNNERS) // self.columns - 2)
 
-    @property
-    def player(self) -> np.ndarray:
-        """[games]: the seat to move (the winner once over)."""
-        return self.rows[:, kernels.R_PLAYER]
-
-    @property
-    def phase(self) -> np.ndarray:
-        """[games]: core's `Phase` numbers."""
-        return self.rows[:, kernels.R_PHASE]
-
-    @property
-    def steps(self) -> np.ndarray:
-        """[games]: steps taken this turn."""
-        return self.rows[:, kernels.R_STEPS]
-
-    @property
-    def turn(self) -> np.ndarray:
-        """[games]: finished turns."""
-        return self.rows[:, kernels.R_TURN]
+    # One int32 slot of each row, as a [games] view.
+    player = _Slot(kernels.R_PLAYER, "the seat to move (the winner once over)")
+    phase = _Slot(kernels.R_PHASE, "core's `Phase` numbers")
+    steps = _Slot(kernels.R_STEPS, "steps taken this turn")
+    turn = _Slot(kernels.R_TURN, "finished turns")
 
     @property
     def dice(self) -> np.ndarray:

@@ -22,15 +22,7 @@ import numpy as np
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
 from cantstop.fast.bots import stop_wins
-from cantstop.fast.kernels import (
-    CHOOSE,
-    R_PHASE,
-    R_PLAYER,
-    R_RUNNERS,
-    W_CHOICES,
-    W_COUNT,
-    pieces_at,
-)
+from cantstop.fast.kernels import CHOOSE, R_PHASE, R_PLAYER, R_RUNNERS, W_CHOICES, W_COUNT
 from cantstop.fast.tables import (
     H_ACTIONS,
     H_COLUMNS,
@@ -211,7 +203,7 @@ def judge(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray) -> 
         first = True
         for q in range(players):
             if q != me:
-                v = ex[j * SPACES + row[pieces_at(tab, q) + j]]
+                v = ex[j * SPACES + row[kernels.pieces_at(tab, q) + j]]
                 lead = v if first else max(lead, v)
                 first = False
         for space in range(tab[tab[O_HEIGHTS] + j] + 1):
@@ -225,7 +217,7 @@ def judge(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray) -> 
             owner = row[claimed + j]
             at = _rivals_at(nc) + k * nc + j
             if owner < 0:
-                ex[at] = ex[j * SPACES + row[pieces_at(tab, q) + j]]
+                ex[at] = ex[j * SPACES + row[kernels.pieces_at(tab, q) + j]]
             elif owner == q:
                 ex[at] = 1.0
             else:
@@ -237,7 +229,7 @@ def judge(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray) -> 
     best, threat = _rivals(tab, ex, players, exi, base + nc)
     ex[j0 + E_BEST] = best
     ex[j0 + E_THREAT] = threat
-    own = pieces_at(tab, me)
+    own = kernels.pieces_at(tab, me)
     for j in range(nc):
         exi[base + j] = row[own + j]
     ex[j0 + E_BASE] = value(tab, row, ex, exi, base)
@@ -247,7 +239,7 @@ def judge(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray) -> 
 def _spaces(tab: np.ndarray, row: np.ndarray, exi: np.ndarray, at: int) -> None:
     """Spaces (runner or piece) and tops (runners on a top) of a row (core: `expert._spaces`)."""
     nc = tab[H_COLUMNS]
-    own = pieces_at(tab, row[R_PLAYER])
+    own = kernels.pieces_at(tab, row[R_PLAYER])
     for j in range(nc):
         r = row[R_RUNNERS + j]
         exi[at + j] = r if r else row[own + j]

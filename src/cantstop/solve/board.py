@@ -7,7 +7,7 @@ arrays the kernels read.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -45,27 +45,24 @@ class Board:
     """
 
     variant: Variant
+    # The variant's numbers as the kernels read them (plain integers), set from `variant`.
+    heights: tuple[int, ...] = field(init=False, compare=False)
+    columns: int = field(init=False, compare=False)
+    runners: int = field(init=False, compare=False)
+    to_win: int = field(init=False, compare=False)
+    step_limit: int = field(init=False, compare=False)  # most steps in one turn; -1: no limit
 
-    @property
-    def heights(self) -> tuple[int, ...]:
-        return self.variant.heights
-
-    @property
-    def columns(self) -> int:
-        return len(self.heights)
-
-    @property
-    def runners(self) -> int:
-        return self.variant.runners
-
-    @property
-    def to_win(self) -> int:
-        return self.variant.to_win
-
-    @property
-    def step_limit(self) -> int:
-        """Most steps in one turn; -1 when unlimited (the kernels read plain integers)."""
-        return -1 if self.variant.step_limit is None else self.variant.step_limit
+    def __post_init__(self) -> None:
+        v = self.variant
+        numbers = {
+            "heights": v.heights,
+            "columns": len(v.heights),
+            "runners": v.runners,
+            "to_win": v.to_win,
+            "step_limit": -1 if v.step_limit is None else v.step_limit,
+        }
+        for name, value in numbers.items():
+            object.__setattr__(self, name, value)  # a frozen dataclass's own fields, once
 
     @property
     def symmetric(self) -> bool:

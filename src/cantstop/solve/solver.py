@@ -21,18 +21,6 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 
-def available_memory() -> int:
-    """Bytes of memory free for a new process (MemAvailable on Linux)."""
-    try:
-        with open("/proc/meminfo") as file:
-            for line in file:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-
-
 def free_disk(path: Path) -> int:
     folder = path.parent
     while not folder.exists():
@@ -58,6 +46,8 @@ class Plan:
 
     @staticmethod
     def make(board: Board, path: Path, threads: int) -> Plan:
+        from cantstop.fast.memory import available_bytes  # the kernels need the fast extra anyway
+
         existing = path.stat().st_size if path.exists() else 0
         return Plan(
             board,
@@ -65,7 +55,7 @@ class Plan:
             threads,
             board.memory_bytes(threads),
             board.disk_bytes(),
-            available_memory(),
+            available_bytes(),
             free_disk(path) + existing,
         )
 

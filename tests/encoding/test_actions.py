@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cantstop import ROLL, STOP, IllegalActionError, Phase, new_game
-from cantstop.envs import action_table
+from cantstop.encoding.actions import action_table
 from core.helpers import ALL_SPECS, PRESET_NAMES, play_random, players_for
 
 

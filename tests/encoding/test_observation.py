@@ -7,7 +7,7 @@ import pytest
 
 from cantstop import Phase
 from cantstop.core.state import make_state
-from cantstop.envs import encode, observation_size
+from cantstop.encoding.observation import encode, observation_size
 from core.helpers import PRESET_NAMES, play_random, players_for, position
 
 HEIGHTS = np.array((3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3), dtype=np.float32)
@@ -101,7 +101,7 @@ def test_a_seat_outside_the_game_is_refused() -> None:
                                                ("classic+faces=5+heights=3.5.7.9.11.9.7.5.3", 1)])
 def test_the_named_fields_are_the_documented_layout(spec: str, players: int) -> None:
     from cantstop import preset
-    from cantstop.envs import observation_fields
+    from cantstop.encoding.observation import observation_fields
 
     variant = preset(spec)
     columns, faces = len(variant.heights), variant.faces
