@@ -81,6 +81,9 @@ def test_registry_lists_names_and_levels() -> None:
     assert get_bot("random").level is Level.EASY
     assert get_bot("rule28").level is Level.MEDIUM
     assert get_bot("ga").level is Level.HARD
+    # Levels name bots that play every game: not ppo (two games) nor optimal (solved boards).
+    assert get_bot("hard").name == "ga"
+    assert get_bot("expert").name == "expert"
     assert get_bot("expert").level is Level.EXPERT
     assert get_bot("expert").name == "expert"
     for level in Level:

@@ -100,14 +100,14 @@ def test_network_scores_are_dense_layers_with_tanh_between() -> None:
 
 
 def test_ppo_needs_fewer_solitaire_turns_than_rule28() -> None:
-    """On the same 300 dice streams: rule28 averages about 10.7 turns, the network about 9."""
+    """On the same 300 dice streams: rule28 averages about 10.7 turns, the network about 7.9."""
     ppo = np.mean([play_game(["ppo"], "solitaire", seed).turn for seed in range(300)])
     rule28 = np.mean([play_game(["rule28"], "solitaire", seed).turn for seed in range(300)])
-    # The standard error of a 300-game mean is about 0.15 turns; one turn is far beyond it.
-    assert ppo < rule28 - 1.0
+    # The difference is about 2.8 turns with a standard error near 0.2: 2 turns is 4 errors below.
+    assert ppo < rule28 - 2.0
 
 
 def test_ppo_beats_rule28_with_seats_swapped() -> None:
     wins = wins_with_seats_swapped("ppo", "rule28", 200)
-    # About 62% over 2,000 games; 220 of 400 is a fair coin's lot with probability 2.5%.
+    # 64.7% over 10,000 games; 220 of 400 is a fair coin's lot with probability 2.5%.
     assert wins >= 220

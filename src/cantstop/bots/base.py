@@ -89,12 +89,14 @@ def bot_names() -> list[str]:
 
 
 def get_bot(name: str) -> BotInfo:
-    """The bot called `name`, or the strongest bot of a level ('easy', ..., 'expert')."""
+    """The bot called `name`, or the strongest bot of a level ('easy', ..., 'expert') among
+    those that play every game (not `optimal`, which needs a solved board, nor `ppo`)."""
     _load_builtins()
     if name in _REGISTRY:
         return _REGISTRY[name]
-    by_level = [info for info in _REGISTRY.values() if info.level.value == name]
-    if by_level:  # the strongest of the level: the last registered
+    # A level stands for a bot that plays every game: the strongest such, the last registered.
+    by_level = [info for info in _REGISTRY.values() if info.level.value == name and info.fits is plays_anything]
+    if by_level:
         return by_level[-1]
     raise ValueError(
         f"unknown bot {name!r}; bots: {', '.join(_REGISTRY)}; levels: "
