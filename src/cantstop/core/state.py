@@ -214,6 +214,10 @@ class State(NamedTuple):
         tables = variant.tables
         cap = tables.most_steps
         before = runner_columns
+        # The rule options are Variant fields (data); the hot path reads them as branches on
+        # purpose. One path for both, skip's with an empty set of taken spaces, cost 14% of
+        # random 2-player games and 10% of Rule-of-28 solitaire games (benchmarks/engine.py,
+        # engine/naive ratio 0.80 against 0.93 and 0.92 against 1.02, 2026-11-24).
         if variant.skip:
             # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
             code = tables.runner_code
