@@ -6,6 +6,11 @@ A step plays the agent's action, then every roll and every compiled opponent's m
 until the agent decides again or the game ends: the twin of `CantStopEnv.step` and
 `CantStopEnv._advance`, drawing from the same counter addresses
 (`cantstop.envs.episode`). The observation is the twin of `cantstop.encoding.observation.encode`.
+
+This is the one place outside `table` that moves games itself, on purpose: a `Table` per
+sub-environment would cost a Python call per move, and the vector env exists to run
+about 50 times faster than the single env that does play through `Table`
+(docs/envs.md, Speed). The tests hold its episodes equal to the single env's.
 """
 
 from __future__ import annotations
