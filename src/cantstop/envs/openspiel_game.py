@@ -132,7 +132,7 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: CantStopGame) -> None:
         super().__init__(game)
-        self._game_box = _Shared(game)
+        self._game = _Shared(game)
         self._held = _Shared(new_game(game.variant, game.players))
 
     @property
@@ -142,18 +142,18 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         state = self._held.value
-        if state.is_over or state.turn >= self._game_box.value.max_turns:
+        if state.is_over or state.turn >= self._game.value.max_turns:
             return int(pyspiel.PlayerId.TERMINAL)
         if state.phase is Phase.ROLL:
             return int(pyspiel.PlayerId.CHANCE)
         return state.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        index = self._game_box.value.index
+        index = self._game.value.index
         return sorted(index[a] for a in self._held.value.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(self._game_box.value.chances)
+        return list(self._game.value.chances)
 
     def _apply_action(self, action: int) -> None:
         # A table's own step, without a table: OpenSpiel's searches clone a state at every
@@ -162,21 +162,21 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
         if state.phase is Phase.ROLL:
             move = Move.rolled(state.variant.tables.outcomes[action])
         else:
-            move = Move.of(self._game_box.value.actions[action])
+            move = Move.of(self._game.value.actions[action])
         self._held = _Shared(advance(state, move))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"roll {format_dice(self._game_box.value.variant.tables.outcomes[action])}"
-        return describe_action(self._game_box.value.actions[action])
+            return f"roll {format_dice(self._game.value.variant.tables.outcomes[action])}"
+        return describe_action(self._game.value.actions[action])
 
     def is_terminal(self) -> bool:
         state = self._held.value
-        return state.is_over or state.turn >= self._game_box.value.max_turns
+        return state.is_over or state.turn >= self._game.value.max_turns
 
     def returns(self) -> list[float]:
         state = self._held.value
-        players = self._game_box.value.players
+        players = self._game.value.players
         if players == 1:
             return [-float(state.turn)] if self.is_terminal() else [0.0]
         if not state.is_over:
