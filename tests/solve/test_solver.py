@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from cantstop.core.variant import preset
 from cantstop.solve.board import Board, SolveError, board_of, solver_key
-from cantstop.solve.solver import Layers, solve
+from cantstop.solve.parts import LocalParts, RayParts, spans
+from cantstop.solve.solver import Layer, solve
 from cantstop.solve.table import HEADER_BYTES, Table, read_header
 
 from .brute_force import brute_force
@@ -58,10 +59,16 @@ def brute_counts(board: Board) -> tuple[int, int]:
 def test_anchor_and_state_counts_match_an_enumeration(spec: str) -> None:
     board = board_of(spec)
     assert (board.live_anchors, board.states) == brute_counts(board)
-    layers = Layers.of(board)
-    assert (layers.kind > 0).sum() == board.live_anchors
-    assert (layers.work.sum() < board.states) == board.symmetric  # mirrors are copied, not solved
-    assert len(layers.starts) == board.layers + 1 and layers.starts[-1] == board.anchors
+    layers = [Layer.of(board, number) for number in range(board.layers)]
+    assert sum((layer.kind > 0).sum() for layer in layers) == board.live_anchors
+    solved_work = sum(layer.work.sum() for layer in layers)
+    assert (solved_work < board.states) == board.symmetric  # mirrors are copied, not solved
+    everything = sorted(int(a) for layer in layers for a in layer.order)
+    assert everything == list(range(board.anchors))  # each anchor in exactly one layer
+    for layer in layers:  # by the layer's definition: steps short of every column claimed
+        assert all(sum(board.heights) - sum(board.progress(int(a))) == layer.number for a in layer.order)
+        # The counts the plan and the progress bar use, by dynamic programming, agree.
+        assert board.layer_sizes[layer.number] == (len(layer.order), int(layer.work.sum()))
 
 
 @settings(max_examples=40, deadline=None)
@@ -83,10 +90,68 @@ def test_solitaire_neutral_fields_share_a_table_and_two_player_rules_are_refused
 
 
 def test_a_board_too_big_for_the_machine_is_refused_before_anything_is_written(tmp_path: Path) -> None:
-    path = tmp_path / "full.table"
-    with pytest.raises(SolveError, match="not enough memory"):
-        solve(board_of("solitaire"), path)
+    path = tmp_path / "huge.table"
+    with pytest.raises(SolveError, match="not enough memory"):  # 4 x 10^12 anchors
+        solve(board_of("solitaire+heights=13.13.13.13.13.13.13.13.13.13.13"), path)
     assert not path.exists()
+
+
+def test_the_full_boards_plan_for_its_top_layers_fits_and_its_whole_plan_counts_the_widest_layer() -> None:
+    board = board_of("solitaire")
+    sizes = board.layer_sizes
+    assert sum(anchors for anchors, _ in sizes) == board.anchors
+    assert max(anchors for anchors, _ in sizes) == 333_676_102
+    assert sizes[17] == (5_399_733, 224_558_528)  # the deepest layer solved here (docs/solving.md)
+    assert board.memory_bytes(2, (0, 17)) < board.memory_bytes(2, (0, board.layers))
+
+
+@pytest.mark.parametrize("spec", [TINY[1], TINY[4], TINY[5]])
+def test_a_solve_in_independent_parts_equals_the_solve_in_place_to_the_bit(
+    spec: str, tmp_path: Path, solved_folder: Path
+) -> None:
+    board = board_of(spec)
+    path = tmp_path / "parts.table"
+    table = solve(board, path, threads=1, workers=LocalParts(3))
+    assert table.header.complete
+    assert table.values.tobytes() == solved(spec).values.tobytes()
+
+
+def test_layers_solved_in_slices_and_parts_equal_one_solve(tmp_path: Path, solved_folder: Path) -> None:
+    board = board_of(SMALL)
+    path = tmp_path / "slices.table"
+    first = solve(board, path, threads=1, layers=(0, 4))
+    assert first.header.layers_done == 4 and not first.header.complete
+    with pytest.raises(SolveError, match=r"solve layers 4:6 first"):
+        solve(board, path, threads=1, layers=(6, 8))
+    solve(board, path, threads=1, layers=(4, 6), workers=LocalParts(2))
+    done = solve(board, path, threads=1, layers=(6, board.layers))
+    assert done.header.complete
+    assert done.values.tobytes() == solved(SMALL).values.tobytes()
+    with pytest.raises(SolveError, match="not a slice"):
+        solve(board, path, layers=(3, 3))
+
+
+def test_parts_split_a_layer_by_work_and_cover_it_once() -> None:
+    board = board_of("solitaire+heights=1.1.2.2.3.3.3.2.2.1.1")
+    layer = Layer.of(board, 12)
+    for count, position in [(1, 0), (4, 0), (7, 100), (10**6, 0)]:
+        parts = spans(layer, position, count)
+        assert parts[0][0] == position and parts[-1][1] == len(layer.order)
+        assert all(a < b for a, b in parts) and all(b == c for (_, b), (c, _) in itertools.pairwise(parts))
+        assert len(parts) <= count
+    works = [layer.work[a:b].sum() for a, b in spans(layer, 0, 4)]
+    assert max(works) < 1.5 * sum(works) / 4  # about equal work, not equal counts
+
+
+def test_a_solve_on_a_local_ray_cluster_equals_the_solve_in_place(tmp_path: Path, solved_folder: Path) -> None:
+    import ray  # in the test extra
+    board = board_of(TINY[1])
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        table = solve(board, tmp_path / "ray.table", threads=2, workers=RayParts("auto", 5))
+    finally:
+        ray.shutdown()
+    assert table.values.tobytes() == solved(TINY[1]).values.tobytes()
 
 
 SMALL = TINY[1]
@@ -113,8 +178,7 @@ def test_interrupted_solve_resumes_to_the_same_values(how: str, tmp_path: Path, 
     header = read_header(path)
     assert not header.writing and not header.complete
     assert (header.layers_done, header.anchors_done) > (0, 0)
-    table = Table.open(path, board)  # the checksum holds: a clean resume point
-    assert table.values[0] != table.values[0]  # the empty board is not solved yet (NaN)
+    Table.open(path, board)  # the checksum holds: a clean resume point
     resumed = solve(board, path, threads=1)
     assert resumed.header.complete
     assert (resumed.values == solved(SMALL).values).all()
@@ -155,3 +219,26 @@ def test_a_complete_table_is_not_solved_again(solved_folder: Path) -> None:
     before = read_header(solved(SMALL).path)
     again = solve(board, solved(SMALL).path)
     assert again.header == before
+
+
+def test_the_checksum_reads_holes_as_zeros_and_agrees_with_hashing_every_byte(tmp_path: Path) -> None:
+    import hashlib
+
+    import numpy as np
+
+    from cantstop.solve.table import checksum
+
+    path = tmp_path / "sparse.table"
+    count = 3_000_000  # 24 MB: several hash blocks and holes between the values
+    with path.open("wb") as file:
+        file.write(b"h" * HEADER_BYTES)
+        file.truncate(HEADER_BYTES + 8 * count)
+    values = np.memmap(path, np.float64, "r+", HEADER_BYTES, (count,))
+    for index, value in [(0, 1.0), (1_234_567, 2.5), (count - 1, -3.0)]:
+        values[index] = value
+    values.flush()
+    expected = hashlib.blake2b(path.read_bytes()[HEADER_BYTES:], digest_size=16).hexdigest()
+    assert checksum(path) == expected
+    values[7] = 0.5
+    values.flush()
+    assert checksum(path) != expected

@@ -5,11 +5,9 @@ plays the tasks it is handed; results come back in schedule order. A game depend
 only on (seed, deal, seat order), so the tables and records are the same as with
 `--jobs` (tested against a local run).
 
-ADDRESS is what `ray.init(address=...)` takes: `auto` (the cluster this machine
-belongs to), `ray://HEAD:10001` (a remote cluster through Ray Client), or `local`
-for a fresh Ray instance on this machine with `--jobs` CPUs. A process that already
-called `ray.init()` uses its cluster whatever ADDRESS says. Outside bots (`cmd:`)
-must run on every node, and their stderr logs are written on the node that ran them.
+ADDRESS is as `cantstop.cluster.connect` reads it (`local`: a fresh Ray on this
+machine with `--jobs` CPUs). Outside bots (`cmd:`) must run on every node, and
+their stderr logs are written on the node that ran them.
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
+from cantstop.cluster import connect
 from cantstop.extras import missing_extra
 
 try:
@@ -47,22 +46,11 @@ class GameWorker:
         close_players(self.players)
 
 
-def connect(address: str, jobs: int) -> None:
-    """Join the cluster at `address` (see the module docstring), unless already joined."""
-    if ray.is_initialized():
-        return
-    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-    if address == "local":
-        ray.init(num_cpus=jobs, **options)
-    else:
-        ray.init(address=address, **options)
-
-
 def ray_results(
     spec: MatchSpec, tasks: tuple[Task, ...], jobs: int, address: str, log_dir: Path | None
 ) -> Generator[GameResult, None, None]:
     """Results in schedule order, from one actor per CPU of the cluster (at most one per game)."""
-    connect(address, jobs)
+    connect(address, jobs, "cantstop arena --ray")
     cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
     remote: Any = ray.remote(num_cpus=1)(GameWorker)  # Ray's stubs do not type actor classes
     actors: list[Any] = [remote.remote(spec, log_dir) for _ in range(max(1, min(cpus, len(tasks))))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import struct
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.progress import (
@@ -18,6 +19,9 @@ from rich.progress import (
 
 from cantstop.solve.board import Board, SolveError, board_of
 from cantstop.solve.table import HEADER_BYTES, Table, data_folder, default_path, read_header
+
+if TYPE_CHECKING:
+    from cantstop.solve.parts import Workers
 
 
 def _parse_anchor(board: Board, text: str) -> tuple[int, ...]:
@@ -85,6 +89,12 @@ def _progress_bar() -> Progress:
 @click.option("--threads", type=click.IntRange(1, 256), help="Threads (default: every core).")
 @click.option("--restart", is_flag=True, help="Start afresh instead of resuming a table.")
 @click.option("--plan", "plan_only", is_flag=True, help="Print what the solve needs and stop.")
+@click.option("--layers", "layer_slice", metavar="FIRST:STOP",
+              help="Solve only layers FIRST..STOP-1 (0 is the most advanced), once those above are solved.")
+@click.option("--chunks", type=click.IntRange(1, 1_000_000),
+              help="Hand every layer out in this many independent parts (default with --ray: 4 per CPU).")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Solve the parts as Ray tasks: auto, ray://HEAD:10001, or local (extra 'ray').")
 def solve(
     spec: str | None,
     list_only: bool,
@@ -93,11 +103,16 @@ def solve(
     threads: int | None,
     restart: bool,
     plan_only: bool,
+    layer_slice: str | None,
+    chunks: int | None,
+    ray_address: str | None,
 ) -> None:
     """Solve the one-player variant SPEC exactly and print the optimal expected turns.
 
     SPEC is a variant as `play --variant` reads it, e.g. solitaire+faces=3+heights=1.2.3.2.1.
-    An interrupted solve (Ctrl-C) resumes where it stopped when run again.
+    An interrupted solve (Ctrl-C) resumes where it stopped when run again. With
+    --layers, --chunks or --ray a solve can be spread over runs, processes and machines
+    (docs/solving.md); the values are the same to the bit.
     """
     if list_only:
         _list_tables()
@@ -109,23 +124,26 @@ def solve(
     except SolveError as error:
         raise click.BadParameter(str(error), param_hint="SPEC") from None
     progress = _parse_anchor(board, anchor) if anchor else None
+    layers = _parse_layers(board, layer_slice) if layer_slice else None
     path = out or default_path(board)
     from cantstop.solve.solver import Plan
     from cantstop.solve.solver import solve as run
 
-    plan = Plan.make(board, path, threads or os.cpu_count() or 1)
+    plan = Plan.make(board, path, threads or os.cpu_count() or 1, layers)
     click.echo(plan.describe())
     reason = plan.refusal()
     if reason:
         raise click.ClickException(f"cannot solve {board.key}: {reason}; nothing was written")
     if plan_only:
         return
+    workers = _workers(ray_address, chunks, threads or os.cpu_count() or 1)
     bar = _progress_bar()
     task = bar.add_task("solve", total=1.0)
     try:
         with bar:
             table = run(
-                board, path, threads, restart, lambda done, total: bar.update(task, completed=done / total)
+                board, path, threads, restart, lambda done, total: bar.update(task, completed=done / total),
+                layers, workers,
             )
     except SolveError as error:
         raise click.ClickException(str(error)) from None
@@ -135,8 +153,42 @@ def solve(
     _report(board, table, progress)
 
 
+def _parse_layers(board: Board, text: str) -> tuple[int, int]:
+    first, colon, stop = text.partition(":")
+    if colon and first.strip().isdigit() and stop.strip().isdigit():
+        span = int(first), int(stop)
+        if 0 <= span[0] < span[1] <= board.layers:
+            return span
+    raise click.BadParameter(
+        f"{text!r} is not a slice of the {board.layers} layers: give FIRST:STOP with "
+        f"0 <= FIRST < STOP <= {board.layers}, e.g. 0:{min(10, board.layers)}",
+        param_hint="--layers",
+    )
+
+
+def _workers(ray_address: str | None, chunks: int | None, cpus: int) -> Workers | None:
+    from cantstop.solve.parts import LocalParts, RayParts
+
+    if ray_address is not None:
+        try:
+            from cantstop.cluster import connect
+
+            cluster = connect(ray_address, cpus, "cantstop solve --ray")
+        except ImportError as error:
+            raise click.ClickException(str(error)) from None
+        return RayParts(ray_address, chunks or 4 * int(cluster.cluster_resources().get("CPU", 1)))
+    return LocalParts(chunks) if chunks else None
+
+
 def _report(board: Board, table: Table, progress: tuple[int, ...] | None) -> None:
     seconds = table.header.seconds
+    if not table.header.complete:
+        done = table.header.layers_done
+        click.echo(
+            f"solved layers 0:{done} of {table.header.layers} in {seconds:,.1f} s; table: {table.path}; "
+            f"the rest: cantstop solve '{board.key}' --layers {done}:{table.header.layers}"
+        )
+        return
     click.echo(f"solved in {seconds:,.1f} s; table: {table.path}")
     click.echo(f"optimal expected turns from the empty board: {table.value(0):.12f}")
     if progress is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -138,14 +138,60 @@ class Board:
                 sums[k] += sums[k - 1] * h
         return sum(sums)
 
-    def memory_bytes(self, threads: int) -> int:
-        """Resident memory a solve needs at its peak, measured on the boards in docs/solving.md.
+    @cached_property
+    def layer_sizes(self) -> tuple[tuple[int, int], ...]:
+        """Per layer (0: the most advanced): (anchors, in-turn states the solver evaluates).
 
-        Ordering the anchors by layer holds about 9 + runners arrays of 8 bytes per anchor
-        at once (the table itself is one of them); numba's compiler and the interpreter
-        take about 200 MiB; each thread keeps two floats per in-turn state of a turn.
+        The solver evaluates the turns of live anchors, and on a symmetric board only one
+        anchor of each mirror pair: (all + palindromes) / 2 of the work, since a pair's two
+        anchors have the same rooms. Counted by dynamic programming over the columns (on
+        the full board a layer holds up to 2.7 × 10^8 anchors: enumerating is not an option).
         """
-        return 8 * self.anchors * (9 + self.runners) + 200 * 2**20 + threads * 16 * self.most_local
+        r, win = self.runners, self.to_win
+        n = self.columns
+
+        def count(units: list[tuple[int, int]]) -> list[list[int]]:
+            # A unit is a column (copies 1) or a mirror pair moving together (copies 2).
+            # ways[(deficit, claims, runners)] = anchors weighted by their runner placements.
+            ways: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+            for h, copies in units:
+                grown: dict[tuple[int, int, int], int] = {}
+                for (deficit, claims, k), weight in ways.items():
+                    for room in range(h + 1):
+                        placed = [1] if room == 0 else [math.comb(copies, j) * room**j for j in range(copies + 1)]
+                        for j, ways_j in enumerate(placed):
+                            if k + j > r:
+                                break
+                            key = (deficit + copies * room, min(claims + (copies if room == 0 else 0), win), k + j)
+                            grown[key] = grown.get(key, 0) + weight * ways_j
+                ways = grown
+            anchors = [0] * self.layers
+            work = [0] * self.layers
+            for (deficit, claims, k), weight in ways.items():
+                if k == 0:
+                    anchors[deficit] += weight
+                if claims < win:
+                    work[deficit] += weight
+            return [anchors, work]
+
+        anchors, work = count([(h, 1) for h in self.heights])
+        if self.symmetric:
+            units = [(self.heights[i], 2) for i in range(n // 2)] + [(self.heights[n // 2], 1)] * (n % 2)
+            _, palindromes = count(units)
+            work = [(w + p) // 2 for w, p in zip(work, palindromes, strict=True)]
+        return tuple(zip(anchors, work, strict=True))
+
+    def memory_bytes(self, threads: int, layers: tuple[int, int]) -> int:
+        """Resident memory a solve of `layers` (first, stop) needs at its peak, beyond the table's pages.
+
+        The table is memory-mapped (the system pages it in and out). Enumerating a
+        layer peaks at about 200 bytes per anchor (measured on the full board's layers
+        18 and 24: 7.8 and 46 million anchors, 1.65 and 9.1 GB); numba's compiler and
+        the interpreter take about 200 MiB; each thread keeps three floats per in-turn
+        state of a turn.
+        """
+        widest = max(anchors for anchors, _ in self.layer_sizes[layers[0] : layers[1]])
+        return 200 * widest + 200 * 2**20 + threads * 24 * self.most_local
 
     def disk_bytes(self) -> int:
         from cantstop.solve.table import HEADER_BYTES
@@ -228,6 +274,7 @@ class RollClasses:
         )
 
     @staticmethod
+    @lru_cache(maxsize=8)  # a tenth of a second on 11 columns; every layer of a solve asks again
     def build(board: Board) -> RollClasses:
         import numpy as np
 

@@ -31,7 +31,7 @@ _range: Any = numba.prange
 
 FINISHED, SOLVED, MIRRORED = 0, 1, 2  # what solve_chunk does with an anchor
 NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes
-_TOLERANCE = 1e-13  # relative change of x at which Newton has converged
+TOLERANCE = 1e-13  # relative change of x at which the solver's Newton has converged
 
 
 @_jit
@@ -83,14 +83,80 @@ def _least(found: bool, va: float, vb: float, a: float, b: float, x: float) -> t
 
 
 @_jit
+def estimated(space: Any, estimate: Any) -> float:
+    """A fitted value of the anchor at `space` (expected turns still needed; 0 once won).
+
+    `estimate` is (worth, knots, settings): worth[i, p] is column i's worth at progress
+    p (1 when claimed); the `to_win` best worths count fully and the rest by `spare`
+    (settings = [spare, to_win]); knots[0] -> knots[1] maps that total to turns.
+    """
+    worth, knots, settings = estimate
+    spare, to_win = settings[0], int(settings[1])
+    total = 0.0
+    claims = 0
+    for i in range(worth.shape[0]):
+        w = worth[i, space[i]]
+        total += w
+        claims += w >= 1.0
+    if claims >= to_win:
+        return 0.0
+    best = 0.0
+    taken = 0
+    for _ in range(to_win):  # the to_win largest worths, by selection (n is at most 11 or so)
+        top = -1.0
+        at = 0
+        for i in range(worth.shape[0]):
+            if not taken >> i & 1 and worth[i, space[i]] > top:
+                top = worth[i, space[i]]
+                at = i
+        taken |= 1 << at
+        best += top
+    return _interpolate(best + spare * (total - best), knots[0], knots[1])
+
+
+@_jit
+def _interpolate(u: float, xs: Any, ys: Any) -> float:
+    """np.interp(u, xs, ys) for one point (numba's np.interp costs as much as the rest of a state)."""
+    last = xs.shape[0] - 1
+    if u <= xs[0]:
+        return float(ys[0])
+    if u >= xs[last]:
+        return float(ys[last])
+    lo, hi = 0, last
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if xs[mid] <= u:
+            lo = mid
+        else:
+            hi = mid
+    return float(ys[lo] + (ys[hi] - ys[lo]) * (u - xs[lo]) / (xs[hi] - xs[lo]))
+
+
+@_jit
+def anchor_value(index: int, space: Any, values: Any, estimate: Any) -> float:
+    """The value of the anchor `index` (progress `space`): from the table, or estimated."""
+    if estimate[0].shape[0] == 0:
+        return float(values[index])
+    return estimated(space, estimate)
+
+
+def exact() -> tuple[Any, Any, Any]:
+    """The `estimate` argument that means none: every anchor's value is read from the table."""
+    return np.zeros((0, 0)), np.zeros((2, 0)), np.zeros(2)
+
+
+@_jit
 def turn_pass(
-    anchor: int, progress: Any, x: float, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any
+    anchor: int, progress: Any, x: float, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any,
+    estimate: Any, stops: Any, fill: bool,
 ) -> tuple[float, float, int]:
     """Evaluate the turn from `anchor` with a bust worth `x`.
 
     Fills best_a/best_b with each in-turn state's value after its decision (the
     better of stopping there and rolling on), offsets with where each runner mask's
     states start; returns the turn start's roll value (a, b) and the state count.
+    `stops` holds each state's stop value: read from the table or the estimate when
+    `fill`, else kept from an earlier pass over the same anchor (they do not depend on x).
     Choices follow the core's rule: the maximal playable sub-multisets of each sum
     group. A group of one or two sums (every variant but the relay) has a number,
     and its best option is worked out once per state however many rolls share it.
@@ -244,7 +310,9 @@ def turn_pass(
                 start_a = ra
                 start_b = rb
             else:
-                stop = values[stop_index]
+                if fill:
+                    stops[here] = anchor_value(stop_index, space, values, estimate)
+                stop = stops[here]
                 if stop <= ra + rb * x:  # ties stop: a sure thing over a gamble
                     best_a[here] = stop
                     best_b[here] = 0.0
@@ -260,25 +328,36 @@ def turn_pass(
 
 @_jit
 def solve_anchor(
-    anchor: int, progress: Any, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any
+    anchor: int, progress: Any, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any,
+    estimate: Any, tolerance: float, stops: Any,
 ) -> tuple[float, int]:
     """Newton's method on x = 1 + W(x) for one anchor; returns x and the passes taken.
 
+    It stops when a step changes x by at most `tolerance` (relative); the solver asks
+    for TOLERANCE, a bot can take far less care (each pass is a whole turn graph).
+
     Starts from the best neighbour one step further on (a lower bound: progress never
-    hurts); the first step overshoots above the fixed point, later steps descend to it.
+    hurts), or from the anchor's own estimate when there is one (closer, so fewer
+    passes); from anywhere the first step lands at or above the fixed point (W is
+    concave), later steps descend to it.
     """
     heights, strides = rules[0], rules[1]
-    x = 0.0
+    x = 0.0 if estimate[0].shape[0] == 0 else estimated(progress, estimate)
+    space = progress.copy()
     for i in range(heights.shape[0]):
         if progress[i] < heights[i]:
-            x = max(x, values[anchor + strides[i]])
+            space[i] += 1
+            x = max(x, anchor_value(anchor + strides[i], space, values, estimate))
+            space[i] -= 1
     for passes in range(1, NEWTON_STEPS + 1):
-        a, b, _ = turn_pass(anchor, progress, x, values, rules, best_a, best_b, offsets)
+        a, b, _ = turn_pass(
+            anchor, progress, x, values, rules, best_a, best_b, offsets, estimate, stops, passes == 1
+        )
         if b >= 1.0:  # only bust-loving policies are optimal this low: start higher
             x = 2.0 * x + 1.0
             continue
         nxt = (1.0 + a) / (1.0 - b)
-        if abs(nxt - x) <= _TOLERANCE * max(1.0, nxt):
+        if abs(nxt - x) <= tolerance * max(1.0, nxt):
             return nxt, passes
         x = nxt
     return x, NEWTON_STEPS
@@ -288,29 +367,31 @@ def solve_anchor(
 def solve_chunk(
     anchors: Any, kind: Any, values: Any, rules: Any, most_local: int, workers: int
 ) -> Any:
-    """Solve `anchors` (all of one layer) into `values` as `kind` says (see FINISHED...).
+    """The values of `anchors` (all of one layer) as `kind` says (see FINISHED...).
 
-    Returns per anchor the Newton passes taken (0 for a finished game).
+    Reads `values` only for the layers above (a stop always advances), so it may be a
+    read-only view of the table. A MIRRORED anchor's value is left NaN: the solver
+    copies it from its mirror image once the layer is done.
     """
     heights, strides, masks = rules[0], rules[1], rules[4]
     n = heights.shape[0]
     count = anchors.shape[0]
-    passes = np.zeros(count, np.int64)
+    out = np.full(count, np.nan)
+    table_only = (np.zeros((0, 0)), np.zeros((2, 0)), np.zeros(2))  # as exact() gives
     for w in _range(workers):
         best_a = np.empty(most_local, np.float64)
         best_b = np.empty(most_local, np.float64)
+        stops = np.empty(most_local, np.float64)
         offsets = np.empty(masks.shape[0] + 1, np.int64)
         progress = np.empty(n, np.int64)
         for t in range(w, count, workers):
             anchor = anchors[t]
             if kind[t] == FINISHED:
-                values[anchor] = 0.0
-                continue
-            if kind[t] == MIRRORED:  # the solver copies it from its mirror image
-                continue
-            for i in range(n):
-                progress[i] = anchor // strides[i] % (heights[i] + 1)
-            x, p = solve_anchor(anchor, progress, values, rules, best_a, best_b, offsets)
-            values[anchor] = x
-            passes[t] = p
-    return passes
+                out[t] = 0.0
+            elif kind[t] == SOLVED:
+                for i in range(n):
+                    progress[i] = anchor // strides[i] % (heights[i] + 1)
+                out[t], _ = solve_anchor(
+                    anchor, progress, values, rules, best_a, best_b, offsets, table_only, TOLERANCE, stops
+                )
+    return out

@@ -1,8 +1,13 @@
-"""Optimal play read from a solved table: the value of every in-turn state of an anchor.
+"""Play from anchor values: the value of every in-turn state of an anchor.
 
-For the anchor a turn started from, one kernel pass at the anchor's exact value gives
-every in-turn state's value after its decision; a choice leads to the state of least
-value, and rolling on beats stopping exactly when that value is below the stop's.
+For the anchor a turn started from, one kernel pass at the anchor's value gives every
+in-turn state's value after its decision; a choice leads to the state of least value,
+and rolling on beats stopping exactly when that value is below the stop's.
+
+The anchor values come from a solved table (optimal play), or from a fitted estimate
+(`Policy.estimated`): then the turn is still optimised exactly, against the estimate's
+values of the anchors a stop reaches, with the turn's own anchor worth the fixed point
+x = 1 + W(x) that Newton's method finds, as the solver does.
 """
 
 from __future__ import annotations
@@ -23,7 +28,11 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-_TURNS_KEPT = 4096  # anchors whose turn values stay cached
+# Newton's last pass fills best_a/best_b at an x this close (relative) to the one returned:
+# a fraction of a turn against estimates that are themselves off by tenths of a turn. From
+# the anchor's own estimate that is two passes of the turn graph, most of the time.
+ESTIMATE_TOLERANCE = 1e-2
+_TURNS_BYTES = 2**28  # the turn values kept cached: 256 MiB (4,096 turns of a small board, 16 of the full one)
 
 
 @dataclass(frozen=True)
@@ -38,17 +47,25 @@ class Turn:
 
 
 class Policy:
-    """The optimal policy of a solved board (a complete table)."""
+    """The optimal policy of a solved board (a complete table), or the best turns against an estimate."""
 
-    def __init__(self, board: Board, table: Table) -> None:
-        if not table.header.complete:
+    def __init__(self, board: Board, table: Table | None, estimate: tuple[Any, ...] | None = None) -> None:
+        if table is not None and not table.header.complete:
             raise SolveError(
                 f"the table of {board.key} is only partly solved ({table.header.layers_done} of "
                 f"{table.header.layers} layers): run `cantstop solve {board.key}` to finish it"
             )
+        if (table is None) == (estimate is None):
+            raise ValueError("a policy reads a table or an estimate, one of them")
         self.board = board
         self.table = table
+        self._estimate = estimate
         self._turns: OrderedDict[tuple[int, ...], Turn] = OrderedDict()
+
+    @staticmethod
+    def estimated(board: Board, estimate: tuple[Any, ...]) -> Policy:
+        """Exact turns against fitted anchor values (see `kernels.estimated` for `estimate`)."""
+        return Policy(board, None, estimate)
 
     @staticmethod
     def load(variant: Variant, path: Path | None = None) -> Policy:
@@ -68,9 +85,23 @@ class Policy:
     def _rules(self) -> tuple[Any, ...]:
         return self._classes.rules(self.board)
 
+    @cached_property
+    def _values(self) -> npt.NDArray[np.float64]:
+        import numpy as np
+
+        return np.asarray(self.table.values) if self.table is not None else np.zeros(1)
+
+    @cached_property
+    def _kernel_estimate(self) -> tuple[Any, ...]:
+        from cantstop.solve import kernels
+
+        return self._estimate if self._estimate is not None else kernels.exact()
+
     def value(self, progress: tuple[int, ...]) -> float:
         """Expected turns to finish from an anchor (0 once the game is won)."""
-        return self.table.value(self.board.anchor_index(progress))
+        if self.table is not None:
+            return self.table.value(self.board.anchor_index(progress))
+        return self.turn(progress).x
 
     def turn(self, progress: tuple[int, ...]) -> Turn:
         turn = self._turns.get(progress)
@@ -82,17 +113,26 @@ class Policy:
         from cantstop.solve import kernels
 
         b = self.board
-        values = np.asarray(self.table.values)
         anchor = b.anchor_index(progress)
-        x = float(values[anchor])
         best_a = np.empty(b.most_local, np.float64)
         best_b = np.empty(b.most_local, np.float64)
+        stops = np.empty(b.most_local, np.float64)
         offsets = np.empty(len(self._classes.runner_masks) + 1, np.int64)
         progress_array = np.array(progress, dtype=np.int64)
-        kernels.turn_pass(anchor, progress_array, x, values, self._rules, best_a, best_b, offsets)
+        values, estimate = self._values, self._kernel_estimate
+        if self.table is not None:
+            x = float(values[anchor])
+            kernels.turn_pass(
+                anchor, progress_array, x, values, self._rules, best_a, best_b, offsets, estimate, stops, True
+            )
+        else:  # the turn's own anchor: the fixed point against the estimated stops
+            x, _ = kernels.solve_anchor(
+                anchor, progress_array, values, self._rules, best_a, best_b, offsets, estimate,
+                ESTIMATE_TOLERANCE, stops,
+            )
         turn = Turn(progress, x, best_a, best_b, offsets)
         self._turns[progress] = turn
-        if len(self._turns) > _TURNS_KEPT:
+        if len(self._turns) > max(4, _TURNS_BYTES // (16 * b.most_local)):
             self._turns.popitem(last=False)
         return turn
 
@@ -108,7 +148,13 @@ class Policy:
         return float(turn.best_a[index] + turn.best_b[index] * turn.x)
 
     def _stop_value(self, spaces: list[int]) -> float:
-        return self.table.value(self.board.anchor_index(tuple(spaces)))
+        from cantstop.solve import kernels
+
+        if self.table is not None:
+            return self.table.value(self.board.anchor_index(tuple(spaces)))
+        import numpy as np
+
+        return float(kernels.estimated(np.array(spaces, dtype=np.int64), self._kernel_estimate))
 
     def action(self, state: State) -> Action:
         """The optimal action of a one-player state in CHOOSE or DECIDE phase."""

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from cantstop.solve.parts import Workers
+
 
 def free_disk(path: Path) -> int:
     folder = path.parent
@@ -45,7 +47,8 @@ class Plan:
     disk_free: int
 
     @staticmethod
-    def make(board: Board, path: Path, threads: int) -> Plan:
+    def make(board: Board, path: Path, threads: int, layers: tuple[int, int] | None = None) -> Plan:
+        """The plan of solving `layers` (first, stop) of `board`, all of them by default."""
         from cantstop.fast.memory import available_bytes  # the kernels need the fast extra anyway
 
         existing = path.stat().st_size if path.exists() else 0
@@ -53,7 +56,7 @@ class Plan:
             board,
             path,
             threads,
-            board.memory_bytes(threads),
+            board.memory_bytes(threads, layers or (0, board.layers)),
             board.disk_bytes(),
             available_bytes(),
             free_disk(path) + existing,
@@ -78,58 +81,68 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Layers:
-    """Every anchor in solving order (most advanced layer first) with its bookkeeping.
+class Layer:
+    """The anchors of one layer in solving order (ascending index), with their bookkeeping.
 
-    On a symmetric board only one anchor of each mirror pair is solved; the other
-    (`kind` MIRRORED) is copied from it when its layer is done.
+    Layer L holds the anchors `L` steps short of every column claimed; layer 0 is the
+    most advanced. On a symmetric board only one anchor of each mirror pair is solved;
+    the other (`kind` MIRRORED) is copied from it when its layer is done.
     """
 
+    number: int
     order: npt.NDArray[np.int64]  # anchor indices
-    starts: tuple[int, ...]  # where each layer begins in `order`; layer 0 is the most advanced
-    kind: npt.NDArray[np.int8]  # by position in `order`: FINISHED, SOLVED or MIRRORED
-    mirror: npt.NDArray[np.int64]  # by position in `order`: the mirror image's anchor index
-    work: npt.NDArray[np.float64]  # by position in `order`: in-turn states to evaluate
+    kind: npt.NDArray[np.int8]  # FINISHED, SOLVED or MIRRORED
+    mirror: npt.NDArray[np.int64]  # the mirror image's anchor index
+    work: npt.NDArray[np.float64]  # in-turn states to evaluate (0 unless SOLVED)
 
     @staticmethod
-    def of(board: Board) -> Layers:
+    def of(board: Board, number: int) -> Layer:
         import numpy as np
 
         from cantstop.solve.kernels import FINISHED, MIRRORED, SOLVED
 
-        index = np.arange(board.anchors, dtype=np.int64)
-        total = np.zeros(board.anchors, dtype=np.int64)
-        claims = np.zeros(board.anchors, dtype=np.int64)
-        mirror = np.zeros(board.anchors, dtype=np.int64)
-        sums = [np.ones(board.anchors)] + [np.zeros(board.anchors) for _ in range(board.runners)]
+        # Every way to leave `number` steps undone: column by column, keeping the
+        # partial totals that the columns still to come can complete.
+        index = np.zeros(1, dtype=np.int64)
+        short = np.zeros(1, dtype=np.int64)
+        after = sum(board.heights)
+        for stride, h in zip(board.strides, board.heights, strict=True):
+            after -= h
+            grown = [
+                (index + (h - d) * stride, short + d)
+                for d in range(min(h, number) + 1)
+            ]
+            index = np.concatenate([i for i, _ in grown])
+            short = np.concatenate([s for _, s in grown])
+            keep = (short <= number) & (short + after >= number)
+            index, short = index[keep], short[keep]
+        order = np.sort(index)
+        claims = np.zeros(len(order), dtype=np.int64)
+        mirror = np.zeros(len(order), dtype=np.int64)
+        sums = [np.ones(len(order))] + [np.zeros(len(order)) for _ in range(board.runners)]
         for stride, h, opposite in zip(board.strides, board.heights, board.strides[::-1], strict=True):
-            digit = index // stride % (h + 1)
-            total += digit
+            digit = order // stride % (h + 1)
             claims += digit == h
             mirror += digit * opposite
             room = (h - digit).astype(np.float64)
             for k in range(board.runners, 0, -1):  # elementary symmetric sums of the rooms
                 sums[k] += sums[k - 1] * room
-        order = np.argsort(-total, kind="stable")
-        counts = np.bincount(board.layers - 1 - total, minlength=board.layers)
-        starts = tuple(int(s) for s in np.concatenate(([0], np.cumsum(counts))))
         kind = np.where(claims < board.to_win, SOLVED, FINISHED).astype(np.int8)
         if board.symmetric:
-            kind[(kind == SOLVED) & (mirror < index)] = MIRRORED
-        kind, mirror = kind[order], mirror[order]
-        work = np.where(kind == SOLVED, np.sum(sums, axis=0)[order], 0.0)
-        return Layers(order, starts, kind, mirror, work)
+            kind[(kind == SOLVED) & (mirror < order)] = MIRRORED
+        work = np.where(kind == SOLVED, np.sum(sums, axis=0), 0.0)
+        return Layer(number, order, kind, mirror, work)
 
-    def copy_mirrors(self, layer: int, values: npt.NDArray[np.float64]) -> None:
+    def copy_mirrors(self, values: npt.NDArray[np.float64]) -> None:
         """Fill the layer's mirrored anchors from their solved images."""
         from cantstop.solve.kernels import MIRRORED
 
-        span = slice(self.starts[layer], self.starts[layer + 1])
-        copies = self.kind[span] == MIRRORED
-        values[self.order[span][copies]] = values[self.mirror[span][copies]]
+        copies = self.kind == MIRRORED
+        values[self.order[copies]] = values[self.mirror[copies]]
 
 
-CHUNK_SECONDS = 1.0
+CHUNK_SECONDS = 1.0  # work per kernel call when solving in place: the grain of progress and Ctrl-C
+CHECKPOINT_SHARE = 0.1  # most of the time saving resume points may take (checksumming the table)
 
 Progress = Callable[[float, float], None]  # (work done, total work)
 
@@ -140,26 +153,45 @@ def solve(
     threads: int | None = None,
     restart: bool = False,
     progress: Progress | None = None,
+    layers: tuple[int, int] | None = None,
+    workers: Workers | None = None,
 ) -> Table:
     """Solve `board` into the table at `path`, resuming a table already there.
+
+    `layers` (first, stop) solves only those layers, counted from the most advanced,
+    once the ones above are in the table. `workers` hands each layer out in
+    independent parts (`LocalParts`, or `RayParts` for a cluster) instead of solving
+    it in place; the values come out the same to the bit.
 
     Checks the machine first (SolveError, nothing written, when it falls short).
     Ctrl-C (KeyboardInterrupt) saves the resume point before it propagates.
     """
     cores = os.cpu_count() or 1
     threads = min(threads or cores, cores)  # numba starts one thread per core at most
-    plan = Plan.make(board, path, threads)
+    first, stop = layers or (0, board.layers)
+    if not 0 <= first < stop <= board.layers:
+        raise SolveError(
+            f"layers {first}:{stop} are not a slice of {board.key}'s {board.layers} layers "
+            f"(0:{board.layers}, the most advanced first)"
+        )
+    plan = Plan.make(board, path, threads, (first, stop))
     reason = plan.refusal()
     if reason:
         raise SolveError(f"cannot solve {board.key}: {reason}")
     table = Table.create(path, board) if restart or not path.exists() else Table.open(path, board, True)
-    if table.header.complete:
+    done = table.header.layers_done
+    if done < first:
+        raise SolveError(
+            f"layers {first}:{stop} of {board.key} need the {first} layers above them, but the "
+            f"table at {path} has {done}: solve layers {done}:{first} first"
+        )
+    if done >= stop:
         return table
     import numba
 
     numba.set_num_threads(threads)
     with _terminate_as_interrupt():
-        _run(board, table, Layers.of(board), threads, progress)
+        _run(board, table, stop, threads, progress, workers)
     return table
 
 
@@ -180,54 +212,100 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _run(board: Board, table: Table, layers: Layers, threads: int, progress: Progress | None) -> None:
+def _run(
+    board: Board, table: Table, stop: int, threads: int, progress: Progress | None, workers: Workers | None
+) -> None:
+    """Solve from the table's resume point through layer `stop` - 1."""
+    import numpy as np
+
+    values = np.asarray(table.values)
+    first = table.header.layers_done
+    layer_work = [work for _, work in board.layer_sizes]
+    total = float(sum(layer_work[first:stop]))
+    before = 0.0  # work of the layers finished in this run
+    number, position = first, table.header.anchors_done
+    now = time.monotonic()
+    clock = _Clock(now, now, table.checksum_seconds)
+    table.begin_writing()
+    try:
+        while number < stop:
+            layer = Layer.of(board, number)
+            cumulative = np.concatenate(([0.0], np.cumsum(layer.work)))
+            steps = (
+                _in_place(board, layer, values, threads, position, cumulative)
+                if workers is None
+                else workers.solve(board, table, layer, position, threads)
+            )
+            for position in steps:
+                if progress is not None:
+                    progress(before + float(cumulative[position]), total)
+            layer.copy_mirrors(values)
+            number, position, before = number + 1, 0, before + layer_work[layer.number]
+            if number < board.layers:
+                clock = _between_layers(table, number, clock, workers is not None)
+    finally:
+        _checkpoint(table, number, position, clock)
+
+
+def _in_place(
+    board: Board, layer: Layer, values: npt.NDArray[np.float64], threads: int, position: int,
+    cumulative: npt.NDArray[np.float64],
+) -> Iterator[int]:
+    """Solve the layer from `position` into the table, about a second of work per kernel call."""
     import numpy as np
 
     from cantstop.solve import kernels
 
     rules = RollClasses.build(board).rules(board)
-    values = np.asarray(table.values)
-    done_work = np.concatenate(([0.0], np.cumsum(layers.work)))
-    layer = table.header.layers_done
-    position = layers.starts[layer] + table.header.anchors_done
+    end = len(layer.order)
     rate = 1e5  # in-turn states per second, measured as the solve goes
-    started = time.monotonic()
-    table.begin_writing()
-    try:
-        while layer < board.layers:
-            end = layers.starts[layer + 1]
-            while position < end:
-                # About a second of work per chunk: the grain of progress and of Ctrl-C.
-                wanted = done_work[position] + rate * CHUNK_SECONDS
-                stop = int(min(end, max(position + 1, np.searchsorted(done_work, wanted))))
-                tick = time.monotonic()
-                kernels.solve_chunk(
-                    layers.order[position:stop], layers.kind[position:stop], values, rules,
-                    board.most_local, threads,
-                )
-                spent = time.monotonic() - tick
-                if done_work[stop] > done_work[position] and spent > 0.01:
-                    rate = (done_work[stop] - done_work[position]) / spent
-                position = stop
-                if progress is not None:
-                    progress(float(done_work[position]), float(done_work[-1]))
-            layers.copy_mirrors(layer, values)
-            layer += 1
-            if layer < board.layers:  # a layer done: a resume point (the last one is below)
-                started = _checkpoint(table, layer, 0, started)
-                table.begin_writing()
-    finally:
-        _checkpoint(table, layer, position - layers.starts[layer], started)
+    while position < end:
+        wanted = cumulative[position] + rate * CHUNK_SECONDS
+        stop = int(min(end, max(position + 1, np.searchsorted(cumulative, wanted))))
+        tick = time.monotonic()
+        span = slice(position, stop)
+        values[layer.order[span]] = kernels.solve_chunk(
+            layer.order[span], layer.kind[span], values, rules, board.most_local, threads
+        )
+        spent = time.monotonic() - tick
+        if cumulative[stop] > cumulative[position] and spent > 0.01:
+            rate = (cumulative[stop] - cumulative[position]) / spent
+        position = stop
+        yield position
 
 
-def _checkpoint(table: Table, layers_done: int, anchors_done: int, started: float) -> float:
-    """Save the resume point and the time spent; returns the new start of the clock."""
+@dataclass(frozen=True)
+class _Clock:
+    started: float  # when the solving time not yet in the header began
+    saved: float  # when the last resume point was saved
+    checksum_seconds: float  # how long saving it took
+
+
+def _between_layers(table: Table, layers_done: int, clock: _Clock, parts: bool) -> _Clock:
+    """A layer is done: save a resume point unless that would take too large a share of the time.
+
+    Saving checksums the whole table (a minute and a half on the full board's 55 GiB),
+    so big tables save one only every so often. Solving in parts, the values are
+    flushed to the file every layer all the same, for workers that read it.
+    """
+    now = time.monotonic()
+    if clock.checksum_seconds <= CHECKPOINT_SHARE * (now - clock.saved):
+        clock = _checkpoint(table, layers_done, 0, clock)
+        table.begin_writing()
+    elif parts:
+        table.flush()
+    return clock
+
+
+def _checkpoint(table: Table, layers_done: int, anchors_done: int, clock: _Clock) -> _Clock:
+    """Save the resume point and the time spent; returns the clock restarted."""
     now = time.monotonic()
     header = replace(
         table.header,
         layers_done=layers_done,
         anchors_done=anchors_done,
-        seconds=table.header.seconds + now - started,
+        seconds=table.header.seconds + now - clock.started,
     )
     table.save(header)
-    return now
+    saved = time.monotonic()
+    return _Clock(saved, saved, table.checksum_seconds)

@@ -10,10 +10,12 @@ that mark, and the table is refused until it is solved again from scratch.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
+import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,12 +86,54 @@ def file_name(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=+_-]", "_", key) + ".table"
 
 
-def checksum(values: npt.NDArray[np.float64]) -> str:
+def checksum(path: Path) -> str:
+    """blake2b of the values in the file at `path`, read past the page cache.
+
+    Holes of a sparse file (layers not solved yet) are hashed as the zeros they read
+    as, without reading them, and the pages read are dropped from the cache: the full
+    board's table is larger than most machines' memory.
+    """
     digest = hashlib.blake2b(digest_size=16)
-    chunk = 1 << 22
-    for start in range(0, len(values), chunk):
-        digest.update(values[start : start + chunk].tobytes())
+    block = 1 << 22
+    zeros = bytes(block)
+    with path.open("rb") as file:
+        fd = file.fileno()
+        end = os.fstat(fd).st_size
+        position = HEADER_BYTES
+        while position < end:
+            data = _next_data(fd, position, end)
+            while position < data:  # a hole
+                size = min(block, data - position)
+                digest.update(zeros[:size])
+                position += size
+            hole = _next_hole(fd, position, end)
+            while position < hole:
+                chunk = os.pread(fd, min(block, hole - position), position)
+                digest.update(chunk)
+                if hasattr(os, "posix_fadvise"):
+                    os.posix_fadvise(fd, position, len(chunk), os.POSIX_FADV_DONTNEED)
+                position += len(chunk)
     return digest.hexdigest()
+
+
+def _next_data(fd: int, position: int, end: int) -> int:
+    """Where data starts at or after `position` (`end` if a hole runs to the end)."""
+    if not hasattr(os, "SEEK_DATA"):
+        return position
+    try:
+        return os.lseek(fd, position, os.SEEK_DATA)
+    except OSError as error:
+        return end if error.errno == errno.ENXIO else position
+
+
+def _next_hole(fd: int, position: int, end: int) -> int:
+    """Where the data from `position` ends."""
+    if not hasattr(os, "SEEK_HOLE"):
+        return end
+    try:
+        return min(end, os.lseek(fd, position, os.SEEK_HOLE))
+    except OSError:
+        return end
 
 
 def read_header(path: Path) -> Header:
@@ -106,14 +150,20 @@ def read_header(path: Path) -> Header:
 class Table:
     """An open table: `values[anchor]` (float64, memory-mapped) under a checked header."""
 
-    def __init__(self, path: Path, header: Header, values: Any) -> None:
+    def __init__(self, path: Path, header: Header, values: Any, checksum_seconds: float = 0.0) -> None:
         self.path = path
         self.header = header
         self.values: npt.NDArray[np.float64] = values
+        self.checksum_seconds = checksum_seconds  # how long the last check of the values took
 
     @staticmethod
     def create(path: Path, board: Board) -> Table:
-        """A fresh table of NaN (not solved) for `board`, with its header written."""
+        """A fresh table for `board`, with its header written.
+
+        The values start as a sparse file of zeros: no disk is used until layers are
+        solved (the full board's table is 55 GiB). The header says which are solved,
+        and the solver reads an anchor only once its layer is.
+        """
         import numpy as np
 
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -123,7 +173,6 @@ class Table:
             file.write(header.encode())
             file.truncate(HEADER_BYTES + 8 * board.anchors)
         values = np.memmap(partial, np.float64, "r+", HEADER_BYTES, (board.anchors,))
-        values[:] = np.nan
         table = Table(partial, header, values)
         table.save(header)
         partial.replace(path)
@@ -135,33 +184,44 @@ class Table:
         """The table at `path` for `board`, after checking header, size and checksum."""
         import numpy as np
 
-        header = read_header(path)
-        if header.key != board.key or header.heights != board.heights or header.anchors != board.anchors:
-            raise SolveError(
-                f"{path} holds the table of {header.key!r} ({header.anchors} anchors), "
-                f"not of {board.key!r} ({board.anchors} anchors)"
-            )
-        expected = HEADER_BYTES + 8 * header.anchors
-        size = path.stat().st_size
-        if size != expected:
-            raise SolveError(f"{path} is truncated or padded: {size} bytes, a full table has {expected}")
+        header = _checked_header(path, board)
         if header.writing:
             raise SolveError(
                 f"{path} was being written when its solve was killed: its values cannot be "
                 "trusted; solve again with --restart"
             )
-        values = np.memmap(path, np.float64, "r+" if writable else "r", HEADER_BYTES, (header.anchors,))
-        if checksum(values) != header.checksum:
+        started = time.monotonic()
+        if checksum(path) != header.checksum:
             raise SolveError(f"{path} is corrupt: its values do not match the header's checksum")
-        return Table(path, header, values)
+        values = np.memmap(path, np.float64, "r+" if writable else "r", HEADER_BYTES, (header.anchors,))
+        return Table(path, header, values, time.monotonic() - started)
+
+    @staticmethod
+    def open_view(path: Path, board: Board) -> Table:
+        """The table as a worker of a running solve reads it: read-only, header and size checked.
+
+        The solve that hands out the work holds the table open for writing (its header
+        says so) and checked its checksum when it opened it; a worker only reads the
+        layers above its own and returns the values it finds.
+        """
+        import numpy as np
+
+        header = _checked_header(path, board)
+        return Table(path, header, np.memmap(path, np.float64, "r", HEADER_BYTES, (header.anchors,)))
 
     def save(self, header: Header) -> None:
         """Flush the values and write `header` with their checksum (the resume point)."""
+        self.flush()
+        started = time.monotonic()
+        header = replace(header, checksum=checksum(self.path), writing=False)
+        self.checksum_seconds = time.monotonic() - started
+        self._write_header(header)
+
+    def flush(self) -> None:
+        """Write the values changed so far to the file (for other processes reading it)."""
         flush = getattr(self.values, "flush", None)
         if flush is not None:
             flush()
-        header = replace(header, checksum=checksum(self.values), writing=False)
-        self._write_header(header)
 
     def begin_writing(self) -> None:
         self._write_header(replace(self.header, writing=True))
@@ -175,3 +235,18 @@ class Table:
 
     def value(self, anchor: int) -> float:
         return float(self.values[anchor])
+
+
+def _checked_header(path: Path, board: Board) -> Header:
+    """The header at `path`, refused unless it is `board`'s and the file has every value."""
+    header = read_header(path)
+    if header.key != board.key or header.heights != board.heights or header.anchors != board.anchors:
+        raise SolveError(
+            f"{path} holds the table of {header.key!r} ({header.anchors} anchors), "
+            f"not of {board.key!r} ({board.anchors} anchors)"
+        )
+    expected = HEADER_BYTES + 8 * header.anchors
+    size = path.stat().st_size
+    if size != expected:
+        raise SolveError(f"{path} is truncated or padded: {size} bytes, a full table has {expected}")
+    return header

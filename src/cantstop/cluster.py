@@ -1,0 +1,28 @@
+"""Joining a Ray cluster (extra `ray`), for the arena's games and the solver's layers alike.
+
+ADDRESS is what `ray.init(address=...)` takes: `auto` (the cluster this machine
+belongs to), `ray://HEAD:10001` (a remote cluster through Ray Client), or `local`
+for a fresh Ray instance on this machine with `cpus` CPUs. A process that already
+called `ray.init()` uses its cluster whatever ADDRESS says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cantstop.extras import missing_extra
+
+
+def connect(address: str, cpus: int, feature: str) -> Any:
+    """The `ray` module, joined to the cluster at `address`; `feature` names the caller in errors."""
+    try:
+        import ray
+    except ImportError as error:
+        raise missing_extra("ray", feature, error) from None
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address == "local":
+            ray.init(num_cpus=cpus, **options)
+        else:
+            ray.init(address=address, **options)
+    return ray
