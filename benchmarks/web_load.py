@@ -89,7 +89,9 @@ class Load:
                 if remaining <= 0 and sent_at is None:
                     return False
                 try:  # past the deadline, still wait for the answer to an action in flight
-                    message = json.loads(await asyncio.wait_for(ws.recv(), max(remaining, 0) + 30))
+                    async with asyncio.timeout(max(remaining, 0) + 30):  # wait_for costs a task per message
+                        text = await ws.recv()
+                    message = json.loads(text)
                 except TimeoutError:
                     return False
                 if message["type"] == "ok" and sent_at is not None:
