@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,10 +13,12 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
+from cantstop.web import throttle as throttle_module
 from cantstop.web.app import create_app
+from cantstop.web.errors import ApiError
 from cantstop.web.settings import MAX_DEPTH, Settings
 from cantstop.web.storage import Storage
-from cantstop.web.throttle import limit_items
+from cantstop.web.throttle import Throttle, limit_items
 
 DEEP = 980  # a message this deep used to drop the WebSocket (code 1006)
 
@@ -181,6 +185,46 @@ def test_limits_count_per_client_address_believing_only_a_trusted_proxy(storage:
 
     assert creates(("testclient",)) == [201, 201, 429]  # the proxy's clients are told apart
     assert creates(()) == [201, 429, 429]  # anyone else's header is ignored
+
+
+def test_a_window_refuses_past_its_amount_until_it_ends_and_ended_windows_are_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(throttle_module.time, "monotonic", lambda: clock[0])
+    throttle = Throttle(Settings(rate_action="2 per 10 seconds", rate_chat="off"))
+
+    async def hits(what: str, client: str, n: int) -> list[int | None]:
+        refused: list[int | None] = []
+        for _ in range(n):
+            try:
+                await throttle.check(what, client)
+                refused.append(None)
+            except ApiError as error:
+                refused.append(error.extra["retry_after"])
+        return refused
+
+    assert asyncio.run(hits("action", "a", 3)) == [None, None, 10]  # the window opened at the first hit
+    clock[0] += 9.5
+    assert asyncio.run(hits("action", "a", 1)) == [1] and asyncio.run(hits("action", "b", 1)) == [None]
+    clock[0] += 0.5  # the first window has ended: a new one opens
+    assert asyncio.run(hits("action", "a", 3)) == [None, None, 10]
+    assert asyncio.run(hits("chat", "a", 50)) == [None] * 50  # off
+    clock[0] += throttle_module.SWEEP_EVERY
+    asyncio.run(hits("action", "c", 1))
+    assert list(throttle._windows) == [("action", "c")]
+
+
+def test_counting_starts_no_threads() -> None:
+    """The `limits` package's in-memory storage started a timer thread every 10 ms and held
+    up the event loop until each had started: counting is on every action's path."""
+    throttle = Throttle(Settings(rate_action="1000/second"))
+    before = threading.active_count()
+
+    async def many() -> None:
+        for i in range(200):
+            await throttle.check("action", f"client{i % 7}")
+
+    asyncio.run(many())
+    assert threading.active_count() == before
 
 
 def test_rate_settings_come_from_the_environment_and_bad_ones_are_named() -> None:

@@ -68,3 +68,38 @@ def test_concurrent_loads_of_a_game_make_one_live_game_and_leave_nothing_behind(
         await service.close()
 
     asyncio.run(run())
+
+
+def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL tells every process of a move at commit, this one too, and the notice can
+    come while the move's act path still holds the game: once it has the game, the move is
+    played and there is nothing to read (it used to read the events all the same)."""
+    reads: list[int] = []
+
+    async def run() -> None:
+        service = GameService(storage, bot_delay=0)
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
+        game = await service.games.live(game_id)
+        assert game.state is not None
+        real_events, real_append = service.storage.events, service.recorder.append
+        committed = asyncio.Event()
+
+        async def slow_append(append: Any) -> None:
+            await committed.wait()
+            await real_append(append)
+
+        monkeypatch.setattr(service.storage, "events", lambda *args: reads.append(args[-1]) or real_events(*args))
+        monkeypatch.setattr(service.recorder, "append", slow_append)
+        act = asyncio.create_task(service.games.act(game_id, game.state.player, 0, Move.of(ROLL)))
+        while not game.lock.locked():
+            await asyncio.sleep(0)
+        notice = asyncio.create_task(service.games.notified(game_id, 1))
+        await asyncio.sleep(0)
+        assert not notice.done()  # it waits for the game, which the act path holds
+        committed.set()
+        await act
+        await notice
+        assert game.version == 1 and reads == []
+        await service.close()
+
+    asyncio.run(run())

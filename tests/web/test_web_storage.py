@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,7 +16,9 @@ from web_helpers import new_game, wait_for
 from cantstop.core.state import ROLL, STOP
 from cantstop.table import Move
 from cantstop.web.app import create_app
+from cantstop.web.recorder import Recorder
 from cantstop.web.storage import (
+    Append,
     EventRow,
     Rating,
     SeatRow,
@@ -59,6 +63,37 @@ def test_a_version_is_stored_once(any_storage: Storage) -> None:
     assert any_storage.events(game_id, 2) == [Move.of(STOP)]
     game = any_storage.game(game_id)
     assert game is not None and game.version == 3 and game.first == 1 and game.status == "playing"
+
+
+def test_sqlite_commits_leave_checkpoints_to_the_recorders_own_thread(tmp_path: Path) -> None:
+    """A checkpoint flushes the disk twice: inside a commit it held up every action of the
+    batch. Commits no longer checkpoint; the recorder does, beside the writer."""
+    url = f"sqlite:///{tmp_path / 'wal.sqlite3'}"
+    storage = Storage(url)
+    storage.migrate()
+    game_id = storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    storage.start(game_id, 0, {})
+    with storage.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+    async def play() -> int:
+        recorder = Recorder(storage, checkpoint_every=0)
+        moves = [Move.rolled((1, 2, 3, 4)), Move.of((3, 7))] * 20
+        for seq, move in enumerate(moves, 1):
+            await recorder.append(Append(game_id, seq, (move,)))
+        for _ in range(1000):  # the checkpoint runs beside the writer, soon after a commit
+            if recorder.checkpoints:
+                break
+            await asyncio.sleep(0.01)
+        await recorder.close()
+        return recorder.checkpoints
+
+    assert asyncio.run(play()) >= 1
+    storage.close()
+    again = Storage(url)
+    assert len(again.events(game_id)) == 40
+    again.close()
 
 
 def test_racing_writers_store_exactly_one_action_per_version(any_storage: Storage) -> None:

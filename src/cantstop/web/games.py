@@ -246,7 +246,10 @@ class LiveGames:
         if game is None or (version >= 0 and game.version >= version):
             return
         async with game.lock:
-            await self.refresh(game, seats=version < 0)
+            # Asked again: the notice of this process's own move can come before its act
+            # path, which holds the lock, has played it; then there is nothing to read.
+            if version < 0 or game.version < version:
+                await self.refresh(game, seats=version < 0)
 
     def forget_if_idle(self, game: LiveGame) -> None:
         """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""

@@ -1,7 +1,8 @@
 """Record writing: every storage call runs off the event loop, and events are group-committed.
 
 Many games act at the same moment; one transaction for all the events waiting at that
-moment is what lets one SQLite file (one writer) keep up with hundreds of players.
+moment is what lets one SQLite file (one writer) keep up with hundreds of players. On
+SQLite the write-ahead log is checkpointed on a thread of its own, never inside a commit.
 """
 
 from __future__ import annotations
@@ -13,16 +14,23 @@ from typing import Any
 
 from cantstop.web.storage import Append, StaleError, Storage
 
+CHECKPOINT_EVERY = 1.0  # seconds between SQLite checkpoints while events are being written
+
 
 class Recorder:
     """The one way this process reaches the database."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, checkpoint_every: float = CHECKPOINT_EVERY) -> None:
         self.storage = storage
         self._executor = ThreadPoolExecutor(storage.threads, thread_name_prefix="cantstop-db")
         self._pending: list[tuple[Append, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
+        self.checkpoint_every = checkpoint_every
+        self.checkpoints = 0
+        self._written = asyncio.Event()  # set by each commit, cleared by each checkpoint
+        self._checkpointer: asyncio.Task[None] | None = None
+        self._checkpoint_thread = ThreadPoolExecutor(1, thread_name_prefix="cantstop-checkpoint")
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a (blocking) storage call off the event loop."""
@@ -36,6 +44,8 @@ class Recorder:
         self._wake.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write())
+        if self.storage.sqlite and (self._checkpointer is None or self._checkpointer.done()):
+            self._checkpointer = asyncio.create_task(self._checkpoint())
         await done
 
     async def _write(self) -> None:
@@ -51,6 +61,7 @@ class Recorder:
                         if not done.done():  # a cancelled waiter must not stop the writer
                             done.set_exception(error)
                     continue
+                self._written.set()
                 for (a, done), ok in zip(batch, stored):
                     if done.done():
                         continue
@@ -59,8 +70,24 @@ class Recorder:
                     else:
                         done.set_exception(StaleError(f"version {a.seq} of game {a.game_id} is taken"))
 
+    async def _checkpoint(self) -> None:
+        """Now and then, while events are being written, a checkpoint on its own thread: the
+        writer goes on committing meanwhile, and the log does not grow without end."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._written.wait()
+            await asyncio.sleep(self.checkpoint_every)
+            self._written.clear()
+            try:
+                await loop.run_in_executor(self._checkpoint_thread, self.storage.checkpoint)
+            except Exception:  # the database is busy or down: the next round tries again
+                continue
+            self.checkpoints += 1
+
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            await asyncio.gather(self._writer, return_exceptions=True)
+        for task in (self._writer, self._checkpointer):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         self._executor.shutdown(wait=False)
+        self._checkpoint_thread.shutdown(wait=False)
