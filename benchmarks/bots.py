@@ -1,8 +1,9 @@
 """Bot speed: rule28 self-play 2-player games per second, and the expert's decision times.
 
 Run: `python benchmarks/bots.py --seconds 20` (one core, one process). With
-`--match A B --pairs N` it plays a duplicate-dice match instead (the docs' table). The expert is
-timed on every decision it makes as one seat of classic 2-player games against rule28.
+`--match A B --pairs N` it plays a duplicate-dice match instead (the docs' table); with
+`--alone BOT` it times BOT's decisions in solitaire games. The expert is timed on every
+decision it makes as one seat of classic 2-player games against rule28.
 """
 
 from __future__ import annotations
@@ -69,6 +70,42 @@ def expert_decision_times(seconds: float) -> list[float]:
     return sorted(times)
 
 
+def solitaire_decision_times(name: str, seconds: float) -> tuple[list[float], int]:
+    """Seconds per decision of bot `name` alone on the full board, and the games played.
+
+    A bot that works out a whole turn at its start (expert2) pays there; a fresh
+    process pays its first compile and first turn once, outside the timing.
+    """
+    bot = get_bot(name).play
+    budget = Budget()
+    bot(new_game("solitaire", 1).roll((1, 2, 3, 4)), random.Random(0), budget)
+    times: list[float] = []
+    start = time.perf_counter()
+    games = 0
+    while time.perf_counter() - start < seconds:
+        state = new_game("solitaire", 1)
+        dice = SeededDice(f"alone-{games}")
+        rng = random.Random(games)
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.ROLL:
+                state = state.roll(dice.roll(4, 6))
+                continue
+            t = time.perf_counter()
+            action = bot(state, rng, budget)
+            times.append(time.perf_counter() - t)
+            state = state.play(action)
+        games += 1
+    return sorted(times), games
+
+
+def _summary(times: list[float]) -> str:
+    ms = [1000 * t for t in times]
+    return (
+        f"{len(ms)}, median {ms[len(ms) // 2]:.2f} ms, p90 {ms[int(0.9 * len(ms))]:.2f} ms, "
+        f"p99 {ms[int(0.99 * len(ms))]:.2f} ms, mean {statistics.fmean(ms):.2f} ms, max {ms[-1]:.1f} ms"
+    )
+
+
 def duplicate_match(first: str, second: str, pairs: int, first_seed: int) -> tuple[int, int]:
     """Wins of `first` over `2 * pairs` games: each dice stream played with both seatings."""
     wins = 0
@@ -84,7 +121,12 @@ def main() -> None:
     parser.add_argument("--match", nargs=2, metavar="BOT", help="instead: a duplicate-dice match")
     parser.add_argument("--pairs", type=int, default=500, help="dice streams of --match")
     parser.add_argument("--first-seed", type=int, default=0, help="first dice seed of --match")
+    parser.add_argument("--alone", metavar="BOT", help="instead: BOT's decision times in solitaire")
     args = parser.parse_args()
+    if args.alone:
+        times, games = solitaire_decision_times(args.alone, args.seconds)
+        print(f"{args.alone} alone, {games} games: decisions {_summary(times)}")
+        return
     if args.match:
         wins, games = duplicate_match(*args.match, args.pairs, args.first_seed)
         share = wins / games
@@ -93,13 +135,7 @@ def main() -> None:
         return
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     print(f"rule28 self-play, 2 players: {rule28_games_per_second(args.seconds):,.0f} games/s")
-    times = expert_decision_times(args.seconds)
-    ms = [1000 * t for t in times]
-    print(
-        f"expert decisions: {len(ms)}, median {ms[len(ms) // 2]:.2f} ms, "
-        f"p90 {ms[int(0.9 * len(ms))]:.2f} ms, p99 {ms[int(0.99 * len(ms))]:.2f} ms, "
-        f"mean {statistics.fmean(ms):.2f} ms, max {ms[-1]:.1f} ms"
-    )
+    print(f"expert decisions: {_summary(expert_decision_times(args.seconds))}")
 
 
 if __name__ == "__main__":
