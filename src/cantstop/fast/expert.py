@@ -7,8 +7,10 @@ tie within 1e-9. The constants are the Python bot's own.
 
 Scratch space: `ex` (float64) holds the variant's column worths by space (`fractions`),
 then the turn's judge (see `E_*`), a sort buffer and a memo of choice values; `exi`
-(int64) holds a work space for look-ahead positions, then spaces and tops; `after` is a
-row for a position after a choice.
+(int64) holds a work space for look-ahead positions, spaces and tops, then what the
+Python expert's `lru_cache`s keep: whose turn the judge is of (`_judge_key_at`) and the
+position whose look-ahead `E_AHEAD` holds (`_ahead_at`); `after` is a row for a position
+after a choice.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from cantstop.fast.kernels import CHOOSE, R_PHASE, R_PLAYER, R_RUNNERS, W_CHOICE
 from cantstop.fast.tables import (
     H_ACTIONS,
     H_COLUMNS,
+    H_MOST,
     H_OUTCOMES,
     H_ROLL_ACTION,
     H_SKIP,
@@ -34,7 +37,9 @@ from cantstop.fast.tables import (
     H_TOTAL,
     O_ACTION_COLS,
     O_ACTION_LEN,
+    O_GROUP_START,
     O_HEIGHTS,
+    O_SUB_ACTION,
     O_WEIGHTS,
 )
 
@@ -50,6 +55,7 @@ LOOKAHEAD = 12
 SHARPNESS = 2.0
 SPACES = 36  # a column's spaces 0..35: rows of the worth tables
 E_COUNT, E_MINE, E_RIVALS, E_BEST, E_THREAT, E_BASE = range(6)  # judge slots after the fractions
+E_AHEAD = 6  # `roll_value` of the position at `_ahead_at`: the chosen choice's, the next decision's
 JUDGE = 8
 
 _jit = nb.njit(cache=True, error_model="numpy")
@@ -92,15 +98,45 @@ def _memo_at(nc: int, players: int) -> int:
     return _buffer_at(nc, players) + 4 * nc + 16
 
 
+@_inline
+def _judge_key_at(tab: np.ndarray) -> int:
+    return int(kernels.work_length_of(tab) + 4 * tab[H_COLUMNS])
+
+
+@_inline
+def _ahead_at(tab: np.ndarray, players: int) -> int:
+    return int(_judge_key_at(tab) + 1 + (1 + players) * tab[H_COLUMNS])
+
+
 @_jit
 def new_scratch(tab: np.ndarray, fr: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ex, exi, after) for one game of `players`: the expert's scratch space."""
     nc = tab[H_COLUMNS]
     ex = np.zeros(_memo_at(nc, players) + tab[H_ACTIONS])
     ex[: fr.size] = fr
-    exi = np.zeros(kernels.work_length_of(tab) + 4 * nc, np.int64)
-    after = np.zeros(kernels.row_length_of(tab, players), np.int32)
+    length = kernels.row_length_of(tab, players)
+    exi = np.zeros(_ahead_at(tab, players) + 1 + length, np.int64)
+    after = np.zeros(length, np.int32)
     return ex, exi, after
+
+
+@_inline
+def _holds(exi: np.ndarray, at: int, tag: int, row: np.ndarray, start: int) -> bool:
+    """Does exi[at] hold `tag` (never 0) and exi[at + 1:] a copy of row[start:]?"""
+    if exi[at] != tag:
+        return False
+    for i in range(start, len(row)):  # noqa: SIM110 (numba compiles loops, not generators)
+        if exi[at + 1 + i - start] != row[i]:
+            return False
+    return True
+
+
+@_inline
+def _hold(exi: np.ndarray, at: int, tag: int, row: np.ndarray, start: int) -> None:
+    """Keep `tag` and a copy of row[start:] at exi[at] for `_holds`."""
+    exi[at] = tag
+    for i in range(start, len(row)):
+        exi[at + 1 + i - start] = row[i]
 
 
 @_inline
@@ -279,24 +315,33 @@ def roll_value(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray
     memo = _memo_at(nc, players)
     for a in range(tab[H_ACTIONS]):
         ex[memo + a] = math.nan
-    listed = 2 * nc + W_CHOICES
+    tail = kernels.status_tail(tab, exi)
+    full = 1 << tab[H_MOST]
     total = 0.0
     bust = 0
     for outcome in range(tab[H_OUTCOMES]):
         weight = tab[tab[O_WEIGHTS] + outcome]
-        n = kernels.offer_choices(tab, outcome, exi)
-        if n == 0:
+        # The best choice's value needs neither the choices' order nor their merging
+        # across groups (`offer_choices`): each group's choices straight from its table.
+        offered = False
+        best = -math.inf
+        for g in range(tab[tab[O_GROUP_START] + outcome], tab[tab[O_GROUP_START] + outcome + 1]):
+            found = kernels.group_choices(tab, exi, g, tail)
+            subs = tab[O_SUB_ACTION] + 8 * g
+            for mask in range(1, full):
+                if not found >> mask & 1:
+                    continue
+                offered = True
+                a = tab[subs + mask]
+                v = ex[memo + a]
+                if math.isnan(v):
+                    v = _after_value(tab, row, a, ex, exi)
+                    ex[memo + a] = v
+                if v > best:
+                    best = v
+        if not offered:
             bust += weight
             continue
-        best = -math.inf
-        for k in range(n):
-            a = exi[listed + k]
-            v = ex[memo + a]
-            if math.isnan(v):
-                v = _after_value(tab, row, a, ex, exi)
-                ex[memo + a] = v
-            if v > best:
-                best = v
         total += weight * best
     return float((total + bust * ex[_judge_at(nc) + E_BASE]) / tab[H_TOTAL])
 
@@ -321,16 +366,26 @@ def expert_act(
     tab: np.ndarray, row: np.ndarray, work: np.ndarray, ex: np.ndarray, exi: np.ndarray,
     after: np.ndarray,
 ) -> int:
-    """The expert's action, by kernel id (core: `play_expert`). In CHOOSE, `work` lists the choices."""
-    judge(tab, row, ex, exi)
+    """The expert's action, by kernel id (core: `play_expert`). In CHOOSE, `work` lists the choices.
+
+    Like the Python expert's caches, it keeps the judge while the turn's mover, claims and
+    pieces stay the same, and the chosen choice's look-ahead for the next decision.
+    """
+    nc = tab[H_COLUMNS]
+    j0 = _judge_at(nc)
+    key = _judge_key_at(tab)
+    if not _holds(exi, key, row[R_PLAYER] + 1, row, R_RUNNERS + nc):  # claims and pieces
+        judge(tab, row, ex, exi)
+        _hold(exi, key, row[R_PLAYER] + 1, row, R_RUNNERS + nc)
+    ahead = _ahead_at(tab, kernels.players_of(tab, row))
     if row[R_PHASE] != CHOOSE:  # core: decide
         if not kernels.may_stop(tab, row):
             return int(tab[H_ROLL_ACTION])
         if stop_wins(tab, row):
             return int(tab[H_STOP_ACTION])
         stop = _stop_value(tab, row, ex, exi)
-        return int(tab[H_ROLL_ACTION] if roll_value(tab, row, ex, exi) > stop else tab[H_STOP_ACTION])
-    nc = tab[H_COLUMNS]
+        rolling = ex[j0 + E_AHEAD] if _holds(exi, ahead, 1, row, 0) else roll_value(tab, row, ex, exi)
+        return int(tab[H_ROLL_ACTION] if rolling > stop else tab[H_STOP_ACTION])
     listed = 2 * nc + W_CHOICES
     n = work[2 * nc + W_COUNT]
     if n == 1:
@@ -358,9 +413,12 @@ def expert_act(
         if not keep[k]:
             continue
         _play_into(tab, row, work[listed + k], after, exi)
-        v = roll_value(tab, after, ex, exi)
+        rolling = roll_value(tab, after, ex, exi)
+        v = rolling
         if kernels.may_stop(tab, after):
             v = max(v, _stop_value(tab, after, ex, exi))
         if v > best_value:
             best, best_value = work[listed + k], v
+            ex[j0 + E_AHEAD] = rolling
+            _hold(exi, ahead, 1, after, 0)
     return int(best)

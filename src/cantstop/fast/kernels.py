@@ -234,7 +234,13 @@ def roll(tab: np.ndarray, row: np.ndarray, dice: np.ndarray, work: np.ndarray) -
     Returns the number of choices, which `work` lists.
     """
     row[R_DICE : R_DICE + 4] = dice
-    found = offer_choices(tab, outcome_of(tab, row), work)
+    return roll_outcome(tab, row, outcome_of(tab, row), work)
+
+
+@_inline
+def roll_outcome(tab: np.ndarray, row: np.ndarray, outcome: int, work: np.ndarray) -> int:
+    """`roll` once the outcome is known, leaving the row's dice as they are."""
+    found = offer_choices(tab, outcome, work)
     if found:
         row[R_PHASE] = CHOOSE
     else:
