@@ -36,12 +36,25 @@ def act(
     expert's scratch space (`expert.new_scratch`); `draws` is the key of the game's draw
     stream (`nb_stream_key(seed, DRAW_STREAM, game)`).
     """
+    if bot == EXPERT:
+        return expert_act(tab, row, work, ex, exi, after), draw
+    return light_act(bot, tab, heur, row, work, draws, draw)
+
+
+@_inline
+def light_act(
+    bot: int, tab: np.ndarray, heur: np.ndarray, row: np.ndarray, work: np.ndarray, draws: np.uint64,
+    draw: int,
+) -> tuple[int, int]:
+    """`act` for every bot but the expert, which needs no scratch space.
+
+    Hot loops call it rather than `act`: every array an inlined kernel takes is counted
+    on and off with two atomic operations, which cost more than the random bot's move.
+    """
     if bot == RULE28:
         return heuristic_act(heur[0], tab, row, work), draw
     if bot == GA:
         return heuristic_act(heur[1], tab, row, work), draw
-    if bot == EXPERT:
-        return expert_act(tab, row, work, ex, exi, after), draw
     return random_act(tab, row, work, draws, draw)
 
 

@@ -215,15 +215,26 @@ def may_place(tab: np.ndarray, work: np.ndarray) -> bool:
 
 
 @_inline
+def clear_dice(row: np.ndarray) -> None:
+    """Take the dice off the table; a loop, as a slice of the row costs two atomic operations."""
+    for i in range(R_DICE, R_DICE + 4):
+        row[i] = 0
+
+
+@_inline
 def end_turn(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
     """Pass the dice to the next seat (core: `State._end_turn`); also the bust."""
     nc = tab[H_COLUMNS]
-    row[R_PLAYER] = (row[R_PLAYER] + 1) % players_of(tab, row)
-    row[R_RUNNERS : R_RUNNERS + nc] = 0
+    # Loops and a comparison rather than slices and a modulo: a slice is an array object,
+    # counted on and off with two atomic operations, and a turn ends every six moves.
+    player = row[R_PLAYER] + 1
+    row[R_PLAYER] = player if player < players_of(tab, row) else 0
+    for j in range(nc):
+        row[R_RUNNERS + j] = 0
     row[R_STEPS] = 0
     row[R_TURN] += 1
     row[R_PHASE] = ROLL
-    row[R_DICE : R_DICE + 4] = 0
+    clear_dice(row)
     prepare(tab, row, work)
 
 
@@ -274,7 +285,7 @@ def choose(tab: np.ndarray, row: np.ndarray, action: int, work: np.ndarray) -> N
     row[R_STEPS] += n
     work[2 * nc + W_STEPS_LEFT] -= n
     row[R_PHASE] = DECIDE
-    row[R_DICE : R_DICE + 4] = 0
+    clear_dice(row)
 
 
 @_inline

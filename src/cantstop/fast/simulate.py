@@ -20,10 +20,10 @@ import numpy as np
 
 from cantstop.core.variant import Variant, preset
 from cantstop.fast import kernels
-from cantstop.fast.act import BOT_CODES, act
+from cantstop.fast.act import BOT_CODES, EXPERT, light_act
 from cantstop.fast.bots import heuristic_tables
 from cantstop.fast.counter import DICE_STREAM, DRAW_STREAM, MASK, nb_roll_number, nb_stream_key
-from cantstop.fast.expert import fractions, new_scratch
+from cantstop.fast.expert import expert_act, fractions, new_scratch
 from cantstop.fast.kernels import OVER, R_PHASE, R_PLAYER, R_RUNNERS, R_TURN, ROLL
 from cantstop.fast.memory import check_count, check_fits
 from cantstop.fast.tables import H_COLUMNS, H_FACES, O_ROLL_INDEX, compile_variant
@@ -73,9 +73,11 @@ def _one_game(
             rolls += 1
             kernels.roll_outcome(tab, row, outcome, work)  # leaves the choices listed for the bot
         else:
-            action, draws = act(
-                bots[row[R_PLAYER]], tab, heur, row, work, ex, exi, after, draw_key, draws
-            )
+            bot = bots[row[R_PLAYER]]
+            if bot == EXPERT:  # `act`, split: the light bots then take none of the expert's arrays
+                action = expert_act(tab, row, work, ex, exi, after)
+            else:
+                action, draws = light_act(bot, tab, heur, row, work, draw_key, draws)
             kernels.apply(tab, row, action, work)
     return row[R_TURN], (row[R_PLAYER] if row[R_PHASE] == OVER else -1)
 

@@ -33,22 +33,24 @@ NO_LIMIT = 1 << 30  # the step limit of a variant without one
 
 # Header slots: scalars.
 H_COLUMNS, H_RUNNERS, H_TO_WIN, H_FACES, H_SKIP, H_NO_STOP, H_STEP_LIMIT = range(7)
-H_ROLL_ACTION, H_STOP_ACTION, H_ACTIONS, H_CHOICES, H_OUTCOMES, H_TOTAL, H_MOST = range(7, 14)
+H_ROLL_ACTION, H_STOP_ACTION, H_ACTIONS, H_CHOICES, H_OUTCOMES, H_TOTAL, H_MOST, H_KINDS = range(7, 15)
 # Header slots: where each table starts in `tab`.
-O_HEIGHTS = 14  # [columns]
-O_ROLL_INDEX = 15  # [faces**4]: ordered roll (base-`faces` digits) -> outcome
-O_GROUP_START = 16  # [outcomes + 1]: the groups of outcome o are start[o] .. start[o+1] - 1
-O_GROUP_COLS = 17  # [groups * 3]: the sums as column indices (H_MOST of them: 2, or 3 with a relay captain)
-O_SUB_ACTION = 18  # [groups * 8]: kernel action id of the sums a bit mask picks
-O_GROUP_TABLE = 19  # [groups]: where the group's `choice_table` starts, from O_CHOICE_TABLES
-O_CHOICE_TABLES = 20  # the `choice_table` of each shape of group, one after another
-O_ACTION_LEN = 21  # [actions]: steps of a choice (0 for ROLL and STOP)
-O_ACTION_COLS = 22  # [actions * 3]: a choice's column indices, sorted
-O_NUMBER = 23  # [actions]: the public number (the one numbering) of each kernel action id
-O_WEIGHTS = 24  # [outcomes]: ordered rolls each outcome stands for
-O_OUTCOMES = 25  # [outcomes * 4]: each outcome's canonical dice
-O_INTERNAL = 26  # [actions]: the kernel action id of each public number
-HEADER = 27
+O_HEIGHTS = 15  # [columns]
+O_ROLL_INDEX = 16  # [faces**4]: ordered roll (base-`faces` digits) -> outcome
+O_GROUP_START = 17  # [outcomes + 1]: the groups of outcome o are start[o] .. start[o+1] - 1
+O_GROUP_COLS = 18  # [groups * 3]: the sums as column indices (H_MOST of them: 2, or 3 with a relay captain)
+O_SUB_ACTION = 19  # [groups * 8]: kernel action id of the sums a bit mask picks
+O_GROUP_TABLE = 20  # [groups]: where the group's `choice_table` starts, from O_CHOICE_TABLES
+O_CHOICE_TABLES = 21  # the `choice_table` of each shape of group, one after another
+O_ACTION_LEN = 22  # [actions]: steps of a choice (0 for ROLL and STOP)
+O_ACTION_COLS = 23  # [actions * 3]: a choice's column indices, sorted
+O_NUMBER = 24  # [actions]: the public number (the one numbering) of each kernel action id
+O_WEIGHTS = 25  # [outcomes]: ordered rolls each outcome stands for
+O_OUTCOMES = 26  # [outcomes * 4]: each outcome's canonical dice
+O_INTERNAL = 27  # [actions]: the kernel action id of each public number
+O_GROUP_KIND = 28  # [groups]: the group's kind: groups of the same sums, in any roll, are one kind
+O_KIND_GROUP = 29  # [kinds]: a group of each kind
+HEADER = 30
 
 
 def shape_of(group: tuple[int, ...]) -> tuple[int, ...]:
@@ -103,6 +105,9 @@ def compile_variant(variant: Variant) -> np.ndarray:
     cols: list[int] = []
     subs: list[int] = []
     shapes: dict[tuple[int, ...], int] = {}  # shape -> where its table starts
+    kinds: dict[tuple[int, ...], int] = {}  # sums -> kind
+    group_kind: list[int] = []
+    kind_group: list[int] = []
     choice_tables: list[int] = []
     group_table: list[int] = []
     for groups in core.groups:
@@ -112,6 +117,10 @@ def compile_variant(variant: Variant) -> np.ndarray:
             if shape not in shapes:
                 shapes[shape] = len(choice_tables)
                 choice_tables += choice_table(shape)
+            if group not in kinds:
+                kinds[group] = len(kind_group)
+                kind_group.append(len(group_table))
+            group_kind.append(kinds[group])
             group_table.append(shapes[shape])
             cols += [c - 2 for c in group] + [-1] * (3 - n)
             row = [-1] * 8
@@ -138,6 +147,8 @@ def compile_variant(variant: Variant) -> np.ndarray:
         O_WEIGHTS: list(core.weights),
         O_OUTCOMES: [d for dice in core.outcomes for d in dice],
         O_INTERNAL: [kernel_id[a] for a in numbering],
+        O_GROUP_KIND: group_kind,
+        O_KIND_GROUP: kind_group,
     }
     header = [0] * HEADER
     header[H_COLUMNS] = len(variant.heights)
@@ -154,6 +165,7 @@ def compile_variant(variant: Variant) -> np.ndarray:
     header[H_OUTCOMES] = len(core.outcomes)
     header[H_TOTAL] = core.total
     header[H_MOST] = core.most_steps
+    header[H_KINDS] = len(kind_group)
     body: list[int] = []
     for slot, values in parts.items():
         header[slot] = HEADER + len(body)
