@@ -25,7 +25,7 @@ from cantstop.core.counter import SEAT_STREAM
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
 from cantstop.fast.act import act
-from cantstop.fast.counter import nb_dice, nb_word
+from cantstop.fast.counter import DRAW_STREAM, nb_dice, nb_stream_key, nb_word
 from cantstop.fast.expert import fractions, new_scratch
 from cantstop.fast.kernels import (
     CHOOSE,
@@ -93,7 +93,8 @@ def advance(
             return rolls, draws
         code = bots[player - (1 if player > seat else 0)]
         ex, exi, after = scratch
-        action, draws = act(code, tab, heur, row, work, ex, exi, after, root, episode, draws)
+        key = nb_stream_key(root, np.uint64(DRAW_STREAM), episode)
+        action, draws = act(code, tab, heur, row, work, ex, exi, after, key, draws)
         kernels.apply(tab, row, action, work)
 
 

@@ -13,7 +13,7 @@ from cantstop.core.state import Phase
 from cantstop.fast import kernels
 from cantstop.fast.batch import Batch
 from cantstop.fast.bots import heuristic_act, heuristic_tables, random_act
-from cantstop.fast.counter import MASK
+from cantstop.fast.counter import DRAW_STREAM, MASK, nb_stream_key
 from cantstop.fast.expert import expert_act, fractions, new_scratch
 from cantstop.fast.kernels import CHOOSE, DECIDE
 from cantstop.fast.tables import H_ACTIONS, O_NUMBER, compile_variant
@@ -28,20 +28,34 @@ _inline = nb.njit(cache=True, error_model="numpy", inline="always")
 @_inline
 def act(
     bot: int, tab: np.ndarray, heur: np.ndarray, row: np.ndarray, work: np.ndarray,
-    ex: np.ndarray, exi: np.ndarray, after: np.ndarray, seed: np.uint64, game: int, draw: int,
+    ex: np.ndarray, exi: np.ndarray, after: np.ndarray, draws: np.uint64, draw: int,
 ) -> tuple[int, int]:
     """The action (kernel id) of compiled bot `bot` in a game, and its next draw number.
 
     In CHOOSE, `work` must list the roll's choices; `ex`, `exi` and `after` are the
-    expert's scratch space (`expert.new_scratch`).
+    expert's scratch space (`expert.new_scratch`); `draws` is the key of the game's draw
+    stream (`nb_stream_key(seed, DRAW_STREAM, game)`).
+    """
+    if bot == EXPERT:
+        return expert_act(tab, row, work, ex, exi, after), draw
+    return light_act(bot, tab, heur, row, work, draws, draw)
+
+
+@_inline
+def light_act(
+    bot: int, tab: np.ndarray, heur: np.ndarray, row: np.ndarray, work: np.ndarray, draws: np.uint64,
+    draw: int,
+) -> tuple[int, int]:
+    """`act` for every bot but the expert, which needs no scratch space.
+
+    Hot loops call it rather than `act`: every array an inlined kernel takes is counted
+    on and off with two atomic operations, which cost more than the random bot's move.
     """
     if bot == RULE28:
         return heuristic_act(heur[0], tab, row, work), draw
     if bot == GA:
         return heuristic_act(heur[1], tab, row, work), draw
-    if bot == EXPERT:
-        return expert_act(tab, row, work, ex, exi, after), draw
-    return random_act(tab, row, work, seed, game, draw)
+    return random_act(tab, row, work, draws, draw)
 
 
 @_jit
@@ -58,7 +72,8 @@ def batch_act(
     ex, exi, after = new_scratch(tab, fr, kernels.players_of(tab, rows[0]))
     for b in range(len(rows)):
         kernels.legal(tab, rows[b], work, mask)  # lists the choices in work
-        action, _ = act(bot, tab, heur, rows[b], work, ex, exi, after, seed, b, 0)
+        draws = nb_stream_key(seed, np.uint64(DRAW_STREAM), b)
+        action, _ = act(bot, tab, heur, rows[b], work, ex, exi, after, draws, 0)
         out[b] = tab[tab[O_NUMBER] + action]
 
 

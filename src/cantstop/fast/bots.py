@@ -16,7 +16,7 @@ import numpy as np
 
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
-from cantstop.fast.counter import nb_uniform
+from cantstop.fast.counter import nb_uniform_at
 from cantstop.fast.kernels import (
     CHOOSE,
     R_PHASE,
@@ -188,15 +188,18 @@ def heuristic_act(h: np.ndarray, tab: np.ndarray, row: np.ndarray, work: np.ndar
 
 @_inline
 def random_act(
-    tab: np.ndarray, row: np.ndarray, work: np.ndarray, seed: np.uint64, game: int, draw: int
+    tab: np.ndarray, row: np.ndarray, work: np.ndarray, draws: np.uint64, draw: int
 ) -> tuple[int, int]:
-    """Core: `random_bot`, drawing (seed, game, draw); returns the action and the next draw."""
+    """Core: `random_bot`, taking draw `draw` of the game's draw stream (`draws`, its key).
+
+    Returns the action and the next draw's number.
+    """
     if row[R_PHASE] == CHOOSE:
         w = 2 * tab[H_COLUMNS]
-        pick = int(nb_uniform(seed, game, draw) * work[w + W_COUNT])
+        pick = int(nb_uniform_at(draws, draw) * work[w + W_COUNT])
         return work[w + W_CHOICES + pick], draw + 1
     if kernels.may_stop(tab, row):
-        if nb_uniform(seed, game, draw) < 0.5:
+        if nb_uniform_at(draws, draw) < 0.5:
             return tab[H_STOP_ACTION], draw + 1
         return tab[H_ROLL_ACTION], draw + 1
     return tab[H_ROLL_ACTION], draw

@@ -35,7 +35,10 @@ __all__ = [
     "mix",
     "nb_dice",
     "nb_mix",
+    "nb_roll_number",
+    "nb_stream_key",
     "nb_uniform",
+    "nb_uniform_at",
     "nb_word",
     "word",
 ]
@@ -55,23 +58,43 @@ def nb_mix(z: np.uint64) -> np.uint64:
 
 
 @nb.njit(cache=True, inline="always")
+def nb_stream_key(seed: np.uint64, stream: np.uint64, game: int) -> np.uint64:
+    """The first three mixes of `word`, which one game's stream shares: one more mix per number."""
+    return nb_mix(nb_mix(nb_mix(seed) ^ stream) ^ _U(game))
+
+
+@nb.njit(cache=True, inline="always")
 def nb_word(seed: np.uint64, stream: np.uint64, game: int, counter: int) -> np.uint64:
     """`word`, compiled; `seed` comes already masked to 64 bits."""
-    return nb_mix(nb_mix(nb_mix(nb_mix(seed) ^ stream) ^ _U(game)) ^ _U(counter))
+    return nb_mix(nb_stream_key(seed, stream, game) ^ _U(counter))
+
+
+@nb.njit(cache=True, inline="always")
+def nb_roll_number(key: np.uint64, roll: int, faces: int) -> int:
+    """Which of the faces**4 ordered rolls `counter_dice` rolls, from the dice stream's key.
+
+    The number's base-`faces` digits are the dice less one, first die first.
+    """
+    count = _U(faces * faces * faces * faces)
+    return int(((nb_mix(key ^ _U(roll)) >> _U(32)) * count) >> _U(32))
 
 
 @nb.njit(cache=True, inline="always")
 def nb_dice(seed: np.uint64, game: int, roll: int, faces: int, out: np.ndarray) -> None:
     """`counter_dice` for four dice, written into `out`."""
-    count = _U(faces * faces * faces * faces)
-    index = ((nb_word(seed, _U(DICE_STREAM), game, roll) >> _U(32)) * count) >> _U(32)
-    f = _U(faces)
+    index = nb_roll_number(nb_stream_key(seed, _U(DICE_STREAM), game), roll, faces)
     for i in range(3, -1, -1):
-        out[i] = np.int8(index % f) + 1
-        index //= f
+        out[i] = index % faces + 1
+        index //= faces
+
+
+@nb.njit(cache=True, inline="always")
+def nb_uniform_at(key: np.uint64, draw: int) -> float:
+    """`counter_uniform`, from the draw stream's key (`nb_stream_key`)."""
+    return float(nb_mix(key ^ _U(draw)) >> _U(11)) * 2.0**-53
 
 
 @nb.njit(cache=True, inline="always")
 def nb_uniform(seed: np.uint64, game: int, draw: int) -> float:
     """`counter_uniform`, compiled."""
-    return float(nb_word(seed, _U(DRAW_STREAM), game, draw) >> _U(11)) * 2.0**-53
+    return nb_uniform_at(nb_stream_key(seed, _U(DRAW_STREAM), game), draw)

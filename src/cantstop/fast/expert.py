@@ -6,9 +6,12 @@ practice; the equality tests allow a different pick only where the two actions' 
 tie within 1e-9. The constants are the Python bot's own.
 
 Scratch space: `ex` (float64) holds the variant's column worths by space (`fractions`),
-then the turn's judge (see `E_*`), a sort buffer and a memo of choice values; `exi`
-(int64) holds a work space for look-ahead positions, then spaces and tops; `after` is a
-row for a position after a choice.
+then the turn's judge (see `E_*`), sort buffers, a memo of choice values and one of
+the best choice by kind of group; `exi`
+(int64) holds a work space for look-ahead positions, spaces and tops, then what the
+Python expert's `lru_cache`s keep: whose turn the judge is of (`_judge_key_at`) and the
+position whose look-ahead `E_AHEAD` holds (`_ahead_at`); `after` is a row for a position
+after a choice.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from cantstop.fast.kernels import CHOOSE, R_PHASE, R_PLAYER, R_RUNNERS, W_CHOICE
 from cantstop.fast.tables import (
     H_ACTIONS,
     H_COLUMNS,
+    H_KINDS,
+    H_MOST,
     H_OUTCOMES,
     H_ROLL_ACTION,
     H_SKIP,
@@ -34,7 +39,11 @@ from cantstop.fast.tables import (
     H_TOTAL,
     O_ACTION_COLS,
     O_ACTION_LEN,
+    O_GROUP_KIND,
+    O_GROUP_START,
     O_HEIGHTS,
+    O_KIND_GROUP,
+    O_SUB_ACTION,
     O_WEIGHTS,
 )
 
@@ -50,6 +59,7 @@ LOOKAHEAD = 12
 SHARPNESS = 2.0
 SPACES = 36  # a column's spaces 0..35: rows of the worth tables
 E_COUNT, E_MINE, E_RIVALS, E_BEST, E_THREAT, E_BASE = range(6)  # judge slots after the fractions
+E_AHEAD = 6  # `roll_value` of the position at `_ahead_at`: the chosen choice's, the next decision's
 JUDGE = 8
 
 _jit = nb.njit(cache=True, error_model="numpy")
@@ -88,31 +98,79 @@ def _buffer_at(nc: int, players: int) -> int:
 
 
 @_inline
+def _ranked_at(nc: int, players: int) -> int:
+    """`roll_value`'s sorted values of the position it rolls from; then `_after_value`'s space."""
+    return _buffer_at(nc, players) + nc
+
+
+@_inline
 def _memo_at(nc: int, players: int) -> int:
-    return _buffer_at(nc, players) + 4 * nc + 16
+    return _ranked_at(nc, players) + 3 * nc + 6
+
+
+@_inline
+def _judge_key_at(tab: np.ndarray) -> int:
+    return int(kernels.work_length_of(tab) + 4 * tab[H_COLUMNS])
+
+
+@_inline
+def _ahead_at(tab: np.ndarray, players: int) -> int:
+    return int(_judge_key_at(tab) + 1 + (1 + players) * tab[H_COLUMNS])
 
 
 @_jit
 def new_scratch(tab: np.ndarray, fr: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ex, exi, after) for one game of `players`: the expert's scratch space."""
     nc = tab[H_COLUMNS]
-    ex = np.zeros(_memo_at(nc, players) + tab[H_ACTIONS])
+    ex = np.zeros(_memo_at(nc, players) + tab[H_ACTIONS] + tab[H_KINDS])
     ex[: fr.size] = fr
-    exi = np.zeros(kernels.work_length_of(tab) + 4 * nc, np.int64)
-    after = np.zeros(kernels.row_length_of(tab, players), np.int32)
+    length = kernels.row_length_of(tab, players)
+    exi = np.zeros(_ahead_at(tab, players) + 1 + length, np.int64)
+    after = np.zeros(length, np.int32)
     return ex, exi, after
 
 
 @_inline
-def _total(ex: np.ndarray, at: int, n: int, count: int) -> float:
-    """The best `count` values in full plus SPARE of the rest (core: `expert._total`)."""
-    for i in range(at + 1, at + n):  # insertion sort, largest first
+def _holds(exi: np.ndarray, at: int, tag: int, row: np.ndarray, start: int) -> bool:
+    """Does exi[at] hold `tag` (never 0) and exi[at + 1:] a copy of row[start:]?"""
+    if exi[at] != tag:
+        return False
+    for i in range(start, len(row)):  # noqa: SIM110 (numba compiles loops, not generators)
+        if exi[at + 1 + i - start] != row[i]:
+            return False
+    return True
+
+
+@_inline
+def _hold(exi: np.ndarray, at: int, tag: int, row: np.ndarray, start: int) -> None:
+    """Keep `tag` and a copy of row[start:] at exi[at] for `_holds`."""
+    exi[at] = tag
+    for i in range(start, len(row)):
+        exi[at + 1 + i - start] = row[i]
+
+
+@_inline
+def _sort(ex: np.ndarray, at: int, n: int) -> None:
+    """Sort ex[at:at+n], largest first (insertion sort: a dozen values at most)."""
+    for i in range(at + 1, at + n):
         v = ex[i]
         k = i
         while k > at and ex[k - 1] < v:
             ex[k] = ex[k - 1]
             k -= 1
         ex[k] = v
+
+
+@_inline
+def _total(ex: np.ndarray, at: int, n: int, count: int) -> float:
+    """The best `count` values in full plus SPARE of the rest (core: `expert._total`)."""
+    _sort(ex, at, n)
+    return _sum(ex, at, n, count)
+
+
+@_inline
+def _sum(ex: np.ndarray, at: int, n: int, count: int) -> float:
+    """`_total` of values already sorted, summed in core's order."""
     first = 0.0
     rest = 0.0
     for i in range(n):
@@ -155,28 +213,59 @@ def value(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray, at:
     players = kernels.players_of(tab, row)
     j0 = _judge_at(nc)
     count = int(ex[j0 + E_COUNT])
-    rivals = int(ex[j0 + E_RIVALS])
+    tops = _tops(nc, exi, at)
+    claims = int(ex[j0 + E_MINE]) + tops
+    if claims >= count:
+        return _won(ex, nc)
+    buffer = _buffer_at(nc, players)
+    mine = _total(ex, buffer, _ours(tab, row, ex, exi, at, claims, buffer), count)
+    return _race(tab, ex, players, mine, exi, at + nc, tops)
+
+
+@_inline
+def _tops(nc: int, exi: np.ndarray, at: int) -> int:
+    """How many tops the position at exi[at] claims."""
     tops = 0
     for j in range(nc):
         tops += exi[at + nc + j]
-    claims = int(ex[j0 + E_MINE]) + tops
-    if claims >= count:
-        return 1.0 if rivals else count + WIN_BONUS
-    buffer = _buffer_at(nc, players)
+    return tops
+
+
+@_inline
+def _won(ex: np.ndarray, nc: int) -> float:
+    """The value of a won game: 1 against rivals, alone `to_win` columns and a bonus."""
+    j0 = _judge_at(nc)
+    return 1.0 if ex[j0 + E_RIVALS] else ex[j0 + E_COUNT] + WIN_BONUS
+
+
+@_inline
+def _ours(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray, at: int, claims: int, to: int) -> int:
+    """Write our worths of the open columns the position at exi[at] does not top, then 1.0 per
+    claim, at ex[to:]; return how many (the values core's `_Judge.value` totals)."""
+    nc = tab[H_COLUMNS]
     n = 0
     claimed = R_RUNNERS + nc
     for j in range(nc):
         if row[claimed + j] < 0 and not exi[at + nc + j]:
-            ex[buffer + n] = ex[_worth_at(nc) + j * SPACES + exi[at + j]]
+            ex[to + n] = ex[_worth_at(nc) + j * SPACES + exi[at + j]]
             n += 1
     for _ in range(claims):
-        ex[buffer + n] = 1.0
+        ex[to + n] = 1.0
         n += 1
-    mine = _total(ex, buffer, n, count)
-    if not rivals:
+    return n
+
+
+@_inline
+def _race(
+    tab: np.ndarray, ex: np.ndarray, players: int, mine: float, exi: np.ndarray, tops_at: int, tops: int
+) -> float:
+    """Our value from our total `mine`, claiming the tops flagged at exi[tops_at] (core: the
+    end of `_Judge.value`): alone the total, against rivals a chance to win."""
+    j0 = _judge_at(tab[H_COLUMNS])
+    if not ex[j0 + E_RIVALS]:
         return mine
     if tops:
-        rival, threat = _rivals(tab, ex, players, exi, at + nc)
+        rival, threat = _rivals(tab, ex, players, exi, tops_at)
     else:
         rival, threat = ex[j0 + E_BEST], ex[j0 + E_THREAT]
     return (1.0 - threat) / (1.0 + math.exp(-SHARPNESS * (mine - RIVAL * rival)))
@@ -247,8 +336,17 @@ def _spaces(tab: np.ndarray, row: np.ndarray, exi: np.ndarray, at: int) -> None:
 
 
 @_jit
-def _after_value(tab: np.ndarray, row: np.ndarray, action: int, ex: np.ndarray, exi: np.ndarray) -> float:
-    """The value of stopping right after `action` (core: `_stop_after`, or the skip path)."""
+def _after_value(
+    tab: np.ndarray, row: np.ndarray, action: int, ex: np.ndarray, exi: np.ndarray, ranked: int
+) -> float:
+    """The value of stopping right after `action` (core: `_stop_after`, or the skip path).
+
+    `value` of the position after, less its sort: the action changes at most three
+    columns, so the `ranked` values that `roll_value` sorted for the position before
+    (at `_ranked_at`) become this position's sorted values by taking out the changed
+    columns' old worths and merging in their new ones. Equal values are the same
+    float, so the sequence, and so its sum, is exactly the one `value` would sort.
+    """
     nc = tab[H_COLUMNS]
     base = kernels.work_length_of(tab)
     at = base + 2 * nc
@@ -265,7 +363,50 @@ def _after_value(tab: np.ndarray, row: np.ndarray, action: int, ex: np.ndarray, 
         exi[at + j] = space
         if space == tab[tab[O_HEIGHTS] + j]:
             exi[at + nc + j] = 1
-    return value(tab, row, ex, exi, at)
+    j0 = _judge_at(nc)
+    tops = _tops(nc, exi, at)
+    if int(ex[j0 + E_MINE]) + tops >= int(ex[j0 + E_COUNT]):
+        return _won(ex, nc)
+    players = kernels.players_of(tab, row)
+    before = _ranked_at(nc, players)
+    edits = before + 2 * nc  # the changed columns' old worths, then (from edits + 3) new ones
+    m = 0
+    previous = -1
+    for i in range(tab[tab[O_ACTION_LEN] + action]):
+        j = tab[cols + i]
+        if j == previous:  # sorted: a column moved twice is adjacent
+            continue
+        previous = j
+        worth = _worth_at(nc) + j * SPACES
+        ex[edits + m] = ex[worth + exi[base + j]]
+        ex[edits + 3 + m] = 1.0 if exi[at + nc + j] else ex[worth + exi[at + j]]
+        m += 1
+    _sort(ex, edits + 3, m)
+    merged = before + nc
+    n = k = 0
+    taken_out = 0  # bit r: old worth r has been taken out
+    for i in range(ranked):
+        v = ex[before + i]
+        out = False
+        for r in range(m):
+            if not taken_out >> r & 1 and ex[edits + r] == v:
+                taken_out |= 1 << r
+                out = True
+                break
+        if out:
+            continue
+        while k < m and ex[edits + 3 + k] > v:
+            ex[merged + n] = ex[edits + 3 + k]
+            n += 1
+            k += 1
+        ex[merged + n] = v
+        n += 1
+    while k < m:
+        ex[merged + n] = ex[edits + 3 + k]
+        n += 1
+        k += 1
+    mine = _sum(ex, merged, n, int(ex[j0 + E_COUNT]))
+    return _race(tab, ex, players, mine, exi, at + nc, tops)
 
 
 @_jit
@@ -276,28 +417,44 @@ def roll_value(tab: np.ndarray, row: np.ndarray, ex: np.ndarray, exi: np.ndarray
     kernels.prepare(tab, row, exi)  # exi begins with a work space of its own
     base = kernels.work_length_of(tab)
     _spaces(tab, row, exi, base)
+    claims = int(ex[_judge_at(nc) + E_MINE]) + _tops(nc, exi, base)
+    ranked = _ours(tab, row, ex, exi, base, claims, _ranked_at(nc, players))
+    _sort(ex, _ranked_at(nc, players), ranked)
     memo = _memo_at(nc, players)
     for a in range(tab[H_ACTIONS]):
         ex[memo + a] = math.nan
-    listed = 2 * nc + W_CHOICES
-    total = 0.0
-    bust = 0
-    for outcome in range(tab[H_OUTCOMES]):
-        weight = tab[tab[O_WEIGHTS] + outcome]
-        n = kernels.offer_choices(tab, outcome, exi)
-        if n == 0:
-            bust += weight
-            continue
+    # The best choice of each kind of group (its sums), -inf for none: many rolls share a
+    # kind, and the best needs neither the choices' order nor their merging across groups
+    # (`offer_choices`), only each group's choices, straight from its table.
+    kinds = memo + tab[H_ACTIONS]
+    tail = kernels.status_tail(tab, exi)
+    full = 1 << tab[H_MOST]
+    for kind in range(tab[H_KINDS]):
+        g = tab[tab[O_KIND_GROUP] + kind]
+        found = kernels.group_choices(tab, exi, g, tail)
+        subs = tab[O_SUB_ACTION] + 8 * g
         best = -math.inf
-        for k in range(n):
-            a = exi[listed + k]
+        for mask in range(1, full):
+            if not found >> mask & 1:
+                continue
+            a = tab[subs + mask]
             v = ex[memo + a]
             if math.isnan(v):
-                v = _after_value(tab, row, a, ex, exi)
+                v = _after_value(tab, row, a, ex, exi, ranked)
                 ex[memo + a] = v
             if v > best:
                 best = v
-        total += weight * best
+        ex[kinds + kind] = best
+    total = 0.0
+    bust = 0
+    for outcome in range(tab[H_OUTCOMES]):
+        best = -math.inf
+        for g in range(tab[tab[O_GROUP_START] + outcome], tab[tab[O_GROUP_START] + outcome + 1]):
+            best = max(best, ex[kinds + tab[tab[O_GROUP_KIND] + g]])
+        if best == -math.inf:  # no choice: a bust (values are finite)
+            bust += tab[tab[O_WEIGHTS] + outcome]
+            continue
+        total += tab[tab[O_WEIGHTS] + outcome] * best
     return float((total + bust * ex[_judge_at(nc) + E_BASE]) / tab[H_TOTAL])
 
 
@@ -321,16 +478,26 @@ def expert_act(
     tab: np.ndarray, row: np.ndarray, work: np.ndarray, ex: np.ndarray, exi: np.ndarray,
     after: np.ndarray,
 ) -> int:
-    """The expert's action, by kernel id (core: `play_expert`). In CHOOSE, `work` lists the choices."""
-    judge(tab, row, ex, exi)
+    """The expert's action, by kernel id (core: `play_expert`). In CHOOSE, `work` lists the choices.
+
+    Like the Python expert's caches, it keeps the judge while the turn's mover, claims and
+    pieces stay the same, and the chosen choice's look-ahead for the next decision.
+    """
+    nc = tab[H_COLUMNS]
+    j0 = _judge_at(nc)
+    key = _judge_key_at(tab)
+    if not _holds(exi, key, row[R_PLAYER] + 1, row, R_RUNNERS + nc):  # claims and pieces
+        judge(tab, row, ex, exi)
+        _hold(exi, key, row[R_PLAYER] + 1, row, R_RUNNERS + nc)
+    ahead = _ahead_at(tab, kernels.players_of(tab, row))
     if row[R_PHASE] != CHOOSE:  # core: decide
         if not kernels.may_stop(tab, row):
             return int(tab[H_ROLL_ACTION])
         if stop_wins(tab, row):
             return int(tab[H_STOP_ACTION])
         stop = _stop_value(tab, row, ex, exi)
-        return int(tab[H_ROLL_ACTION] if roll_value(tab, row, ex, exi) > stop else tab[H_STOP_ACTION])
-    nc = tab[H_COLUMNS]
+        rolling = ex[j0 + E_AHEAD] if _holds(exi, ahead, 1, row, 0) else roll_value(tab, row, ex, exi)
+        return int(tab[H_ROLL_ACTION] if rolling > stop else tab[H_STOP_ACTION])
     listed = 2 * nc + W_CHOICES
     n = work[2 * nc + W_COUNT]
     if n == 1:
@@ -358,9 +525,12 @@ def expert_act(
         if not keep[k]:
             continue
         _play_into(tab, row, work[listed + k], after, exi)
-        v = roll_value(tab, after, ex, exi)
+        rolling = roll_value(tab, after, ex, exi)
+        v = rolling
         if kernels.may_stop(tab, after):
             v = max(v, _stop_value(tab, after, ex, exi))
         if v > best_value:
             best, best_value = work[listed + k], v
+            ex[j0 + E_AHEAD] = rolling
+            _hold(exi, ahead, 1, after, 0)
     return int(best)

@@ -7,8 +7,8 @@ half-applied. Phases are core's `Phase` numbers.
 A game is one int32 row: player, phase, steps, turn, the four dice (0 unless in CHOOSE),
 then the runners by column, the claims by column (-1 for none), then each player's pieces
 by column. Its int64 `work` holds what core's `status` holds, derived from the row and
-kept up to date move by move (`prepare` derives it afresh): each column's room and
-whether a runner stands there, the runners and steps left; then the choices of the roll
+kept up to date move by move (`prepare` derives it afresh): each column's room (capped
+at the most steps one roll takes: more cannot matter) and whether a runner stands there, the runners and steps left; then the choices of the roll
 on the table, as action numbers in core's option order.
 """
 
@@ -21,6 +21,7 @@ from cantstop.fast.tables import (
     H_CHOICES,
     H_COLUMNS,
     H_FACES,
+    H_MOST,
     H_NO_STOP,
     H_ROLL_ACTION,
     H_RUNNERS,
@@ -30,9 +31,10 @@ from cantstop.fast.tables import (
     H_TO_WIN,
     O_ACTION_COLS,
     O_ACTION_LEN,
+    O_CHOICE_TABLES,
     O_GROUP_COLS,
-    O_GROUP_LEN,
     O_GROUP_START,
+    O_GROUP_TABLE,
     O_HEIGHTS,
     O_INTERNAL,
     O_NUMBER,
@@ -109,8 +111,9 @@ def prepare(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
     nc = tab[H_COLUMNS]
     player = row[R_PLAYER]
     left = tab[H_RUNNERS]
+    most = tab[H_MOST]
     for j in range(nc):
-        work[j] = room(tab, row, player, j)
+        work[j] = min(room(tab, row, player, j), most)
         has = row[R_RUNNERS + j] != 0
         work[nc + j] = has
         left -= has
@@ -137,86 +140,42 @@ def _offer(tab: np.ndarray, work: np.ndarray, w: int, action: int) -> None:
 
 
 @_inline
-def _fits(work: np.ndarray, nc: int, c: int, steps: int) -> int:
-    """-1 if column c cannot take `steps` steps, else 1 if it needs a new runner, 0 if not."""
-    if work[c] < steps:
-        return -1
-    return 0 if work[nc + c] else 1
+def status_tail(tab: np.ndarray, work: np.ndarray) -> int:
+    """The part of every group's `choice_table` key that the runners and steps left make."""
+    most = tab[H_MOST]
+    w = 2 * tab[H_COLUMNS]
+    return int(min(work[w + W_LEFT], most) * (most + 1) + min(work[w + W_STEPS_LEFT], most))
+
+
+@_inline
+def group_choices(tab: np.ndarray, work: np.ndarray, g: int, tail: int) -> int:
+    """Bit m set: subset mask m of group g is a choice (core: `group_choices`, read from its table).
+
+    `tail` is `status_tail`; the key's head is the group's columns' status codes.
+    """
+    nc = tab[H_COLUMNS]
+    most = tab[H_MOST]
+    cols = tab[O_GROUP_COLS] + 3 * g
+    key = 0
+    for i in range(most):
+        c = tab[cols + i]
+        key = key * (2 * most + 2) + 2 * work[c] + work[nc + c]
+    at = tab[O_CHOICE_TABLES] + tab[tab[O_GROUP_TABLE] + g]
+    return int(tab[at + key * (most + 1) * (most + 1) + tail])
 
 
 @_inline
 def offer_choices(tab: np.ndarray, outcome: int, work: np.ndarray) -> int:
-    """List the choices of roll `outcome`; return how many (core: `roll_choices`).
-
-    Per group of sums: the applicable subsets that no applicable larger subset extends
-    (core: `group_choices` and `applicable`). Pairs, the common case, are spelled out.
-    """
-    nc = tab[H_COLUMNS]
-    w = 2 * nc
-    left = work[w + W_LEFT]
-    steps_left = work[w + W_STEPS_LEFT]
+    """List the choices of roll `outcome`; return how many (core: `roll_choices`)."""
+    w = 2 * tab[H_COLUMNS]
     work[w + W_COUNT] = 0
-    start = tab[tab[O_GROUP_START] + outcome]
-    end = tab[tab[O_GROUP_START] + outcome + 1]
-    for g in range(start, end):
-        n = tab[tab[O_GROUP_LEN] + g]
-        cols = tab[O_GROUP_COLS] + 3 * g
+    tail = status_tail(tab, work)
+    full = 1 << tab[H_MOST]
+    for g in range(tab[tab[O_GROUP_START] + outcome], tab[tab[O_GROUP_START] + outcome + 1]):
+        found = group_choices(tab, work, g, tail)
         subs = tab[O_SUB_ACTION] + 8 * g
-        if n == 2:
-            a, b = tab[cols], tab[cols + 1]
-            if steps_left >= 2:
-                if a == b:
-                    new = _fits(work, nc, a, 2)
-                else:
-                    fa, fb = _fits(work, nc, a, 1), _fits(work, nc, b, 1)
-                    new = -1 if fa < 0 or fb < 0 else fa + fb
-                if new >= 0 and new <= left:
-                    _offer(tab, work, w, tab[subs + 3])
-                    continue
-            if steps_left >= 1:
-                fa = _fits(work, nc, a, 1)
-                if fa >= 0 and fa <= left:
-                    _offer(tab, work, w, tab[subs + 1])
-                fb = _fits(work, nc, b, 1)
-                if fb >= 0 and fb <= left:
-                    _offer(tab, work, w, tab[subs + 2])
-            continue
-        full = (1 << n) - 1
-        ok = 0
-        for mask in range(1, full + 1):
-            count = 0
-            for i in range(n):
-                count += mask >> i & 1
-            good = count <= steps_left
-            new = 0
-            for i in range(n):
-                if not good:
-                    break
-                if not mask >> i & 1:
-                    continue
-                c = tab[cols + i]
-                first = True
-                same = 0
-                for k in range(n):
-                    if mask >> k & 1 and tab[cols + k] == c:
-                        same += 1
-                        if k < i:
-                            first = False
-                if first:
-                    fit = _fits(work, nc, c, same)
-                    if fit < 0:
-                        good = False
-                    new += fit
-            if good and new <= left:
-                ok |= 1 << mask
-        for mask in range(1, full + 1):
-            if not ok >> mask & 1:
-                continue
-            maximal = True
-            for i in range(n):
-                if not mask >> i & 1 and ok >> (mask | 1 << i) & 1:
-                    maximal = False
-            if maximal:
+        for mask in range(1, full):
+            if found >> mask & 1:
                 _offer(tab, work, w, tab[subs + mask])
     return int(work[w + W_COUNT])
 
@@ -256,15 +215,26 @@ def may_place(tab: np.ndarray, work: np.ndarray) -> bool:
 
 
 @_inline
+def clear_dice(row: np.ndarray) -> None:
+    """Take the dice off the table; a loop, as a slice of the row costs two atomic operations."""
+    for i in range(R_DICE, R_DICE + 4):
+        row[i] = 0
+
+
+@_inline
 def end_turn(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
     """Pass the dice to the next seat (core: `State._end_turn`); also the bust."""
     nc = tab[H_COLUMNS]
-    row[R_PLAYER] = (row[R_PLAYER] + 1) % players_of(tab, row)
-    row[R_RUNNERS : R_RUNNERS + nc] = 0
+    # Loops and a comparison rather than slices and a modulo: a slice is an array object,
+    # counted on and off with two atomic operations, and a turn ends every six moves.
+    player = row[R_PLAYER] + 1
+    row[R_PLAYER] = player if player < players_of(tab, row) else 0
+    for j in range(nc):
+        row[R_RUNNERS + j] = 0
     row[R_STEPS] = 0
     row[R_TURN] += 1
     row[R_PHASE] = ROLL
-    row[R_DICE : R_DICE + 4] = 0
+    clear_dice(row)
     prepare(tab, row, work)
 
 
@@ -275,7 +245,13 @@ def roll(tab: np.ndarray, row: np.ndarray, dice: np.ndarray, work: np.ndarray) -
     Returns the number of choices, which `work` lists.
     """
     row[R_DICE : R_DICE + 4] = dice
-    found = offer_choices(tab, outcome_of(tab, row), work)
+    return roll_outcome(tab, row, outcome_of(tab, row), work)
+
+
+@_inline
+def roll_outcome(tab: np.ndarray, row: np.ndarray, outcome: int, work: np.ndarray) -> int:
+    """`roll` once the outcome is known, leaving the row's dice as they are."""
+    found = offer_choices(tab, outcome, work)
     if found:
         row[R_PHASE] = CHOOSE
     else:
@@ -305,11 +281,11 @@ def choose(tab: np.ndarray, row: np.ndarray, action: int, work: np.ndarray) -> N
         row[R_RUNNERS + j] = space
     for i in range(n):
         j = tab[cols + i]
-        work[j] = room(tab, row, p, j)
+        work[j] = min(room(tab, row, p, j), tab[H_MOST])
     row[R_STEPS] += n
     work[2 * nc + W_STEPS_LEFT] -= n
     row[R_PHASE] = DECIDE
-    row[R_DICE : R_DICE + 4] = 0
+    clear_dice(row)
 
 
 @_inline

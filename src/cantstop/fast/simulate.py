@@ -20,13 +20,13 @@ import numpy as np
 
 from cantstop.core.variant import Variant, preset
 from cantstop.fast import kernels
-from cantstop.fast.act import BOT_CODES, act
+from cantstop.fast.act import BOT_CODES, EXPERT, light_act
 from cantstop.fast.bots import heuristic_tables
-from cantstop.fast.counter import MASK, nb_dice
-from cantstop.fast.expert import fractions, new_scratch
+from cantstop.fast.counter import DICE_STREAM, DRAW_STREAM, MASK, nb_roll_number, nb_stream_key
+from cantstop.fast.expert import expert_act, fractions, new_scratch
 from cantstop.fast.kernels import OVER, R_PHASE, R_PLAYER, R_RUNNERS, R_TURN, ROLL
 from cantstop.fast.memory import check_count, check_fits
-from cantstop.fast.tables import H_COLUMNS, H_FACES, compile_variant
+from cantstop.fast.tables import H_COLUMNS, H_FACES, O_ROLL_INDEX, compile_variant
 
 MAX_TURNS = 10_000  # a game still going after this many turns is a draw (winner -1)
 MAX_THREADS = 1024  # more threads than cores only take turns; this many is surely a slip
@@ -51,24 +51,33 @@ class Simulation:
 @nb.njit(cache=True)
 def _one_game(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, seed: np.uint64, deal: int, game: int,
-    max_turns: int, row: np.ndarray, work: np.ndarray, dice: np.ndarray, ex: np.ndarray,
-    exi: np.ndarray, after: np.ndarray,
+    max_turns: int, row: np.ndarray, work: np.ndarray, ex: np.ndarray, exi: np.ndarray,
+    after: np.ndarray,
 ) -> tuple[int, int]:
-    """Play one game to its end in `row` (cleared here); (turns, winning seat or -1)."""
+    """Play one game to its end in `row` (cleared here); (turns, winning seat or -1).
+
+    The row never holds the dice: nothing in a game reads them once the roll's outcome
+    is known, and splitting the roll's number into faces would cost four divisions a roll.
+    """
     nc = tab[H_COLUMNS]
+    faces = tab[H_FACES]
     row[:] = 0
     row[R_RUNNERS + nc : R_RUNNERS + 2 * nc] = -1  # no claims
     kernels.prepare(tab, row, work)
+    dice_key = nb_stream_key(seed, np.uint64(DICE_STREAM), deal)
+    draw_key = nb_stream_key(seed, np.uint64(DRAW_STREAM), game)
     rolls = draws = 0
     while row[R_PHASE] != OVER and row[R_TURN] < max_turns:
         if row[R_PHASE] == ROLL:
-            nb_dice(seed, deal, rolls, tab[H_FACES], dice)
+            outcome = tab[tab[O_ROLL_INDEX] + nb_roll_number(dice_key, rolls, faces)]
             rolls += 1
-            kernels.roll(tab, row, dice, work)  # leaves the choices listed for the bot
+            kernels.roll_outcome(tab, row, outcome, work)  # leaves the choices listed for the bot
         else:
-            action, draws = act(
-                bots[row[R_PLAYER]], tab, heur, row, work, ex, exi, after, seed, game, draws
-            )
+            bot = bots[row[R_PLAYER]]
+            if bot == EXPERT:  # `act`, split: the light bots then take none of the expert's arrays
+                action = expert_act(tab, row, work, ex, exi, after)
+            else:
+                action, draws = light_act(bot, tab, heur, row, work, draw_key, draws)
             kernels.apply(tab, row, action, work)
     return row[R_TURN], (row[R_PLAYER] if row[R_PHASE] == OVER else -1)
 
@@ -85,13 +94,12 @@ def _play(
     count = len(orders)
     row = np.zeros(kernels.row_length_of(tab, orders.shape[1]), np.int32)
     work = np.zeros(kernels.work_length_of(tab), np.int64)
-    dice = np.zeros(4, np.int32)
     ex, exi, after = new_scratch(tab, fr, orders.shape[1])
     for i in range(len(turns)):
         game = first + i
         turns[i], winner[i] = _one_game(
-            tab, heur, orders[game % count], seed, game // count, game, max_turns, row, work, dice,
-            ex, exi, after,
+            tab, heur, orders[game % count], seed, game // count, game, max_turns, row, work, ex,
+            exi, after,
         )
 
 
