@@ -62,7 +62,8 @@ E_COUNT, E_MINE, E_RIVALS, E_BEST, E_THREAT, E_BASE = range(6)  # judge slots af
 E_AHEAD = 6  # `roll_value` of the position at `_ahead_at`: the chosen choice's, the next decision's
 JUDGE = 8
 
-_jit = nb.njit(cache=True, error_model="numpy")
+# Counted explicitly: the simulator's game loop, which calls `expert_act`, is not.
+_jit = kernels.counted_jit(True)
 _inline = nb.njit(cache=True, error_model="numpy", inline="always")
 
 

@@ -14,6 +14,9 @@ on the table, as action numbers in core's option order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 import numba as nb
 import numpy as np
 
@@ -49,6 +52,19 @@ W_LEFT, W_STEPS_LEFT, W_COUNT, W_CHOICES = 0, 1, 2, 3
 
 _jit = nb.njit(cache=True, error_model="numpy")
 _inline = nb.njit(cache=True, error_model="numpy", inline="always")
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def counted_jit(counted: bool, error_model: str = "numpy") -> Callable[[_F], _F]:
+    """`numba.njit(cache=True)` with numba's reference counting of arrays on or off.
+
+    Off, every array an inlined kernel takes costs nothing; on, two atomic operations per
+    call. Code that allocates needs it on; a callee that leaves it unset inherits its
+    caller's choice, so code called from uncounted code sets it. (`_nrt` is numba's own
+    option, absent from its type stubs.)
+    """
+    options: dict[str, Any] = {"cache": True, "error_model": error_model, "_nrt": counted}
+    return cast(Callable[[_F], _F], nb.njit(**options))
 
 
 def row_length(columns: int, players: int) -> int:

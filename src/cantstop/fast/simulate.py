@@ -48,7 +48,10 @@ class Simulation:
         return len(self.turns)
 
 
-@nb.njit(cache=True)
+# Uncounted: counting the arrays every inlined kernel takes was a third of a random
+# game's time. Nothing here allocates; the row and work space belong to `_play`, which
+# outlives the game. The expert, which allocates, is a plain call into counted code.
+@kernels.counted_jit(False, error_model="python")
 def _one_game(
     tab: np.ndarray, heur: np.ndarray, bots: np.ndarray, seed: np.uint64, deal: int, game: int,
     max_turns: int, row: np.ndarray, work: np.ndarray, ex: np.ndarray, exi: np.ndarray,
