@@ -53,3 +53,11 @@ def test_setoption() -> None:
     assert parse_setoption("setoption name Book File value my book.txt") == ("Book File", "my book.txt")
     with pytest.raises(MessageError, match="setoption name X value Y"):
         parse_setoption("setoption Seed 12")
+
+
+def test_a_superscript_digit_is_a_message_error_not_a_crash() -> None:
+    # '²'.isdigit() holds but int('²') fails: numbers are checked with isdecimal.
+    with pytest.raises(MessageError, match="whole number"):
+        Option("Seed", "spin", "0").check("²")
+    with pytest.raises(MessageError, match="bad go"):
+        parse_go("go movetime ²")

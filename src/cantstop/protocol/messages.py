@@ -50,7 +50,7 @@ class Option:
     def check(self, value: str) -> str:
         """The value, checked against the option's type; a `MessageError` says what is allowed."""
         if self.kind == "spin":
-            if not value.lstrip("-").isdigit():
+            if not value.lstrip("-").isdecimal():
                 raise MessageError(f"option {self.name} takes a whole number, not {value!r}")
             number = int(value)
             if self.low is not None and self.high is not None and not self.low <= number <= self.high:
@@ -115,7 +115,7 @@ class Go:
 
 def parse_go(line: str) -> Go:
     words = line.split()
-    if len(words) < 3 or words[1] != "movetime" or not words[2].isdigit():
+    if len(words) < 3 or words[1] != "movetime" or not words[2].isdecimal():
         raise MessageError(f"bad go {line!r}: write go movetime MS (milliseconds), e.g. go movetime 1000")
     legal: tuple[Action, ...] = ()
     if len(words) > 3:

@@ -84,7 +84,7 @@ class Engine:
 
     def newgame(self, line: str) -> None:
         words = line.split()
-        if len(words) != 4 or not words[2].isdigit() or not words[3].isdigit():
+        if len(words) != 4 or not words[2].isdecimal() or not words[3].isdecimal():
             raise MessageError(f"bad newgame {line!r}: write newgame VARIANT SEATS SEAT, e.g. newgame classic 2 0")
         variant = preset(words[1])
         seats, seat = int(words[2]), int(words[3])
