@@ -46,8 +46,10 @@ class JsonFormatter(logging.Formatter):
 
 def log_config(form: str, level: str) -> dict[str, Any]:
     """A `logging.config.dictConfig` for the server's and uvicorn's loggers, to stderr."""
-    if form not in FORMATS or level not in LEVELS:
-        raise ValueError(f"log format {form!r} / level {level!r}: formats are {', '.join(FORMATS)}, levels {', '.join(LEVELS)}")
+    if form not in FORMATS:
+        raise ValueError(f"log format {form!r}: the formats are {', '.join(FORMATS)}")
+    if level not in LEVELS:
+        raise ValueError(f"log level {level!r}: the levels are {', '.join(LEVELS)}")
     text = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
     to_stderr = {"handlers": ["stderr"], "level": level.upper(), "propagate": False}
     return {
