@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import Server, auth
+from web_helpers import Server, auth, pick
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -52,12 +52,8 @@ class Seat(threading.Thread):
             state = game["state"]
             if state is None or game["status"] == "over" or state["player"] != self.seat:
                 continue
-            if state["phase"] == "choose":
-                action: Any = state["legal"][0]
-            elif state["phase"] == "decide" and rolls >= 2:
-                action, rolls = "stop", 0
-            else:
-                action, rolls = "roll", rolls + 1
+            action = pick(state, rolls)
+            rolls = 0 if action == "stop" else rolls + (action == "roll")
             ws.send(json.dumps({"type": "action", "version": game["version"], "action": action}))
 
 
