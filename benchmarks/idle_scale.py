@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 
 import httpx
-from web_load import LIMITS_AWAY, free_port
 from websockets.asyncio.client import ClientConnection, connect
+
+from web_load import LIMITS_AWAY, free_port
 
 
 def rss_mib(pid: int) -> float:
