@@ -377,3 +377,9 @@ def test_advance_refuses_an_illegal_move_naming_the_legal_ones() -> None:
     table.play(Move.rolled((1, 5, 4, 6)))
     with pytest.raises(IllegalActionError, match="legal"):
         advance(table.state, choice(6, 8))
+
+
+def test_a_table_with_a_player_list_that_does_not_fit_the_seats_is_a_setup_error() -> None:
+    record = Table.new("classic", ["Ann", "Bob"], SeededDice(0), first=0).record
+    with pytest.raises(SetupError, match="1 players for 2 seats: one per seat"):
+        Table(record, SeededDice(0), [None])

@@ -17,7 +17,7 @@ import string
 from typing import Any
 
 from cantstop.core.dice import Dice
-from cantstop.core.errors import NotationError
+from cantstop.core.errors import NotationError, VariantError
 from cantstop.core.state import Phase, State, make_state
 from cantstop.core.variant import Variant, preset, variant_spec
 
@@ -95,7 +95,7 @@ def from_notation(text: str) -> State:
     spec, pieces_text, runners_text, seat, phase_text, steps, turn = fields
     try:
         variant = preset(spec)
-    except ValueError as error:
+    except VariantError as error:
         raise NotationError(str(error)) from None
     rows = pieces_text.split("/")
     out = tuple(i for i, row in enumerate(rows[:4]) if row == "-")

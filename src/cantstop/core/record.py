@@ -26,7 +26,7 @@ from typing import Any
 
 from cantstop.core.choices import Choice, format_choice, parse_choice
 from cantstop.core.dice import Dice
-from cantstop.core.errors import CantStopError, NotationError, RecordError
+from cantstop.core.errors import CantStopError, NotationError, RecordError, SetupError, VariantError
 from cantstop.core.notation import SEATS, format_dice, parse_dice, seat_letter
 from cantstop.core.state import ROLL, Decision, Phase, State, new_game
 from cantstop.core.variant import Variant, preset, variant_spec
@@ -145,10 +145,7 @@ def parse_event(token: str, variant: Variant) -> Event:
         if len(letter) != 1 or letter not in SEATS:
             raise NotationError(f"bad seat in {token!r}: write resign: and a seat letter, A-D")
         return Leave(SEATS.index(letter))
-    try:
-        return parse_choice(token)
-    except ValueError as error:
-        raise CantStopError(str(error)) from None
+    return parse_choice(token)
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -252,7 +249,7 @@ def read_record(text: str) -> Record:
             body.append((number, line))
     try:
         variant = preset(tags.get("Variant", "classic"))
-    except ValueError as error:
+    except VariantError as error:
         raise RecordError(str(error), tag_lines.get("Variant")) from None
     players = [p.strip() for p in tags.get("Players", "").split(";") if p.strip()]
     if not players:
@@ -265,7 +262,7 @@ def read_record(text: str) -> Record:
     try:
         record = Record(variant, players, SEATS.index(first_tag))
         state = record.start()
-    except ValueError as error:
+    except SetupError as error:
         raise RecordError(str(error), tag_lines.get("Players")) from None
     record.tags = {k: v for k, v in tags.items() if k not in ("Variant", "Players", "First", "Result", "Turns")}
     for position, (number, line) in enumerate(body):

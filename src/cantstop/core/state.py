@@ -53,6 +53,22 @@ class State(NamedTuple):
     kept because every roll of every search looks its choices up by it.
     `runner_columns` (the columns holding a runner, ascending) is derived too: bots and
     the end of a turn need it, and keeping it costs a little only when a runner is placed.
+    `seat` is the seat to move (the winner once the game is over); `num_players` counts seats.
+
+    A move returns a new state and leaves this one as it was. An action the position does
+    not allow raises `IllegalActionError` naming the legal ones; dice that are no roll of
+    the variant raise `InvalidDiceError`.
+
+    >>> state = new_game("classic", 2).roll((2, 4, 5, 5))
+    >>> state.phase.name, state.options
+    ('CHOOSE', ((6, 10), (7, 9)))
+    >>> after = state.play((6, 10))
+    >>> after.runners[6], after.runners[10], after.legal_actions()
+    (1, 1, (<Decision.ROLL: 'roll'>, <Decision.STOP: 'stop'>))
+    >>> state.play(STOP)
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.IllegalActionError: stop is not legal here; legal actions: 6+10, 7+9
     """
 
     variant: Variant
@@ -119,7 +135,8 @@ class State(NamedTuple):
         )
 
     def choices(self, dice: Dice) -> tuple[Choice, ...]:
-        """The legal choices the roll `dice` offers here (empty: the roll busts)."""
+        """The legal choices the roll `dice` offers here (empty: the roll busts); dice that are
+        not four faces of the variant raise `InvalidDiceError`."""
         try:
             outcome = self.variant.catalog.index[dice]
         except (KeyError, TypeError):
@@ -154,7 +171,16 @@ class State(NamedTuple):
     # one unpack costs less than twelve attribute reads (benchmarks/unpack.py: 237 ns
     # against 391 ns per state on this project's 2-core machine, under load, 2026-11-24).
     def roll(self, dice: Dice) -> State:
-        """Put a roll on the table; a roll with no choice busts the turn."""
+        """Put a roll on the table; a roll with no choice busts the turn.
+
+        Raises `IllegalActionError` unless the dice are due (the ROLL phase), and
+        `InvalidDiceError` for dice that are not four faces of the variant.
+
+        >>> new_game("classic").roll((1, 2, 3))
+        Traceback (most recent call last):
+        ...
+        cantstop.core.errors.InvalidDiceError: bad dice (1, 2, 3): a roll is four dice, each 1..6
+        """
         variant, pieces, runners, claimed, seat, phase, _, steps, turn, status, _, runner_columns, out = self
         if phase is not _ROLL:
             raise IllegalActionError(
@@ -178,7 +204,14 @@ class State(NamedTuple):
         return self._end_turn(pieces, claimed)
 
     def play(self, action: Action) -> State:
-        """Apply a player's action (a choice, ROLL or STOP); illegal ones raise."""
+        """Apply a player's action (a choice, ROLL or STOP); an action the position does not
+        allow raises `IllegalActionError` naming the legal ones.
+
+        >>> new_game("classic").play(ROLL)
+        Traceback (most recent call last):
+        ...
+        cantstop.core.errors.IllegalActionError: roll is not legal: the dice must be rolled first
+        """
         phase = self.phase
         if phase is _CHOOSE:
             if action in self.options:
@@ -476,7 +509,18 @@ def make_state(
 
 
 def new_game(variant: Variant | str = "classic", num_players: int = 2, first: int = 0) -> State:
-    """The opening position: nobody on the board, seat `first` to roll."""
+    """The opening position: nobody on the board, seat `first` to roll.
+
+    Raises `VariantError` for an unknown spec and `SetupError` for a player count or first
+    seat the variant does not allow, naming the allowed range.
+
+    >>> new_game("solitaire", 1).seat
+    0
+    >>> new_game("classic", 5)
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.SetupError: classic is for 1..4 players, not 5
+    """
     v = preset(variant) if isinstance(variant, str) else variant
     if not v.min_players <= num_players <= v.max_players:
         raise SetupError(

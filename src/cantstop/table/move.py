@@ -61,6 +61,22 @@ class MoveError(CantStopError):
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    """One move, in one text form and one JSON form that read back equal.
+
+    Reading raises `MoveError` (a `CantStopError`) naming what a move may be; so does
+    `action` for an out-of-band move, which is no action of the rules.
+
+    >>> move = Move.parse("6+10")
+    >>> move.kind, move.action, move.json()
+    (<Kind.CHOICE: 'choice'>, (6, 10), {'choice': [6, 10]})
+    >>> Move.from_json({"resign": 1, "reason": "left"}).text
+    'resign:B'
+    >>> Move.parse("jump")
+    Traceback (most recent call last):
+    ...
+    cantstop.table.move.MoveError: bad move 'jump': write a choice (6+10, 7, 7+7), roll, stop, ...
+    """
+
     kind: Kind
     dice: Dice = ()  # ROLL: the dice once rolled (a `Roll`); () while a seat asks for a roll
     columns: Choice = ()  # CHOICE: the columns advanced, sorted
@@ -70,7 +86,7 @@ class Move:
     # ------------------------------------------------------------ building
     @staticmethod
     def of(action: Action) -> Move:
-        """The move of an engine action (a choice, ROLL or STOP)."""
+        """The move of an engine action (a choice, ROLL or STOP); `MoveError` for anything else."""
         move = _ACTIONS.get(action)
         if move is None:
             if not isinstance(action, tuple):
@@ -156,7 +172,7 @@ class Move:
 
     @staticmethod
     def parse(text: str, variant: Variant | None = None) -> Move:
-        """A move from its text form; dice are read only against a `variant`."""
+        """A move from its text form; dice are read only against a `variant`. Raises `MoveError`."""
         word = text.strip()
         kind, colon, seat = word.partition(":")
         if colon:
@@ -169,12 +185,12 @@ class Move:
             if variant is not None:
                 return Move.of_event(parse_event(word, variant))
             return Move.of(Decision(word) if word in ("roll", "stop") else parse_choice(word))
-        except ValueError as error:
+        except CantStopError as error:  # a choice, or with a variant dice, that cannot be read
             raise MoveError(f"bad move {text!r}: {error}") from None
 
     @staticmethod
     def from_json(data: object) -> Move:
-        """A move from its JSON form (a dict as `json` makes)."""
+        """A move from its JSON form (a dict as `json` makes). Raises `MoveError`."""
         try:
             if not isinstance(data, dict):
                 raise TypeError(f"a move is an object, not {type(data).__name__}")

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Select, Static
 
 from cantstop.bots import bot_names, get_bot
-from cantstop.core.errors import SetupError
+from cantstop.core.errors import SetupError, UnknownBotError
 from cantstop.core.variant import PRESETS, preset
 from cantstop.tui.messages import NewGame
 from cantstop.tui.seats import BOT_PREFIX, LEVELS, check_name, check_seats, parse_seats, resolve_bot
@@ -112,7 +112,7 @@ class StartScreen(SizedScreen):
                 if self.query_one(f"#kind{i}", Select).value == PERSON:
                     check_name(self.query_one(f"#name{i}", Input).value.strip())
             seats, notices = parse_seats(self.spec())
-        except ValueError as error:
+        except (SetupError, UnknownBotError) as error:
             problem.update(str(error) if self.spec() else "Fill at least one seat.")
             return
         try:

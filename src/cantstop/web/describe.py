@@ -6,6 +6,7 @@ from typing import Any, assert_never
 
 from cantstop.bots import get_bot
 from cantstop.core.dice import Dice
+from cantstop.core.errors import UnknownBotError
 from cantstop.core.notation import seat_letter, to_json
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import Variant
@@ -21,7 +22,7 @@ def display_name(name: str | None) -> str | None:
     if name and name.startswith("bot:"):
         try:
             return get_bot(name[4:]).display
-        except ValueError:  # a bot this server no longer has: its name is all there is
+        except UnknownBotError:  # a bot this server no longer has: its name is all there is
             return name
     return name
 
