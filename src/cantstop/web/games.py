@@ -12,7 +12,7 @@ import json
 import re
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
@@ -116,6 +116,37 @@ class LiveGame:
         return entries
 
 
+def told_moves(table: Table, moves: Iterable[Move]) -> Iterator[list[Happening]]:
+    """Restore each move on `table` and yield what it did, one list per move. A fallback note
+    yields nothing: its happening comes with the move the table made for the seat, which
+    follows it in the store, so the log tells the two as one line (`describe.log_lines`)."""
+    held: list[Happening] = []
+    for move in moves:
+        held += table.restore(move)
+        if move.kind is Kind.FALLBACK:
+            yield []
+            continue
+        yield held
+        held = []
+
+
+def fallback_notes(moves: Iterable[Move]) -> dict[int, str]:
+    """Record event index -> a note on each move the table made for a seat (the move after a
+    `fallback` note), for `write_record`: '{fallback:A timeout: the move clock ran out}'."""
+    notes: dict[int, str] = {}
+    events = 0
+    why: Move | None = None
+    for move in moves:
+        if move.kind is Kind.FALLBACK:
+            why = move
+        elif not move.out_of_band:  # a resign or timeout note is no event of the record
+            if why is not None:
+                notes[events] = f"{why.text} {why.reason}".strip()
+                why = None
+            events += 1
+    return notes
+
+
 def parse_action(raw: str | list[int]) -> Move:
     """'roll', 'stop', a choice as '6+10' or [6, 10]; a clear error otherwise. A client's
     move is never an out-of-band one: the table makes those."""
@@ -204,8 +235,8 @@ class LiveGames:
             game.moved_at = time.time()  # play starts now: the first move's clock counts from here
             entries.append(start_line(game))
             game.log.extend(entries)
-        for move in moves:
-            entries += game.told(game.table.restore(move))
+        for happened in told_moves(game.table, moves):
+            entries += game.told(happened)
         if moves:
             game.moved_at = time.time()
         return entries
