@@ -82,11 +82,12 @@ def test_a_long_chat_message_is_refused_naming_the_200_character_rule(client: Te
 
 
 @pytest.mark.parametrize(("message", "says"), [
-    ({"type": "chat", "text": 5}, "a chat message does not fit: text: "),
-    ({"type": "chat", "text": "hi", "extra": 1}, "a chat message does not fit: extra: "),
-    ({"type": "mute", "spectators": "yes"}, "a mute message does not fit: spectators: "),
-    ({"type": "action", "version": "zero", "action": "roll"}, "a action message does not fit: version: "),
+    ({"type": "chat", "text": 5}, "this chat message does not fit: text: "),
+    ({"type": "chat", "text": "hi", "extra": 1}, "this chat message does not fit: extra: "),
+    ({"type": "mute", "spectators": "yes"}, "this mute message does not fit: spectators: "),
+    ({"type": "action", "version": "zero", "action": "roll"}, "this action message does not fit: version: "),
     ({"type": "shout", "text": "hi"}, "no message has the type 'shout'; send {\"type\": \"action\""),
+    ({"text": "hi"}, 'a message is a JSON object with a "type"; send'),
 ])
 def test_a_malformed_message_is_refused_in_plain_words(client: TestClient, message: dict[str, Any], says: str) -> None:
     refusal = chat_refusal(client, message)

@@ -118,7 +118,7 @@ class LiveGame:
 
 def told_moves(table: Table, moves: Iterable[Move]) -> Iterator[list[Happening]]:
     """Restore each move on `table` and yield what it did, one list per move. A fallback note
-    yields nothing: its happening comes with the move the table made for the seat, which
+    yields an empty list: its happening comes with the move the table made for the seat, which
     follows it in the store, so the log tells the two as one line (`describe.log_lines`)."""
     held: list[Happening] = []
     for move in moves:

@@ -108,12 +108,14 @@ async def handle(
     kind = data.get("type") if isinstance(data, dict) else None
     if kind == "ping":
         return {"type": "pong"}
+    if kind is None:
+        return bad_message(f'a message is a JSON object with a "type"; {EXPECTED}')
     if not isinstance(kind, str) or kind not in MODELS:
         return bad_message(f"no message has the type {kind!r}; {EXPECTED}")
     try:
         message = MODELS[kind].model_validate(data)
     except ValidationError as error:  # the fields named, each with what is wrong
-        return {**bad_message(f"a {kind} message does not fit: {field_problems(error.errors())}"), "about": ERRORS_ABOUT[kind]}
+        return {**bad_message(f"this {kind} message does not fit: {field_problems(error.errors())}"), "about": ERRORS_ABOUT[kind]}
     service = service_of(ws)
     try:
         if isinstance(message, WsAction):
