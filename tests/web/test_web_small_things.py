@@ -11,11 +11,12 @@ from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, auth, join, new_game, until, wait_for
 
 from cantstop.bots import Level, get_bot
-from cantstop.core.record import read_record
+from cantstop.core.record import Leave, read_record
 from cantstop.core.variant import PRESET_TITLES, PRESETS
-from cantstop.table import Kind
+from cantstop.table import Kind, Move
 from cantstop.web.app import create_app
 from cantstop.web.chat import MAX_CHAT
+from cantstop.web.games import fallback_notes
 from cantstop.web.move_clock import RAN_OUT
 from cantstop.web.storage import Storage
 
@@ -135,3 +136,13 @@ def test_the_record_marks_the_moves_the_clock_made(storage: Storage) -> None:
     assert f"{{fallback:{'AB'[first.seat]} timeout: {RAN_OUT}}}" in record
     # The marks are comments: the record reads back to the same moves.
     assert read_record(record).events == [m.event for m in moves if not m.out_of_band]
+
+
+@pytest.mark.parametrize("left_in_record", [True, False])
+def test_a_note_lands_on_the_move_the_table_made_whatever_came_before(left_in_record: bool) -> None:
+    """Among people a resignation is an event of the record (the seat leaves), in a match it is
+    a note: either way the note lands on the move the clock made."""
+    first, second = Move.rolled((1, 2, 3, 4)), Move.rolled((6, 6, 5, 5))
+    moves = [first, Move.resign(1, "left"), Move.fallback(0, f"timeout: {RAN_OUT}"), second]
+    events = [first.event, Leave(1), second.event] if left_in_record else [first.event, second.event]
+    assert fallback_notes(moves, events) == {len(events) - 1: f"fallback:A timeout: {RAN_OUT}"}

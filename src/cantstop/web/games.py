@@ -12,7 +12,7 @@ import json
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
@@ -20,7 +20,7 @@ from typing import Any
 from cantstop.core.dice import DiceSource
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
-from cantstop.core.record import Record
+from cantstop.core.record import Event, Record
 from cantstop.core.state import Phase, State
 from cantstop.table import Collected, Fault, Happening, Kind, Move, MoveError, Policy, Table
 from cantstop.table.wording import roll_off_line
@@ -130,20 +130,22 @@ def told_moves(table: Table, moves: Iterable[Move]) -> Iterator[list[Happening]]
         held = []
 
 
-def fallback_notes(moves: Iterable[Move]) -> dict[int, str]:
+def fallback_notes(moves: Iterable[Move], events: Sequence[Event]) -> dict[int, str]:
     """Record event index -> a note on each move the table made for a seat (the move after a
-    `fallback` note), for `write_record`: '{fallback:A timeout: the move clock ran out}'."""
+    `fallback` note), for `write_record`: '{fallback:A timeout: the move clock ran out}'.
+    The moves are matched to the record's `events`, as not every move is one (notes are not;
+    a resignation is among people, where the seat leaves and play goes on)."""
     notes: dict[int, str] = {}
-    events = 0
+    number = 0
     why: Move | None = None
     for move in moves:
         if move.kind is Kind.FALLBACK:
             why = move
-        elif not move.out_of_band:  # a resign or timeout note is no event of the record
+        elif move.kind is not Kind.TIMEOUT and number < len(events) and move.event == events[number]:
             if why is not None:
-                notes[events] = f"{why.text} {why.reason}".strip()
+                notes[number] = f"{why.text} {why.reason}".strip()
                 why = None
-            events += 1
+            number += 1
     return notes
 
 

@@ -51,7 +51,7 @@ async def record(game_id: str, request: Request) -> PlainTextResponse:
     if game.record is None:
         raise ApiError(409, "not_started", "the game has not started: no record yet")
     return PlainTextResponse(
-        write_record(game.record, fallback_notes(game.table.moves if game.table else ())),
+        write_record(game.record, fallback_notes(game.table.moves if game.table else (), game.record.events)),
         headers={"Content-Disposition": f'attachment; filename="cantstop-{game_id}.txt"'},
     )
 
