@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,9 +181,11 @@ def _unquote(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
-def write_record(record: Record) -> str:
-    """The record as text; `read_record` gives it back equal."""
-    body, final = record_body(record)  # one replay gives both the moves and the result
+def write_record(record: Record, notes: Mapping[int, str] | None = None) -> str:
+    """The record as text; `read_record` gives it back equal. `notes` (event index -> text)
+    are written as comments before those events, e.g. who made a move in a seat's stead;
+    reading skips them."""
+    body, final = record_body(record, notes or {})  # one replay gives both the moves and the result
     result = seat_letter(final.seat) if final.is_over else "*"
     if body and not body.endswith("\n"):  # a turn in progress
         body += "\n"
@@ -204,21 +206,27 @@ def header_text(record: Record, result: str = "*", turns: int | None = None) -> 
     return "".join(f'[{k} "{_quote(v)}"]\n' for k, v in tags.items()) + "\n"
 
 
-def record_body(record: Record) -> tuple[str, State]:
+def record_body(record: Record, notes: Mapping[int, str] | None = None) -> tuple[str, State]:
     """The moves as text, one line per turn (the last one open while a turn goes on), and the final state."""
     states = record.states()  # checks every event, naming the first that does not replay
     state = next(states)
     parts: list[str] = []
-    for event, after in zip(record.events, states):
-        parts.append(event_layout(event, state, after, not parts or parts[-1].endswith("\n")))
+    for number, (event, after) in enumerate(zip(record.events, states)):
+        new_line = not parts or parts[-1].endswith("\n")
+        parts.append(event_layout(event, state, after, new_line, (notes or {}).get(number)))
         state = after
     return "".join(parts), state
 
 
-def event_layout(event: Event, before: State, after: State, new_line: bool) -> str:
+def event_layout(event: Event, before: State, after: State, new_line: bool, note: str | None = None) -> str:
     """The text one event adds to the moves: a new line starts with the turn's number and
-    seat, dice that bust are followed by 'bust', and the end of a turn ends its line."""
+    seat, a note is a `{comment}` before the event, dice that bust are followed by 'bust',
+    and the end of a turn ends its line."""
     text = f"{before.turn + 1}. {seat_letter(before.seat)}" if new_line else ""
+    # One line, and no brace that would end the comment early.
+    note = " ".join((note or "").replace("{", "(").replace("}", ")").split())
+    if note:
+        text += " {" + note + "}"
     if event is not ROLL:  # a roll again is implied by the dice that follow
         text += " " + event_text(event)
     if after.turn != before.turn:

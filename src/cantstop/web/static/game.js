@@ -183,8 +183,11 @@ function renderControls(state) {
     state.legal.forEach((choice, i) => {
       const b = button(`${i + 1}`, "choice", () => act(choice));
       const how = state.ways && state.ways[i] ? pairsLabel(state.ways[i]) : "";
-      b.replaceChildren(text("kbd", String(i + 1)), text("span", choiceLabel(choice), "choice-columns"), text("span", how, "choice-dice"));
-      b.setAttribute("aria-label", `${i + 1}: move ${choice.join(" and ")}${how ? `, from ${state.ways ? wayText(state.ways[i], state) : ""}` : ""}`);
+      // The spoken name starts with the words on the button (as they are read, spaced), then
+      // explains them, so a person who says what they see ("click 6 + 10") reaches it.
+      b.replaceChildren(text("kbd", String(i + 1)), " ", text("span", choiceLabel(choice), "choice-columns"), " ", text("span", how, "choice-dice"));
+      const explained = `move ${choice.join(" and ")}${how && state.ways ? `, from ${wayText(state.ways[i], state)}` : ""}`;
+      b.setAttribute("aria-label", `${b.textContent.trim()}: ${explained}`);
       b.dataset.choice = JSON.stringify(choice);
       b.disabled = !mine || busy;
       // Hovering or focusing a choice shows its dice pairs and ghosts its runners on the board.
