@@ -90,7 +90,7 @@ def seat_a_wins(out: Path) -> list[int]:
 @pytest.mark.slow
 def test_two_optimal_bots_reproduce_the_first_players_solved_chance(solved_folder: Path, tmp_path: Path) -> None:
     """Through the pure-Python core: seat A's wins within three standard errors of the table."""
-    games = 6000
+    games = 4000
     spec = MatchSpec(("optimal", "optimal"), ("optimal", "optimal-2"), DUO_PLAY, seed=5)
     outcome = run_match(spec, games, 2, tmp_path / "m")
     assert outcome.tally.games == games
@@ -104,7 +104,7 @@ def test_two_optimal_bots_reproduce_the_first_players_solved_chance(solved_folde
 @pytest.mark.parametrize("bot", ["rule28", "ga", "expert"])
 def test_no_heuristic_bot_beats_the_optimal_bot(bot: str, solved_folder: Path, tmp_path: Path) -> None:
     """Seat-swapped games on duplicate dice: the optimal bot wins at least half, less three standard errors."""
-    games = 2000
+    games = 1000
     spec = MatchSpec(("optimal", bot), ("optimal", bot), DUO_PLAY, seed=7)
     outcome = run_match(spec, games, 2, tmp_path / bot)
     rate = outcome.tally.wins[0] / outcome.tally.games
