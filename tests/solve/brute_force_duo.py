@@ -15,7 +15,7 @@ Position = tuple[tuple[int, ...], tuple[int, ...]]  # (mover's pieces, rival's p
 
 
 def _key(state: State) -> Position:
-    me = state.player
+    me = state.seat
     return tuple(state.pieces[me][2:]), tuple(state.pieces[1 - me][2:])
 
 
@@ -24,14 +24,14 @@ class _Turn:
 
     def __init__(self, start: State) -> None:
         self.start = start
-        self.tables = start.variant.tables
+        self.catalog = start.variant.catalog
         self.graph: dict[tuple[int, ...], list[tuple[int, State | None, list[State]]]] = {}
 
     def moves(self, state: State) -> list[tuple[int, State | None, list[State]]]:
         """Each roll's weight, the state a bust hands on (None if the roll offers choices), its choices' states."""
         if state.runners not in self.graph:
             found = []
-            for dice, weight in zip(self.tables.outcomes, self.tables.weights, strict=True):
+            for dice, weight in zip(self.catalog.outcomes, self.catalog.weights, strict=True):
                 after = state.roll(dice)
                 if after.phase is Phase.CHOOSE:
                     found.append((weight, None, [after.play(c) for c in after.options]))
@@ -79,7 +79,7 @@ class _Turn:
                         if STOP in option.legal_actions():
                             best = max(best, handed(option.play(STOP)))
                     total += weight * best
-                memo[state.runners] = total / self.tables.total
+                memo[state.runners] = total / self.catalog.total
             return memo[state.runners]
 
         return rolled(self.start)

@@ -246,27 +246,3 @@ def test_the_checksum_reads_holes_as_zeros_and_agrees_with_hashing_every_byte(tm
     values.flush()
     assert checksum(path) != expected
 
-
-def test_the_solver_modules_import_each_other_in_one_direction() -> None:
-    """No import circle between solve/'s files (function-level imports included): each
-    imports only modules listed before it in the package docstring's order."""
-    import ast
-
-    import cantstop.solve
-
-    folder = Path(cantstop.solve.__file__).parent
-    order = ["errors", "layer", "value_file", "kernels", "board", "duo", "parts", "solver", "policy"]
-    assert sorted(order) == sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
-    for position, name in enumerate(order):
-        tree = ast.parse((folder / f"{name}.py").read_text())
-        imported = {
-            node.module.rsplit(".", 1)[1]
-            for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("cantstop.solve.")
-        } | {
-            alias.name
-            for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module == "cantstop.solve"
-            for alias in node.names
-        }
-        assert imported <= set(order[:position]), (name, imported - set(order[:position]))

@@ -29,17 +29,17 @@ def _policy(variant: Variant, players: int) -> object:
 def optimal_action(state: State) -> Action:
     from cantstop.solve.policy import Policy
 
-    policy = _policy(state.variant, state.players)
+    policy = _policy(state.variant, state.num_players)
     assert isinstance(policy, Policy)
     return policy.action(state)
 
 
-def fits_optimal(variant: Variant, players: int) -> str | None:
+def fits_optimal(variant: Variant, num_players: int) -> str | None:
     """A one- or two-player game on a board solved for that many players (the table is loaded now, once)."""
-    if players > 2:
+    if num_players > 2:
         return "it plays one- and two-player games only (the solver solves no more)"
     try:
-        _policy(variant, players)
+        _policy(variant, num_players)
     except (ValueError, ImportError) as error:  # not solved, not solvable, or no numba
         return str(error)
     return None

@@ -12,7 +12,7 @@ With a rival a position is both players' progress and its value the mover's chan
 win; a bust hands the same position to the rival (its mirror), so a position and its
 mirror are solved together, layer by layer in decreasing (claims, total progress).
 
-Modules, each importing only those before it: `errors` (SolveError), `layer` (a layer's
+Modules, each importing only those before it (tests/test_file_cycles.py forbids any ring): `errors` (SolveError), `layer` (a layer's
 positions and their kinds), `value_file` (the values on disk with their header),
 `kernels` (the numba steps of one turn and the Newton solves), `board` (a one-player
 variant checked and measured, the roll classes), `duo` (the two-player board), `parts`

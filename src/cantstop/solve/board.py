@@ -384,8 +384,8 @@ class RollClasses:
         keys = {sum(1 << i for i in cols) for cols in combinations(range(n), r)}
         for missing in range(board.closed_most + 1):
             keys |= {full - sum(1 << i for i in cols) for cols in combinations(range(n), missing)}
-        tables = board.variant.tables
-        total = tables.total
+        catalog = board.variant.catalog
+        total = catalog.total
         key_slot = np.full(1 << n, -1, dtype=np.int64)
         slot_start, weights, class_start, group_kind = [0], [], [0], []
         kinds: dict[tuple[int, ...], int] = {}
@@ -395,7 +395,7 @@ class RollClasses:
         for slot, key in enumerate(sorted(keys)):
             key_slot[key] = slot
             merged: dict[tuple[tuple[int, ...], ...], int] = {}
-            for groups, weight in zip(tables.groups, tables.weights, strict=True):
+            for groups, weight in zip(catalog.groups, catalog.weights, strict=True):
                 kept = {
                     tuple(sorted(c - 2 for c in group if key >> (c - 2) & 1)) for group in groups
                 } - {()}

@@ -251,7 +251,7 @@ class DuoBoard(Board):
 
     def position_index(self, state: State) -> int:
         """The index of the position whose turn `state` is in (the player to move first)."""
-        me = state.player
+        me = state.seat
         other = 1 - me
         index = 0
         for i, (column, stride) in enumerate(zip(self.column_codes, self.strides, strict=True)):

@@ -167,7 +167,7 @@ class Policy:
     def _position(self, state: State) -> tuple[int, list[int]]:
         """The index of the turn's position and the steps taken so far in each column."""
         b = self.board
-        me = state.player
+        me = state.seat
         if isinstance(b, DuoBoard):
             rival = state.pieces[1 - me]
             taken = [
@@ -181,9 +181,9 @@ class Policy:
 
     def action(self, state: State) -> Action:
         """The optimal action of a state in CHOOSE or DECIDE phase, for the board's player count."""
-        if state.players != self.board.players:
+        if state.num_players != self.board.players:
             raise SolveError(
-                f"this table is for {self.board.players}-player games; this game has {state.players} players"
+                f"this table is for {self.board.players}-player games; this game has {state.num_players} players"
             )
         index, taken = self._position(state)
         turn = self.turn(index)
