@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
-from cantstop.web.storage import Storage
+from cantstop.web.db.storage import Storage
 
 
 def down(*_: Any) -> Any:

@@ -18,8 +18,9 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
     import uvicorn
     from sqlalchemy.exc import ArgumentError
 
+    from cantstop.web.db.storage import Storage
+    from cantstop.web.db.url import default_url
     from cantstop.web.server import describe_url
-    from cantstop.web.storage import Storage, default_url
 
     url = db_url or default_url()
     if workers > 1 and url.startswith("sqlite"):
@@ -46,11 +47,11 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
     os.environ["CANTSTOP_ORIGINS"] = " ".join(allow_origin)
     if trusted_proxy:
         os.environ["CANTSTOP_TRUSTED_PROXIES"] = " ".join(trusted_proxy)
+    from cantstop.web.rate_limit import limit_items
     from cantstop.web.settings import Settings
-    from cantstop.web.throttle import limit_items
 
     try:  # each worker reads the settings again; a mistake is told once, here
-        limit_items(Settings.from_env())
+        limit_items(Settings())
     except ValueError as error:
         raise click.ClickException(f"bad setting {error}") from None
     uvicorn.run(
