@@ -36,7 +36,7 @@ def test_unknown_game_ids_leave_nothing_in_memory(client: TestClient) -> None:
     for i in range(200):
         assert client.get(f"/api/games/unknown{i}").status_code == 404
         assert client.post(f"/api/games/other{i}/actions", json={"version": 0, "action": "roll"}).status_code == 404
-    assert games.held == {} and games._loading == {}
+    assert games.held == {} and games.loads_in_flight == 0
 
 
 def test_json_nested_too_deep_is_a_clean_error_over_http(client: TestClient) -> None:

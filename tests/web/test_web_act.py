@@ -57,7 +57,7 @@ def test_concurrent_loads_of_a_game_make_one_live_game_and_leave_nothing_behind(
         assert all(game is loads[0] for game in loads) and service.games.held == {game_id: loads[0]}
         missing = await asyncio.gather(*(service.games.live("nothing-here") for _ in range(20)), return_exceptions=True)
         assert all(getattr(error, "code", None) == "no_game" for error in missing)
-        assert service.games._loading == {}
+        assert service.games.loads_in_flight == 0
         await maker.close()
         await service.close()
 

@@ -150,6 +150,11 @@ class LiveGames:
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
 
     # --------------------------------------------------------------- loading
+    @property
+    def loads_in_flight(self) -> int:
+        """Games being read from the database now (none once every load is done, found or not)."""
+        return len(self._loading)
+
     async def live(self, game_id: str) -> LiveGame:
         """The game in memory, built from the database on first use."""
         game = self.held.get(game_id)
