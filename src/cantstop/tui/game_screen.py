@@ -36,6 +36,7 @@ from cantstop.table import (
 )
 from cantstop.table.move import ROLL_MOVE, STOP_MOVE
 from cantstop.table.wording import explain_bust, roll_off_line, say, turns_text, verb
+from cantstop.tui.messages import NewGame
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
 from cantstop.tui.session import Session, columns_text
@@ -480,11 +481,7 @@ class GameScreen(SizedScreen):
         s = self.session
         if not s.state.is_over:
             return
-        from cantstop.tui.app import CantStopApp
-
-        app = self.app
-        assert isinstance(app, CantStopApp)
-        app.new_game(s.seats, s.variant)
+        self.post_message(NewGame(s.seats, s.variant))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
