@@ -199,11 +199,14 @@ class Table:
         if move.out_of_band:
             return move
         state = self.state
+        names = self.record.players
         if self.over:
-            raise GameOverError(f"{move} is not legal: the game is over", self.winner)
+            won = "" if self.winner is None else f": {names[self.winner]} won"
+            raise GameOverError(f"{move} is not legal: the game is over{won}", self.winner)
         if seat is not None and seat != state.player:
             raise NotYourTurnError(
-                f"it is seat {seat_letter(state.player)}'s turn, not seat {seat_letter(seat)}'s", seat, state.player
+                f"it is {names[state.player]}'s turn (seat {seat_letter(state.player)}), not seat {seat_letter(seat)}'s",
+                seat, state.player,
             )
         legal: tuple[Action, ...] = (ROLL,) if state.phase is Phase.ROLL else state.legal_actions()
         if move.kind is Kind.ROLL:
