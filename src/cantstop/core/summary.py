@@ -40,7 +40,7 @@ class GameSummary:
 
 def kept_spaces(state: State) -> int:
     """Spaces the runners have gained this turn, as a stop now would keep them."""
-    own = state.pieces[state.player]
+    own = state.pieces[state.seat]
     return sum(state.runners[c] - own[c] for c in state.runner_columns)
 
 
@@ -52,7 +52,7 @@ def summarize(record: Record) -> GameSummary:
     states = record.states()
     state = next(states)
     for event, after in zip(record.events, states):
-        seat = state.player
+        seat = state.seat
         if isinstance(event, Roll):
             rolls[seat] += 1
             if state.phase is Phase.ROLL:

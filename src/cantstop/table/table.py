@@ -163,12 +163,12 @@ class Table:
     @property
     def seat(self) -> int:
         """The seat to move (the winner once the game is over)."""
-        return self.state.player
+        return self.state.seat
 
     @property
     def player(self) -> Player | None:
         """The player of the seat to move; None for a person."""
-        return self.players[self.state.player]
+        return self.players[self.state.seat]
 
     def set_player(self, seat: int, player: Player | None) -> None:
         """Give `seat` a player (a bot taking the seat), or None to make it a person's; IndexError for no such seat."""
@@ -203,10 +203,10 @@ class Table:
         if self.over:
             won = "" if self.winner is None else f": {names[self.winner]} won"
             raise GameOverError(f"{move} is not legal: the game is over{won}", self.winner)
-        if seat is not None and seat != state.player:
+        if seat is not None and seat != state.seat:
             raise NotYourTurnError(
-                f"it is {names[state.player]}'s turn (seat {seat_letter(state.player)}), not seat {seat_letter(seat)}'s",
-                seat, state.player,
+                f"it is {names[state.seat]}'s turn (seat {seat_letter(state.seat)}), not seat {seat_letter(seat)}'s",
+                seat, state.seat,
             )
         legal: tuple[Action, ...] = (ROLL,) if state.phase is Phase.ROLL else state.legal_actions()
         if move.kind is Kind.ROLL:
@@ -250,7 +250,7 @@ class Table:
         fault, reason = recorded_fault(move.reason)
         if move.kind is Kind.RESIGN:
             return self._forfeit(move.seat, fault, reason)
-        if move.seat != self.state.player:
+        if move.seat != self.state.seat:
             raise IllegalActionError(f"{move}: only the seat to move can fall back")
         action = fallback_action(self.state) if self.state.phase is not Phase.ROLL else ROLL
         self._note(move)
@@ -286,7 +286,7 @@ class Table:
         if move.kind is Kind.RESIGN:
             return self._forfeit(move.seat, None, move.reason or "resigned")
         if move.kind is Kind.TIMEOUT:
-            if move.seat != self.state.player:
+            if move.seat != self.state.seat:
                 raise IllegalActionError(f"{move}: only the seat to move can run out of time")
             return self.fail(Fault.TIMEOUT, move.reason or "the clock ran out")
         raise IllegalActionError(f"{move}: a fallback is the table's own move, played by its failure policy")
@@ -294,7 +294,7 @@ class Table:
     # ---------------------------------------------------------------- failures
     def fail(self, fault: Fault, reason: str) -> list[Happening]:
         """The seat to move failed: the table's one policy decides what follows, and records it."""
-        seat = self.state.player
+        seat = self.state.seat
         if self.policy is Policy.FORFEIT:
             return self._forfeit(seat, fault, reason)
         action = fallback_action(self.state) if self.state.phase is not Phase.ROLL else ROLL
@@ -358,7 +358,7 @@ class Table:
         told: list[Happening] = []
         players = self.players
         while self.state.phase is not Phase.OVER and self.forfeit is None and (until is None or not until(self)):
-            if players[self.state.player] is None and (not roll_for_people or self.state.phase is not Phase.ROLL):
+            if players[self.state.seat] is None and (not roll_for_people or self.state.phase is not Phase.ROLL):
                 break
             told += self.step()
         return told

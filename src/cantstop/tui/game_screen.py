@@ -134,7 +134,7 @@ class GameScreen(SizedScreen):
 
     def seat_name(self, seat: int | None = None) -> str:
         s = self.session
-        return s.seats[s.state.player if seat is None else seat].name
+        return s.seats[s.state.seat if seat is None else seat].name
 
     def update_view(self) -> None:
         s = self.session
@@ -175,10 +175,10 @@ class GameScreen(SizedScreen):
         if self.bust_view is not None and self.waiting:  # the bust message is up: the turn is not over yet
             busted = self.bust_view[0]
             text = Text(f"Can't Stop · {s.variant.name} · turn {busted.turn + 1} · ")
-            text.append(f"{verb(self.seat_name(busted.player), 'bust')}", style="bold white on red")
+            text.append(f"{verb(self.seat_name(busted.seat), 'bust')}", style="bold white on red")
             return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
-        text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
+        text.append(f"{self.seat_name()} ({seat_letter(state.seat)})", style=seat_style(state.seat))
         words = PHASE_WORDS[state.phase]
         if state.phase is Phase.DECIDE and not state.may_stop():
             words = "to roll (no stop: a runner is on another player's piece)"
