@@ -24,7 +24,7 @@ class GameService:
         self.bots = BotSeats(self.games, bot_delay, bot_standby)
         self.clock = MoveClock(self.games, bot_standby)
         self.chat = Chat(self.recorder, self.games.send)
-        self.players = Profiles(storage)
+        self.profiles = Profiles(storage)
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""

@@ -20,13 +20,13 @@ NAME_PATH = Path(max_length=40, description="a person's name, or a bot's as 'bot
 @router.get("/api/players")
 async def players(service: ServiceDep, limit: int = Query(50, ge=1, le=200)) -> list[dict[str, Any]]:
     """The leaderboard: players and bots by rating (openskill, mu - 3 sigma), with display names."""
-    return await service.recorder.db(service.players.leaderboard, limit)
+    return await service.recorder.db(service.profiles.leaderboard, limit)
 
 
 @router.get("/api/players/{name:path}")
 async def player(service: ServiceDep, name: str = NAME_PATH) -> dict[str, Any]:
     """A player's rating, its history after each rated game (oldest first), and recent finished games."""
-    found = await service.recorder.db(service.players.profile, name)
+    found = await service.recorder.db(service.profiles.profile, name)
     if found is None:
         raise NotFound("no_player", f"no player called {name!r} has finished a game here")
     return found
@@ -39,7 +39,7 @@ async def finished_games(
     limit: int = Query(30, ge=1, le=100),
 ) -> list[dict[str, Any]]:
     """Finished games, newest first, with the turns each took."""
-    return await service.recorder.db(service.players.finished, player, limit)
+    return await service.recorder.db(service.profiles.finished, player, limit)
 
 
 def page(name: str) -> Callable[[], Awaitable[HTMLResponse]]:
