@@ -11,7 +11,8 @@
 A turn line is its number, the seat, then for each roll the dice and the choice
 made; a roll that follows a choice means the player rolled again. The turn ends
 with `stop`, with `bust` after dice that fit nowhere, or (last line only) not at
-all while the game is in progress. `{...}` is a comment. The dice are kept, not
+all while the game is in progress. `resign:B` is seat B leaving the game, wherever it
+happens (its own turn ends there; with one seat left, the game). `{...}` is a comment. The dice are kept, not
 just the seed, so a replay never depends on a random generator.
 """
 
@@ -30,8 +31,16 @@ from cantstop.core.notation import SEATS, format_dice, parse_dice, seat_letter
 from cantstop.core.state import ROLL, Decision, Phase, State, new_game
 from cantstop.core.variant import Variant, preset, variant_spec
 
-# One step of a game's history: dice put on the table, or an action of the player.
-Event = Dice | Choice | Decision
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A seat leaving the game (it resigned, or was made to) as an event of the history."""
+
+    seat: int
+
+
+# One step of a game's history: dice put on the table, an action of the player, a seat leaving.
+Event = Dice | Choice | Decision | Leave
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _COMMENT = re.compile(r"\{[^}]*\}")
 
@@ -94,6 +103,8 @@ class Record:
 
 
 def apply_event(state: State, event: Event) -> State:
+    if isinstance(event, Leave):
+        return state.leave(event.seat)
     if isinstance(event, Roll):
         if state.phase is Phase.DECIDE:
             state = state.play(ROLL)
@@ -106,16 +117,20 @@ def describe_event(event: Event) -> str:
         return "dice " + format_dice(event)
     if isinstance(event, tuple):
         return "choice " + format_choice(event)
+    if isinstance(event, Leave):
+        return f"seat {seat_letter(event.seat)} leaving"
     return str(event)
 
 
 # The one text and JSON form of each event; `cantstop.table.Move` builds on these.
 def event_text(event: Event) -> str:
-    """'1546' for dice, '6+10' for a choice, 'roll' or 'stop' for a decision."""
+    """'1546' for dice, '6+10' for a choice, 'roll' or 'stop' for a decision, 'resign:B'."""
     if isinstance(event, Roll):
         return format_dice(event)
     if isinstance(event, tuple):
         return format_choice(event)
+    if isinstance(event, Leave):
+        return f"resign:{seat_letter(event.seat)}"
     return event.value
 
 
@@ -125,6 +140,11 @@ def parse_event(token: str, variant: Variant) -> Event:
         return Roll(parse_dice(token, variant))
     if token in ("roll", "stop"):
         return Decision(token)
+    if token.startswith("resign:"):
+        letter = token.removeprefix("resign:")
+        if len(letter) != 1 or letter not in SEATS:
+            raise NotationError(f"bad seat in {token!r}: write resign: and a seat letter, A-D")
+        return Leave(SEATS.index(letter))
     try:
         return parse_choice(token)
     except ValueError as error:
@@ -136,6 +156,8 @@ def event_json(event: Event) -> dict[str, Any]:
         return {"dice": list(event)}
     if isinstance(event, tuple):
         return {"choice": list(event)}
+    if isinstance(event, Leave):
+        return {"resign": event.seat}
     return {"decision": event.value}
 
 
@@ -145,6 +167,11 @@ def event_from_json(item: dict[str, Any]) -> Event:
         return Roll(tuple(int(d) for d in item["dice"]))
     if "choice" in item:
         return tuple(sorted(int(c) for c in item["choice"]))
+    if "resign" in item:
+        seat = item["resign"]
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise TypeError(f"resign names a seat number, not {seat!r}")
+        return Leave(seat)
     return Decision(item["decision"])
 
 

@@ -303,6 +303,10 @@ class Table:
         return [fell, *self._apply(self.prepare(Move.of(action)))]
 
     def _forfeit(self, seat: int, fault: Fault | None, reason: str) -> list[Happening]:
+        """The seat is out: among people (FALLBACK) it leaves and the others play on; in a
+        match (FORFEIT) it has lost and the game ends there."""
+        if self.policy is Policy.FALLBACK:
+            return self._leave(seat, fault, reason)
         others = [s for s in range(len(self.players)) if s != seat]
         winner = others[0] if len(others) == 1 else None
         self.forfeit = Forfeited(seat, fault, reason, winner)
@@ -310,6 +314,20 @@ class Table:
         self.record.tags["Forfeit"] = f"{seat_letter(seat)} {why}"
         self._note(Move.resign(seat, why))
         return [self.forfeit]
+
+    def _leave(self, seat: int, fault: Fault | None, reason: str) -> list[Happening]:
+        before = self.state
+        after = before.leave(seat)
+        move = Move.resign(seat, reason if fault is None else f"{fault}: {reason}")
+        self.record.events.append(move.event)
+        if after.turn != before.turn:
+            self._rolls_this_turn = 0
+        self.state = after
+        self.moves.append(move)
+        self._previous = None  # no undo across a seat leaving
+        if self.sink is not None:
+            self.sink.append(move, before, after)
+        return [Forfeited(seat, fault, reason, after.winner)]
 
     # ---------------------------------------------------------------- players
     def ask(self) -> Move | SeatFailed:

@@ -24,6 +24,10 @@ class NotFound(Refused):
     """No such game or player."""
 
 
+class NotSignedIn(Refused):
+    """The request needs credentials it did not bring (a bearer token)."""
+
+
 class NotAllowed(Refused):
     """The client may not do this: it holds no seat, its token holds none, spectators are muted."""
 

@@ -19,7 +19,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cantstop.core.errors import CantStopError
 from cantstop.table import GameOverError, IllegalMoveError, NotYourTurnError, StaleMoveError
-from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound, Refused, TooMany
+from cantstop.web.errors import (
+    Conflict,
+    Invalid,
+    NotAllowed,
+    NotFound,
+    NotSignedIn,
+    Refused,
+    TooMany,
+)
 from cantstop.web.games.describe import action_json
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
@@ -29,7 +37,7 @@ DB_DOWN = {"error": "db_unavailable", "message": "the database is unavailable ju
 INTERNAL = {"error": "internal", "message": "the server failed on this request (it is logged); nothing was stored"}
 
 
-STATUS: dict[type[Refused], int] = {NotFound: 404, NotAllowed: 403, Conflict: 409, Invalid: 422, TooMany: 429}
+STATUS: dict[type[Refused], int] = {NotFound: 404, NotSignedIn: 401, NotAllowed: 403, Conflict: 409, Invalid: 422, TooMany: 429}
 # The table's refusals (the game's own rules): status and code.
 TABLE_REFUSALS: dict[type[CantStopError], tuple[int, str]] = {
     StaleMoveError: (409, "stale"),
@@ -38,6 +46,11 @@ TABLE_REFUSALS: dict[type[CantStopError], tuple[int, str]] = {
     IllegalMoveError: (422, "illegal"),
 }
 REFUSALS: tuple[type[CantStopError], ...] = (Refused, *TABLE_REFUSALS)
+# What a client is told besides the body: when to try again, how to sign in.
+HEADERS: dict[type[CantStopError], Callable[[Any], dict[str, str]]] = {
+    TooMany: lambda error: {"Retry-After": str(error.retry_after)},
+    NotSignedIn: lambda _: {"WWW-Authenticate": "Bearer"},
+}
 
 
 def refusal(error: CantStopError) -> tuple[int, dict[str, Any], dict[str, str]]:
@@ -49,7 +62,7 @@ def refusal(error: CantStopError) -> tuple[int, dict[str, Any], dict[str, str]]:
     else:
         status, code = next(found for kind, found in TABLE_REFUSALS.items() if isinstance(error, kind))
         details = table_details(error)
-    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
+    headers = HEADERS.get(type(error), lambda _: {})(error)
     return status, {"error": code, "message": str(error), **details}, headers
 
 

@@ -35,13 +35,24 @@ class Settings(BaseSettings):
     # A game's move clock (30 s, 2 min) lasts its seconds times this: tests make it tiny.
     clock_scale: float = 1.0
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
+    # Operations (web/ops): a request must finish its headers this many seconds after it
+    # began (or the connection opened), and its body this many seconds after its headers.
+    header_timeout: float = 10.0
+    body_timeout: float = 15.0
+    # Open connections (WebSockets included) one client address may hold; 0: no cap. A trusted
+    # proxy's connections are not capped: they carry many clients.
+    connections_per_address: int = 100
+    # /metrics answers only a request bearing this token (Authorization: Bearer ...); empty: off.
+    metrics_token: str = ""
+    # On SIGTERM, seconds the requests in flight get to finish before they are cancelled.
+    shutdown_grace: int = 5
 
     @field_validator("origins", "trusted_proxies", mode="before")
     @classmethod
     def _words(cls, value: object) -> object:
         return tuple(value.split()) if isinstance(value, str) else value
 
-    @field_validator("rate_create", "rate_join", "rate_action", "rate_chat", mode="before")
+    @field_validator("rate_create", "rate_join", "rate_action", "rate_chat", "metrics_token", mode="before")
     @classmethod
     def _trimmed(cls, value: object) -> object:
         return value.strip() if isinstance(value, str) else value

@@ -148,6 +148,7 @@ class LiveGames:
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
+        self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
 
     # --------------------------------------------------------------- loading
     @property
@@ -283,6 +284,7 @@ class LiveGames:
         the next version (or refuses: another process stored that version first, `StaleMoveError`),
         and only then the table plays it.
         """
+        arrived = time.perf_counter()
         game = await self.live(game_id)
         if seat is None:
             raise NotAllowed("not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
@@ -295,6 +297,8 @@ class LiveGames:
             ready = table.prepare(move, version, seat)
             winner = table.preview(ready).winner if ready.kind is Kind.STOP else None
             await self._commit(game, [ready], winner)
+            for hook in self.on_act:
+                hook(time.perf_counter() - arrived)
             return game.snapshot()
 
     async def fail_seat(self, game_id: str, version: int, fault: Fault, reason: str) -> bool:

@@ -554,6 +554,7 @@ function receive(message) {
   say(words);
 }
 
+const RESTARTING = 1012; // the close code a server sends its sockets when it stops (SIGTERM)
 let retry = 500;
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${gameId}`);
@@ -562,9 +563,14 @@ function connect() {
   ws.addEventListener("message", (e) => {
     receive(JSON.parse(e.data));
   });
-  ws.addEventListener("close", async () => {
+  ws.addEventListener("close", async (event) => {
     ui.live.classList.remove("on");
     ui.live.title = "reconnecting…";
+    if (event.code === RESTARTING) {
+      // The server is stopping to restart: come back once it is up, not all sockets at once.
+      ui.live.title = "the server is restarting: reconnecting…";
+      retry = 1000 + Math.floor(Math.random() * 2000);
+    }
     if (!game && await noSuchGame()) return; // nothing to wait for
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
