@@ -17,6 +17,8 @@ from fastapi.staticfiles import StaticFiles
 
 from cantstop.web import players
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
+from cantstop.web.identity import routes as identity
+from cantstop.web.identity.accounts import Accounts
 from cantstop.web.notify import listen
 from cantstop.web.pages import STATIC
 from cantstop.web.routes import lobby, pages, play, socket
@@ -52,11 +54,12 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app.state.service = service
     app.state.settings = settings
     app.state.throttle = Throttle(settings)
+    app.state.accounts = Accounts(storage)
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router, players.router):
+    for router in (lobby.router, play.router, socket.router, pages.router, players.router, identity.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 from cantstop.core.record import Event
 from cantstop.web.describe import display_name, summary_json
 from cantstop.web.errors import ApiError
+from cantstop.web.names import refused_character
 from cantstop.web.pages import page_response
 from cantstop.web.storage import Rating, Storage, StoredGame
 
@@ -75,7 +76,8 @@ async def players(request: Request, limit: int = Query(50, ge=1, le=200)) -> lis
 async def player(request: Request, name: str = NAME_PATH) -> dict[str, Any]:
     """A player's rating, its history after each rated game (oldest first), and recent finished games."""
     storage, db = run(request)
-    found = await db(profile, storage, name)
+    # A name with a character no name may hold names nobody (and PostgreSQL refuses a NUL).
+    found = None if refused_character(name) else await db(profile, storage, name)
     if found is None:
         raise ApiError(404, "no_player", f"no player called {name!r} has finished a game here")
     return found  # type: ignore[no-any-return]
@@ -88,6 +90,9 @@ async def finished_games(
     limit: int = Query(30, ge=1, le=100),
 ) -> list[dict[str, Any]]:
     """Finished games, newest first, with the turns each took."""
+    wrong = None if player is None else refused_character(player)
+    if wrong is not None:
+        raise ApiError(422, "bad_name", f"player: the name holds {wrong}, which no name may hold")
     storage, db = run(request)
     return await db(finished, storage, player, limit)  # type: ignore[no-any-return]
 

@@ -10,6 +10,7 @@ from cantstop.bots import Level, bot_names, get_bot
 from cantstop.core.variant import PRESETS
 from cantstop.web.describe import summary_json
 from cantstop.web.errors import ApiError
+from cantstop.web.identity.deps import CurrentAccount, check_game_names
 from cantstop.web.routes.deps import cookie_name, is_https, limit, service_of, token_of
 from cantstop.web.schemas import Created, Joined, JoinIn, NewGame, Rematch
 from cantstop.web.storage import new_token
@@ -29,10 +30,11 @@ async def variants() -> dict[str, Any]:
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True)
-async def create_game(body: NewGame, request: Request) -> Created:
+async def create_game(body: NewGame, request: Request, account: CurrentAccount) -> Created:
     """Create a game: a variant and 1-4 seats, each 'open' or 'bot:NAME'; `take` seats
     open ones at once for people at this screen (their tokens are in the reply only)."""
     await limit(request, "create")
+    await check_game_names(request, [t.name for t in body.take], account)
     people = {t.seat: (t.name, new_token()) for t in body.take}
     if len(people) < len(body.take):
         raise ApiError(422, "bad_seat", "each seat can be taken once")
@@ -69,12 +71,13 @@ async def list_games(request: Request, finished: bool = Query(False, description
 
 
 @router.post("/games/{game_id}/join")
-async def join(game_id: str, body: JoinIn, request: Request, response: Response) -> Joined:
+async def join(game_id: str, body: JoinIn, request: Request, response: Response, account: CurrentAccount) -> Joined:
     """Take an open seat under a name before the game starts; the token is returned once and
     set as a cookie. With `screen`, for one more person at a screen that holds seats already
     (tokens kept by the page, or the cookie of a seat joined online), no cookie is set: the
     token is in the reply only, and the cookie keeps the seat it holds."""
     await limit(request, "join")
+    await check_game_names(request, [body.name], account)
     token = await service_of(request).lobby.join(game_id, body.seat, body.name)
     if not body.screen:
         response.set_cookie(
