@@ -29,7 +29,7 @@ def play_game(names: tuple[str, ...], seed: int) -> int:
         if state.phase is Phase.ROLL:
             state = state.roll(dice.roll(4, 6))
         else:
-            state = state.play(bots[state.player](state, rng, budget))
+            state = state.play(bots[state.seat](state, rng, budget))
     assert state.winner is not None
     return state.winner
 
@@ -59,7 +59,7 @@ def expert_decision_times(seconds: float) -> list[float]:
         while state.phase is not Phase.OVER:
             if state.phase is Phase.ROLL:
                 state = state.roll(dice.roll(4, 6))
-            elif state.player == me:
+            elif state.seat == me:
                 t = time.perf_counter()
                 action = expert(state, rng, budget)
                 times.append(time.perf_counter() - t)

@@ -65,7 +65,7 @@ def play_game(names: list[str], variant: str, seed: int) -> State:
         if state.phase is Phase.ROLL:
             state = state.roll(dice.roll(4, state.variant.faces))
         else:
-            state = state.play(bots[state.player](state, rng, Budget()))
+            state = state.play(bots[state.seat](state, rng, Budget()))
     return state
 
 
