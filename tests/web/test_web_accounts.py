@@ -203,3 +203,24 @@ def test_a_deleted_account_signs_in_no_more_keeps_its_name_taken_and_its_games(c
     assert game["id"] == game_id and game["players"] == ["deleted player #1", "bot:random"]
     impostor = client.post(f"/api/games/{new_game(client, ['open'])}/join", json={"seat": 0, "name": "Deleted Player #1"})
     assert impostor.status_code == 422 and impostor.json()["error"] == "bad_name"
+
+
+def test_passkey_ceremonies_refuse_what_does_not_verify(client: TestClient) -> None:
+    refused = client.post("/api/account/passkeys/options")
+    assert refused.status_code == 401 and refused.json()["error"] == "not_signed_in"
+    sign_up(client, "Ann")
+    options = client.post("/api/account/passkeys/options", headers=csrf(client)).json()
+    assert options["options"]["rp"]["id"] == "testserver" and options["options"]["authenticatorSelection"]["residentKey"] == "required"
+    forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {"clientDataJSON": "e30", "attestationObject": "oA"}}
+    bad = client.post("/api/account/passkeys", json={"handle": options["handle"], "credential": forged}, headers=csrf(client))
+    assert bad.status_code == 400 and bad.json()["error"] == "passkey_refused"
+    again = client.post("/api/account/passkeys", json={"handle": options["handle"], "credential": forged}, headers=csrf(client))
+    assert again.status_code == 400 and "used or expired" in again.json()["message"]  # a challenge serves once
+    assert client.get("/api/account").json()["passkeys"] == []
+    client.cookies.clear()
+    start = client.post("/api/account/passkey-sign-in/options").json()
+    assert start["options"]["allowCredentials"] == []  # any passkey of this site may answer
+    answer = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+              "response": {"clientDataJSON": "e30", "authenticatorData": "AA", "signature": "AA", "userHandle": "AA"}}
+    unknown = client.post("/api/account/passkey-sign-in", json={"handle": start["handle"], "credential": answer})
+    assert unknown.status_code == 401 and unknown.json()["error"] == "bad_credentials" and "set-cookie" not in unknown.headers
