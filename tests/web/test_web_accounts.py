@@ -5,13 +5,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from account_helpers import PASSWORD, csrf, sign_in, sign_up
 from fastapi.testclient import TestClient
 from test_web_api import play_out
-from web_helpers import NO_LIMITS, new_game
+from web_helpers import NO_LIMITS, Server, new_game
 
 from cantstop.web.app import create_app
 from cantstop.web.storage import Storage
@@ -224,3 +226,32 @@ def test_passkey_ceremonies_refuse_what_does_not_verify(client: TestClient) -> N
               "response": {"clientDataJSON": "e30", "authenticatorData": "AA", "signature": "AA", "userHandle": "AA"}}
     unknown = client.post("/api/account/passkey-sign-in", json={"handle": start["handle"], "credential": answer})
     assert unknown.status_code == 401 and unknown.json()["error"] == "bad_credentials" and "set-cookie" not in unknown.headers
+
+
+def test_an_accounts_whole_life_on_either_database(any_storage: Storage) -> None:
+    with app_client(any_storage) as client, app_client(any_storage) as other:
+        sign_up(client, "Ann")
+        assert other.post("/api/account/sign-up", json={"name": "АNN", "password": PASSWORD}).status_code == 409
+        for _ in range(6):  # past the free tries: the failures are counted in the database
+            assert sign_in(other, "Ann", "wrong guess again").status_code == 401
+        assert sign_in(other, "Ann").status_code == 429
+        new = "a brand new passphrase"
+        assert client.post("/api/account/password", json={"current": PASSWORD, "new": new}, headers=csrf(client)).status_code == 200
+        assert client.post("/api/account/sign-out-everywhere", headers=csrf(client)).json() == {"ended": 1}
+        assert sign_in(client, "Ann", new).status_code == 200
+        assert client.post("/api/account/delete", json={"password": new}, headers=csrf(client)).status_code == 204
+        assert sign_in(client, "Ann", new).json() == WRONG
+
+
+def test_a_killed_server_keeps_every_acknowledged_account_and_session(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'kill.sqlite3'}"
+    with Server(db) as server:
+        with httpx.Client(base_url=server.url) as browser:
+            assert browser.post("/api/account/sign-up", json={"name": "Ann", "password": PASSWORD}).status_code == 201
+            cookie = browser.cookies["cantstop_session"]
+        server.kill()  # SIGKILL right after the answer: nothing flushed at shutdown
+        server.start()
+        with httpx.Client(base_url=server.url, cookies={"cantstop_session": cookie}) as browser:
+            assert browser.get("/api/account").json()["account"]["name"] == "Ann"  # the session survived
+        with httpx.Client(base_url=server.url) as browser:
+            assert browser.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD}).status_code == 200

@@ -147,8 +147,10 @@ async def sign_out_everywhere(request: Request, session: SignedInSession, respon
 
 
 async def confirm_password(request: Request, session: SignedIn, password: str) -> None:
-    """BadCredentials unless `password` is the account's (throttled as a sign-in is)."""
-    keys = throttle_keys(request, session.account.name)
+    """BadCredentials unless `password` is the account's. Throttled as a sign-in is, but
+    counted against the account's sessions rather than its name, so that strangers
+    guessing at the name cannot stop its owner from changing the password."""
+    keys = {f"account {session.account.id}": FREE_PER_NAME, f"address {client_address(request)}": FREE_PER_ADDRESS}
     await wait_to_try(request, keys)
     stored = await db_of(request)(accounts_of(request).password_hash, session.account.id)
     if not await asyncio.to_thread(password_matches, stored, password):
