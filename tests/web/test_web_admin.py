@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from account_helpers import PASSWORD, sign_in, sign_up
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -50,3 +52,15 @@ def test_remove_ends_the_account_and_keeps_its_name_taken(client: TestClient, st
     assert sign_in(client, "Ann").status_code == 401
     assert client.post("/api/account/sign-up", json={"name": "Ann", "password": PASSWORD}).status_code == 409
     assert admin(storage, "remove", "Ann", "--yes")[0] == 1
+
+
+def test_expired_sessions_are_swept_out_at_the_next_sign_in(storage: Storage) -> None:
+    from cantstop.web.app import create_app
+
+    app = create_app(storage, bot_delay=0, session_idle=0.3)
+    with TestClient(app) as ann, TestClient(app) as bob:
+        sign_up(ann, "Ann")
+        time.sleep(0.4)
+        sign_up(bob, "Bob")
+    code, out = admin(storage, "sessions")
+    assert code == 0 and [line.split("\t")[0] for line in out.splitlines() if "\t" in line] == ["Bob"]

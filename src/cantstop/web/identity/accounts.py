@@ -165,11 +165,13 @@ class Accounts:
             row.name, row.password_hash, row.deleted = None, None, now()
 
     # ------------------------------------------------------------- sessions
-    def open_session(self, account_id: int, address: str) -> str:
-        """A new session for the account; its token (kept only as a hash) goes in the cookie."""
+    def open_session(self, account_id: int, address: str, idle: timedelta, longest: timedelta) -> str:
+        """A new session for the account; its token (kept only as a hash) goes in the cookie.
+        Sessions that expired unseen are swept out on the way."""
         token = secrets.token_urlsafe(32)
         stamp = now()
         with self._session() as s:
+            s.execute(delete(SessionRow).where(or_(SessionRow.seen < stamp - idle, SessionRow.created < stamp - longest)))
             s.add(SessionRow(token_hash=hash_token(token), account_id=account_id, created=stamp, seen=stamp, address=address[:64]))
         return token
 
@@ -282,6 +284,7 @@ class Accounts:
     def _failed(self, keys: dict[str, int], base: float, forget: timedelta) -> None:
         stamp = now()
         with self._session() as s:
+            s.execute(delete(FailureRow).where(FailureRow.last < stamp - forget, FailureRow.until < stamp))
             for key, free in keys.items():
                 row = s.get(FailureRow, digest(key), with_for_update=True)
                 if row is None:

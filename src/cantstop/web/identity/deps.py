@@ -58,6 +58,12 @@ def own_origins(conn: HTTPConnection) -> set[str]:
     return {site_origin(conn), *settings_of(conn).origins}
 
 
+def session_limits(conn: HTTPConnection) -> tuple[timedelta, timedelta]:
+    """How long a session may go unused, and how long it lasts at most."""
+    settings = settings_of(conn)
+    return timedelta(seconds=settings.session_idle), timedelta(seconds=settings.session_longest)
+
+
 def check_origin(request: Request) -> None:
     """CsrfRefused for an unsafe request that a browser says comes from another site."""
     origin = request.headers.get("origin")
@@ -70,10 +76,7 @@ async def current_session(request: Request) -> SignedIn | None:
     token = request.cookies.get(SESSION_COOKIE)
     if not token or len(token) > MAX_TOKEN:
         return None
-    settings = settings_of(request)
-    found: SignedIn | None = await db_of(request)(
-        accounts_of(request).signed_in, token, timedelta(seconds=settings.session_idle), timedelta(seconds=settings.session_longest)
-    )
+    found: SignedIn | None = await db_of(request)(accounts_of(request).signed_in, token, *session_limits(request))
     if found is not None and request.method not in SAFE_METHODS:
         check_origin(request)
         if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), csrf_token(token)):

@@ -25,6 +25,7 @@ from cantstop.web.identity.deps import (
     clear_session_cookies,
     csrf_token,
     db_of,
+    session_limits,
     set_session_cookies,
     site_origin,
 )
@@ -57,7 +58,7 @@ async def open_session(request: Request, response: Response, account: Account, o
     accounts, db = accounts_of(request), db_of(request)
     if old:
         await db(accounts.close_session, hash_token(old))
-    token = await db(accounts.open_session, account.id, client_address(request))
+    token = await db(accounts.open_session, account.id, client_address(request), *session_limits(request))
     set_session_cookies(request, response, token)
     return {"account": account_json(account), "csrf": csrf_token(token)}
 
