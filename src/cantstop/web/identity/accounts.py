@@ -266,27 +266,27 @@ class Accounts:
             return row.challenge if row.expires >= now() and row.account_id == account_id else None
 
     # ------------------------------------------------------- failed sign-ins
-    def waits(self, keys: list[str]) -> float:
-        """Seconds until any of `keys` (name or address) may try to sign in again; 0: now."""
-        stamp = now()
-        with self._session() as s:
-            until = s.scalar(select(func.max(FailureRow.until)).where(FailureRow.key_hash.in_([digest(k) for k in keys])))
-        return 0.0 if until is None else max(0.0, (until - stamp).total_seconds())
-
-    def failed(self, keys: dict[str, int], base: float, forget: timedelta) -> None:
-        """Count a failed sign-in against each key; past its free tries (the value) each
-        further failure doubles the wait before the next try. A key quiet for `forget` starts over."""
+    def attempt(self, keys: dict[str, int], base: float, forget: timedelta) -> float:
+        """Start a sign-in: the seconds to wait first if any of `keys` (a name, an address)
+        must (nothing counted then), else 0 with the attempt counted as failed against each
+        key until `succeeded` says otherwise. Counting before the password is checked is what
+        makes a burst of tries at once count in full. Past a key's free tries (its value)
+        each failure doubles the next wait, from `base`; a key quiet for `forget` starts over."""
         try:
-            self._failed(keys, base, forget)
-        except IntegrityError:  # another sign-in failed on the same key at once: counted again, now its row exists
-            self._failed(keys, base, forget)
+            return self._attempt(keys, base, forget)
+        except IntegrityError:  # another try made the same key's first row at once: now it exists
+            return self._attempt(keys, base, forget)
 
-    def _failed(self, keys: dict[str, int], base: float, forget: timedelta) -> None:
+    def _attempt(self, keys: dict[str, int], base: float, forget: timedelta) -> float:
         stamp = now()
         with self._session() as s:
             s.execute(delete(FailureRow).where(FailureRow.last < stamp - forget, FailureRow.until < stamp))
+            rows = {key: s.get(FailureRow, digest(key), with_for_update=True) for key in keys}
+            wait = max((r.until - stamp).total_seconds() for r in rows.values() if r is not None) if any(rows.values()) else 0.0
+            if wait > 0:
+                return wait
             for key, free in keys.items():
-                row = s.get(FailureRow, digest(key), with_for_update=True)
+                row = rows[key]
                 if row is None:
                     row = FailureRow(key_hash=digest(key), failures=0, last=stamp, until=stamp)
                     s.add(row)
@@ -294,9 +294,34 @@ class Accounts:
                     row.failures = 0
                 row.failures += 1
                 row.last = stamp
-                over = row.failures - free
-                row.until = stamp + timedelta(seconds=min(base * 2.0 ** min(over - 1, 40), forget.total_seconds())) if over > 0 else stamp
+                row.until = stamp + _backoff(row.failures - free, base, forget)
+            return 0.0
 
-    def succeeded(self, key: str) -> None:
+    def failed(self, keys: dict[str, int], base: float, forget: timedelta) -> None:
+        """The sign-in counted by `attempt` failed: each key's wait starts again from now, as
+        checking the password may have taken a while."""
+        stamp = now()
         with self._session() as s:
-            s.execute(delete(FailureRow).where(FailureRow.key_hash == digest(key)))
+            for key, free in keys.items():
+                row = s.get(FailureRow, digest(key), with_for_update=True)
+                if row is not None:
+                    row.until = stamp + _backoff(row.failures - free, base, forget)
+
+    def succeeded(self, keys: dict[str, int], forgiven: str | None) -> None:
+        """The sign-in counted by `attempt` succeeded: the key `forgiven` (its name, if any)
+        starts over, and the others (its address) no longer count it, so that many people signing in
+        from one address do not add up to a wait."""
+        with self._session() as s:
+            if forgiven is not None:
+                s.execute(delete(FailureRow).where(FailureRow.key_hash == digest(forgiven)))
+            for key, free in keys.items():
+                row = s.get(FailureRow, digest(key), with_for_update=True)
+                if key != forgiven and row is not None:
+                    row.failures = max(0, row.failures - 1)
+                    if row.failures <= free:
+                        row.until = min(row.until, now())
+
+
+def _backoff(over: int, base: float, forget: timedelta) -> timedelta:
+    """The wait after `over` failures beyond the free ones: none, then base, 2 base, 4 base..."""
+    return timedelta(seconds=min(base * 2.0 ** min(over - 1, 40), forget.total_seconds())) if over > 0 else timedelta(0)

@@ -101,15 +101,17 @@ def throttle_keys(request: Request, name: str) -> dict[str, int]:
     return {name_throttle(name): FREE_PER_NAME, f"address {client_address(request)}": FREE_PER_ADDRESS}
 
 
-async def wait_to_try(request: Request, keys: dict[str, int]) -> None:
-    wait = await db_of(request)(accounts_of(request).waits, list(keys))
+async def failed(request: Request, keys: dict[str, int]) -> None:
+    await db_of(request)(accounts_of(request).failed, keys, settings_of(request).sign_in_delay, FORGET)
+
+
+async def attempt(request: Request, keys: dict[str, int]) -> None:
+    """Count a sign-in attempt against `keys` (as failed until it succeeds); SignInThrottled
+    (nothing counted) while any of them must wait."""
+    wait = await db_of(request)(accounts_of(request).attempt, keys, settings_of(request).sign_in_delay, FORGET)
     if wait > 0:
         seconds = math.ceil(wait)
         raise SignInThrottled(f"too many failed sign-ins for this name or from this address: try again in {seconds} s", seconds)
-
-
-async def failed(request: Request, keys: dict[str, int]) -> None:
-    await db_of(request)(accounts_of(request).failed, keys, settings_of(request).sign_in_delay, FORGET)
 
 
 @api.post("/sign-in")
@@ -118,14 +120,14 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     after the same work; failures past a few wait longer and longer (429 with Retry-After)."""
     accounts, db = accounts_of(request), db_of(request)
     keys = throttle_keys(request, body.name)
-    await wait_to_try(request, keys)
+    await attempt(request, keys)
     found = await db(accounts.find, body.name)
     stored = None if found is None else found[1]
     if not await asyncio.to_thread(password_matches, stored, body.password) or found is None or stored is None:
         await failed(request, keys)
         raise BadCredentials(WRONG)
     account = found[0]
-    await db(accounts.succeeded, name_throttle(body.name))
+    await db(accounts.succeeded, keys, name_throttle(body.name))
     if needs_rehash(stored):  # the parameters changed since it was hashed
         await db(accounts.set_password, account.id, await asyncio.to_thread(hash_password, body.password))
     return await open_session(request, response, account, request.cookies.get(SESSION_COOKIE))
@@ -151,12 +153,14 @@ async def confirm_password(request: Request, session: SignedIn, password: str) -
     """BadCredentials unless `password` is the account's. Throttled as a sign-in is, but
     counted against the account's sessions rather than its name, so that strangers
     guessing at the name cannot stop its owner from changing the password."""
-    keys = {f"account {session.account.id}": FREE_PER_NAME, f"address {client_address(request)}": FREE_PER_ADDRESS}
-    await wait_to_try(request, keys)
+    mine = f"account {session.account.id}"
+    keys = {mine: FREE_PER_NAME, f"address {client_address(request)}": FREE_PER_ADDRESS}
+    await attempt(request, keys)
     stored = await db_of(request)(accounts_of(request).password_hash, session.account.id)
     if not await asyncio.to_thread(password_matches, stored, password):
         await failed(request, keys)
         raise BadCredentials("the current password is wrong")
+    await db_of(request)(accounts_of(request).succeeded, keys, mine)
 
 
 @api.post("/password")
@@ -212,7 +216,6 @@ async def remove_passkey(credential_id: str, request: Request, session: SignedIn
 @api.post("/passkey-sign-in/options")
 async def passkey_sign_in_options(request: Request) -> dict[str, Any]:
     """Options for navigator.credentials.get(): any passkey of this site may answer."""
-    await wait_to_try(request, {f"address {client_address(request)}": FREE_PER_ADDRESS})
     options, challenge = passkeys.authentication(site_origin(request))
     handle = await db_of(request)(accounts_of(request).put_challenge, challenge, None, passkeys.CHALLENGE_LASTS)
     return {"handle": handle, "options": options}
@@ -222,8 +225,8 @@ async def passkey_sign_in_options(request: Request) -> dict[str, Any]:
 async def passkey_sign_in(body: PasskeyAnswer, request: Request, response: Response) -> dict[str, Any]:
     """Sign in with a passkey's answer to the challenge its options carried."""
     accounts, db = accounts_of(request), db_of(request)
-    keys = {f"address {client_address(request)}": FREE_PER_ADDRESS}
-    await wait_to_try(request, keys)
+    keys = {f"address {client_address(request)}": FREE_PER_ADDRESS}  # a passkey's account is known only once it checks out
+    await attempt(request, keys)
     challenge = await db(accounts.take_challenge, body.handle, None)
     found = await db(accounts.passkey, passkeys.credential_id(body.credential))
     if challenge is None or found is None:
@@ -235,6 +238,7 @@ async def passkey_sign_in(body: PasskeyAnswer, request: Request, response: Respo
     except PasskeyRefused:
         await failed(request, keys)
         raise
+    await db(accounts.succeeded, keys, None)
     await db(accounts.passkey_used, key.credential_id, count)
     return await open_session(request, response, account, request.cookies.get(SESSION_COOKIE))
 
