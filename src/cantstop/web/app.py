@@ -17,6 +17,8 @@ from fastapi.staticfiles import StaticFiles
 from cantstop.web.db.notify import listen
 from cantstop.web.db.storage import Storage
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
+from cantstop.web.identity import routes as identity
+from cantstop.web.identity.accounts import Accounts
 from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
@@ -53,12 +55,13 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app.state.service = service
     app.state.settings = settings
     app.state.limiter = RateLimiter(settings)
+    app.state.accounts = Accounts(storage)
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router):
+    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -29,11 +29,17 @@ from cantstop.web.errors import (
     TooMany,
 )
 from cantstop.web.games.describe import action_json
+from cantstop.web.identity import errors as identity
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
 log = logging.getLogger("cantstop.web")
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 DB_DOWN = {"error": "db_unavailable", "message": "the database is unavailable just now; nothing was stored: try again shortly"}
+# The identity room's refusals by HTTP status: its code stays the error's own.
+IDENTITY_STATUS: dict[type[identity.IdentityError], int] = {
+    identity.BadCredentials: 401, identity.NotSignedIn: 401, identity.CsrfRefused: 403, identity.NoAccount: 404,
+    identity.NameTaken: 409, identity.WeakPassword: 422, identity.PasskeyRefused: 400, identity.SignInThrottled: 429,
+}
 INTERNAL = {"error": "internal", "message": "the server failed on this request (it is logged); nothing was stored"}
 
 
@@ -85,6 +91,15 @@ def install_error_handlers(app: FastAPI) -> None:
 
     for kind in REFUSALS:
         app.add_exception_handler(kind, refused)
+
+    @app.exception_handler(identity.IdentityError)
+    async def identity_refusal(_: Request, error: identity.IdentityError) -> JSONResponse:
+        body: dict[str, Any] = {"error": error.code, "message": error.message}
+        headers = {}
+        if error.retry_after is not None:
+            body["retry_after"] = error.retry_after
+            headers["Retry-After"] = str(error.retry_after)
+        return JSONResponse(body, status_code=IDENTITY_STATUS.get(type(error), 400), headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_down(_: Request, error: SQLAlchemyError) -> JSONResponse:

@@ -35,6 +35,17 @@ class Settings(BaseSettings):
     # A game's move clock (30 s, 2 min) lasts its seconds times this: tests make it tiny.
     clock_scale: float = 1.0
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
+    # Accounts (web/identity): a session ends after this many seconds unused, or this long
+    # after sign-in whatever its use; cookies are Secure over https, and always with this on.
+    session_idle: float = 7 * 86400.0
+    session_longest: float = 30 * 86400.0
+    secure_cookies: bool = False
+    # Failed sign-ins: free tries per name and per address, then waits from this many
+    # seconds, doubling with each failure (and forgotten after a day without one).
+    sign_in_delay: float = 1.0
+    # Where passkeys belong: the site's public origin ("https://example.org"); empty for the
+    # origin each request arrives at (right unless a proxy rewrites the host).
+    public_origin: str = ""
     # Operations (web/ops): a request must finish its headers this many seconds after it
     # began (or the connection opened), and its body this many seconds after its headers.
     header_timeout: float = 10.0

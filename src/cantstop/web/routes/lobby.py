@@ -13,6 +13,7 @@ from cantstop.web.db.values import GameStatus
 from cantstop.web.deps import ServiceDep, cookie_name, is_https, limit, rate_limited, token_of
 from cantstop.web.errors import Invalid
 from cantstop.web.games.describe import summary_json
+from cantstop.web.identity.deps import CurrentAccount, check_game_names
 from cantstop.web.schemas import Created, Joined, JoinIn, NewGame, Rematch
 
 router = APIRouter(prefix="/api")
@@ -45,9 +46,10 @@ async def variants() -> dict[str, Any]:
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])
-async def create_game(body: NewGame, service: ServiceDep) -> Created:
+async def create_game(body: NewGame, request: Request, service: ServiceDep, account: CurrentAccount) -> Created:
     """Create a game: a variant and 1-4 seats, each 'open' or 'bot:NAME'; `take` seats
     open ones at once for people at this screen (their tokens are in the reply only)."""
+    await check_game_names(request, [t.name for t in body.take], account)
     people = {t.seat: (t.name, new_token()) for t in body.take}
     if len(people) < len(body.take):
         raise Invalid("bad_seat", "each seat can be taken once")
@@ -77,11 +79,12 @@ async def list_games(service: ServiceDep, finished: bool = Query(False, descript
 
 
 @router.post("/games/{game_id}/join", dependencies=[Depends(rate_limited("join"))])
-async def join(game_id: str, body: JoinIn, request: Request, response: Response, service: ServiceDep) -> Joined:
+async def join(game_id: str, body: JoinIn, request: Request, response: Response, service: ServiceDep, account: CurrentAccount) -> Joined:
     """Take an open seat under a name before the game starts; the token is returned once and
     set as a cookie. With `screen`, for one more person at a screen that holds seats already
     (tokens kept by the page, or the cookie of a seat joined online), no cookie is set: the
     token is in the reply only, and the cookie keeps the seat it holds."""
+    await check_game_names(request, [body.name], account)
     token = await service.lobby.join(game_id, body.seat, body.name)
     if not body.screen:
         response.set_cookie(

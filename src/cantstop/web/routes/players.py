@@ -10,7 +10,8 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import HTMLResponse
 
 from cantstop.web.deps import ServiceDep
-from cantstop.web.errors import NotFound
+from cantstop.web.errors import Invalid, NotFound
+from cantstop.web.names import refused_character
 from cantstop.web.pages import page_response
 
 router = APIRouter()
@@ -26,7 +27,8 @@ async def players(service: ServiceDep, limit: int = Query(50, ge=1, le=200)) -> 
 @router.get("/api/players/{name:path}")
 async def player(service: ServiceDep, name: str = NAME_PATH) -> dict[str, Any]:
     """A player's rating, its history after each rated game (oldest first), and recent finished games."""
-    found = await service.recorder.db(service.profiles.profile, name)
+    # A name with a character no name may hold names nobody (and PostgreSQL refuses a NUL).
+    found = None if refused_character(name) else await service.recorder.db(service.profiles.profile, name)
     if found is None:
         raise NotFound("no_player", f"no player called {name!r} has played here")
     return found
@@ -39,6 +41,9 @@ async def finished_games(
     limit: int = Query(30, ge=1, le=100),
 ) -> list[dict[str, Any]]:
     """Finished games, newest first, with the turns each took."""
+    wrong = None if player is None else refused_character(player)
+    if wrong is not None:
+        raise Invalid("bad_name", f"player: the name holds {wrong}, which no name may hold")
     return await service.recorder.db(service.profiles.finished, player, limit)
 
 
