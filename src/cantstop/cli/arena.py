@@ -21,6 +21,7 @@ from cantstop.arena.tournament import run_tournament
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS, load_variant, variant_option
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_arena, fast_option
 from cantstop.cli.progress import progress_bar
+from cantstop.core.errors import SetupError, UnknownBotError
 from cantstop.core.variant import variant_spec
 
 
@@ -72,7 +73,7 @@ def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple
         )
     try:
         labels = bot_labels(list(bots), options.tolerance, variant)
-    except ValueError as error:
+    except (SetupError, UnknownBotError) as error:
         raise click.BadParameter(str(error), param_hint="BOTS") from None
     spec = MatchSpec(
         tuple(bots), labels, variant_spec(variant), options.seed, options.budget_ms, options.tolerance,
@@ -146,7 +147,7 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address:
     check_core_games(games)
     try:
         test = parse_sprt(sprt_text) if sprt_text is not None else None
-    except ValueError as error:
+    except SetupError as error:
         raise click.BadParameter(str(error), param_hint="--sprt") from None
     if test is not None and len(bots) != 2:
         raise click.UsageError(f"--sprt compares two bots, not {len(bots)}")

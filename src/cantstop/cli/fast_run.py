@@ -22,6 +22,7 @@ from cantstop.bots.base import get_bot
 from cantstop.cli.engine import MAX_GAMES
 from cantstop.cli.histogram import histogram, turn_limit_note, write_plot
 from cantstop.cli.progress import progress_bar
+from cantstop.core.errors import CantStopError, UnknownBotError
 
 if TYPE_CHECKING:
     from cantstop.fast.simulate import Simulation
@@ -55,7 +56,7 @@ def compiled_bot(name: str, hint: str = "BOTS") -> str:
                                  f"({', '.join(COMPILED)})", param_hint=hint)
     try:
         bot = get_bot(name).name
-    except ValueError as error:
+    except UnknownBotError as error:
         raise click.BadParameter(str(error), param_hint=hint) from None
     if bot not in COMPILED:
         raise click.BadParameter(
@@ -98,7 +99,7 @@ def _chunks(variant: str, bots: list[str], games: int, seed: int, threads: int |
         raise click.ClickException(str(error)) from None
     try:
         yield from chunks(variant, bots, games, seed, threads, max_turns or MAX_TURNS)
-    except (ValueError, MemoryError) as error:
+    except (CantStopError, MemoryError) as error:
         raise click.ClickException(str(error)) from None
 
 

@@ -15,7 +15,7 @@ from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_option, fast_solitaire
 from cantstop.cli.histogram import check_plot_path, histogram, turn_limit_note, write_plot
 from cantstop.core.dice import SeededDice
-from cantstop.core.errors import SetupError
+from cantstop.core.errors import SetupError, UnknownBotError, VariantError
 from cantstop.core.record import Record
 from cantstop.core.state import new_game
 from cantstop.core.variant import preset
@@ -94,7 +94,7 @@ def run_solitaire(
 def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     try:
         return get_bot(value).name
-    except ValueError as error:
+    except UnknownBotError as error:
         raise click.BadParameter(str(error)) from None
 
 
@@ -116,7 +116,7 @@ def solitaire(
     """How many turns BOT (a name or a level) needs to claim three columns alone."""
     try:
         new_game(variant, 1)
-    except ValueError as error:
+    except (VariantError, SetupError) as error:
         raise click.BadParameter(str(error), param_hint="--variant") from None
     try:
         get_bot(bot).check(preset(variant), 1)

@@ -18,6 +18,7 @@ from itertools import pairwise, permutations
 import numba as nb
 import numpy as np
 
+from cantstop.core.errors import SetupError, UnknownBotError
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
 from cantstop.fast.act import BOT_CODES, EXPERT, light_act
@@ -110,11 +111,11 @@ def check_bots(variant: Variant, bots: Sequence[str]) -> np.ndarray:
     """Bot codes by bot, or a clear error: an unknown bot, or a player count the variant refuses."""
     unknown = [b for b in bots if b not in BOT_CODES]
     if unknown:
-        raise ValueError(
+        raise UnknownBotError(
             f"no compiled bot {unknown[0]!r}; compiled bots: {', '.join(BOT_CODES)}"
         )
     if not variant.min_players <= len(bots) <= variant.max_players:
-        raise ValueError(
+        raise SetupError(
             f"{variant.name} is for {variant.min_players}..{variant.max_players} players, "
             f"not {len(bots)}"
         )
@@ -127,7 +128,7 @@ def thread_count(threads: int | None) -> int:
     if threads is None:
         return most
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be 1..{MAX_THREADS} (this machine has {most} cores), not {threads!r}")
+        raise SetupError(f"threads must be 1..{MAX_THREADS} (this machine has {most} cores), not {threads!r}")
     return threads
 
 

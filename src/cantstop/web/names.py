@@ -12,7 +12,7 @@ from functools import cache
 
 from cantstop.bots import bot_names, get_bot
 from cantstop.core.notation import seat_letter
-from cantstop.web.errors import ApiError
+from cantstop.web.errors import Invalid
 
 MAX_NAME = 40
 RECORD_SYNTAX = set(';"\\[]{}')  # a record's tag values cannot hold these
@@ -66,18 +66,18 @@ def checked_name(name: str, seat: int | None = None) -> str:
     where = "" if seat is None else f"seat {seat_letter(seat)}: "
     wrong = refused_character(name)  # before normalising: NFKC would silently drop some of them
     if wrong is not None:
-        raise ApiError(422, "bad_name", f"{where}the name holds {wrong}: {ALLOWED}")
+        raise Invalid("bad_name", f"{where}the name holds {wrong}: {ALLOWED}")
     name = normal(name)
     if not 1 <= len(name) <= MAX_NAME:
-        raise ApiError(422, "bad_name", f"{where}the name has {len(name)} characters after normalising: {ALLOWED}")
+        raise Invalid("bad_name", f"{where}the name has {len(name)} characters after normalising: {ALLOWED}")
     bad = sorted(RECORD_SYNTAX.intersection(name))
     if bad:
-        raise ApiError(422, "bad_name", f"{where}the name holds {' '.join(bad)}: {ALLOWED}")
+        raise Invalid("bad_name", f"{where}the name holds {' '.join(bad)}: {ALLOWED}")
     if name.casefold().startswith("bot:"):
-        raise ApiError(422, "bad_name", f"{where}{name!r} reads as a bot's name: 'bot:…' names bots, a person's name may not start so")
+        raise Invalid("bad_name", f"{where}{name!r} reads as a bot's name: 'bot:…' names bots, a person's name may not start so")
     bot = bot_skeletons().get(skeleton(name))
     if bot is not None:
-        raise ApiError(422, "bad_name", f"{where}{name!r} reads as the bot {bot!r}: a person needs a name no bot has")
+        raise Invalid("bad_name", f"{where}{name!r} reads as the bot {bot!r}: a person needs a name no bot has")
     return name
 
 

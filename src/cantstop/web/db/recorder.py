@@ -10,11 +10,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from functools import partial
+from typing import ParamSpec, TypeVar
 
-from cantstop.web.storage import Append, StaleError, Storage
+from cantstop.table import StaleMoveError
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.values import Append
 
+P = ParamSpec("P")
+R = TypeVar("R")
 CHECKPOINT_EVERY = 1.0  # seconds between SQLite checkpoints while events are being written
+DRAIN = 3.0  # seconds closing waits for the events already handed in to be committed
 
 
 class Recorder:
@@ -31,14 +37,22 @@ class Recorder:
         self._written = asyncio.Event()  # set by each commit, cleared by each checkpoint
         self._checkpointer: asyncio.Task[None] | None = None
         self._checkpoint_thread = ThreadPoolExecutor(1, thread_name_prefix="cantstop-checkpoint")
+        self.errors = 0  # storage calls that raised something other than a refusal (the metrics read it)
+        self._committing = False
 
-    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run a (blocking) storage call off the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+    async def db(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run a (blocking) storage call off the event loop; typed as `fn` is."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args, **kwargs))
+        except StaleMoveError:
+            raise
+        except Exception:
+            self.errors += 1
+            raise
 
     async def append(self, append: Append) -> None:
         """Commit one event, batched with whatever other games commit at the same moment;
-        StaleError if another process stored that version first."""
+        StaleMoveError if another process stored that version first."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((append, done))
         self._wake.set()
@@ -54,13 +68,16 @@ class Recorder:
             self._wake.clear()
             while self._pending:
                 batch, self._pending = self._pending, []
+                self._committing = True
                 try:
                     stored = await self.db(self.storage.append_many, [a for a, _ in batch])
                 except Exception as error:  # the database is down: every waiting action fails alike
+                    self._committing = False
                     for _, done in batch:
                         if not done.done():  # a cancelled waiter must not stop the writer
                             done.set_exception(error)
                     continue
+                self._committing = False
                 self._written.set()
                 for (a, done), ok in zip(batch, stored):
                     if done.done():
@@ -68,7 +85,7 @@ class Recorder:
                     if ok:
                         done.set_result(None)
                     else:
-                        done.set_exception(StaleError(f"version {a.seq} of game {a.game_id} is taken"))
+                        done.set_exception(StaleMoveError(a.seq - 1))
 
     async def _checkpoint(self) -> None:
         """Now and then, while events are being written, a checkpoint on its own thread: the
@@ -84,7 +101,15 @@ class Recorder:
                 continue
             self.checkpoints += 1
 
-    async def close(self) -> None:
+    async def close(self, drain: float = DRAIN) -> None:
+        """Stop, once what was handed in is committed (up to `drain` seconds): a move made
+        as the server stops is stored even if nobody waits for it any more."""
+        writer = self._writer
+        deadline = asyncio.get_running_loop().time() + drain
+        while writer is not None and not writer.done() and (self._pending or self._committing):
+            if asyncio.get_running_loop().time() >= deadline:
+                break
+            await asyncio.sleep(0.01)
         for task in (self._writer, self._checkpointer):
             if task is not None:
                 task.cancel()
