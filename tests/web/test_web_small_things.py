@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from cantstop.web.chat import MAX_CHAT
 from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, auth, join, new_game, until, wait_for
 
@@ -17,6 +16,7 @@ from cantstop.core.variant import PRESET_TITLES, PRESETS
 from cantstop.table import Kind, Move
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
+from cantstop.web.games.chat import MAX_CHAT
 from cantstop.web.games.clock import RAN_OUT
 from cantstop.web.games.live import fallback_notes
 
