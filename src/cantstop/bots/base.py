@@ -41,6 +41,16 @@ def plays_anything(variant: Variant, num_players: int) -> str | None:
     return None
 
 
+def importable(module: str) -> str | None:
+    """None if `module` imports, else why not: a fit check asks this of what the bot's
+    moves will import, so that a missing extra refuses the bot before its first game."""
+    try:
+        importlib.import_module(module)
+    except ImportError as error:  # the message names the extra to install (`missing_extra`)
+        return str(error)
+    return None
+
+
 @dataclass(frozen=True)
 class BotInfo:
     name: str  # what commands, records and the API use: "rule28"

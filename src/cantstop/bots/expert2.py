@@ -20,7 +20,7 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from cantstop.bots.base import Budget, Level, register
+from cantstop.bots.base import Budget, Level, importable, register
 from cantstop.bots.expert import ALPHA, SPARE, play_expert
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
@@ -50,7 +50,8 @@ def estimate(heights: tuple[int, ...], to_win: int, knots: tuple[tuple[float, ..
 @lru_cache(maxsize=16)
 def _policy(variant: Variant) -> Policy | None:
     """The turn optimiser of a one-player variant with a fitted curve, else None."""
-    from cantstop.solve.board import SolveError, board_of
+    from cantstop.solve.board import board_of
+    from cantstop.solve.errors import SolveError
     from cantstop.solve.policy import Policy
 
     try:
@@ -68,10 +69,11 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     if num_players != 1:
         return None
     try:
-        _policy(variant)
+        policy = _policy(variant)
     except ImportError as error:
         return str(error)
-    return None
+    # The policy loads without numba; its first turn would not.
+    return None if policy is None else importable("cantstop.solve.kernels")
 
 
 @register(

@@ -83,6 +83,7 @@ class State(NamedTuple):
     status: tuple[int, ...]
     options: tuple[Choice, ...] = ()
     runner_columns: tuple[int, ...] = ()
+    out: tuple[int, ...] = ()  # the seats that have left the game, ascending
 
     # ----------------------------------------------------------------- queries
     @property
@@ -166,7 +167,7 @@ class State(NamedTuple):
         return not self.choices(dice)
 
     # ------------------------------------------------------------------ moves
-    # The moves unpack all twelve fields by position: the next state needs every one, and
+    # The moves unpack all thirteen fields by position: the next state needs every one, and
     # one unpack costs less than twelve attribute reads (benchmarks/unpack.py: 237 ns
     # against 391 ns per state on this project's 2-core machine, under load, 2026-11-24).
     def roll(self, dice: Dice) -> State:
@@ -180,7 +181,7 @@ class State(NamedTuple):
         ...
         cantstop.core.errors.InvalidDiceError: bad dice (1, 2, 3): a roll is four dice, each 1..6
         """
-        variant, pieces, runners, claimed, seat, phase, _, steps, turn, status, _, runner_columns = self
+        variant, pieces, runners, claimed, seat, phase, _, steps, turn, status, _, runner_columns, out = self
         if phase is not _ROLL:
             raise IllegalActionError(
                 f"cannot roll now: the game is in the {phase.name} phase; "
@@ -198,7 +199,7 @@ class State(NamedTuple):
         if options:
             return _new(
                 State,
-                (variant, pieces, runners, claimed, seat, _CHOOSE, dice, steps, turn, status, options, runner_columns),
+                (variant, pieces, runners, claimed, seat, _CHOOSE, dice, steps, turn, status, options, runner_columns, out),
             )
         return self._end_turn(pieces, claimed)
 
@@ -217,10 +218,10 @@ class State(NamedTuple):
                 return self._advance(action)
         elif phase is _DECIDE:
             if action is ROLL:
-                variant, pieces, runners, claimed, seat, _, _, steps, turn, status, _, runner_columns = self
+                variant, pieces, runners, claimed, seat, _, _, steps, turn, status, _, runner_columns, out = self
                 return _new(
                     State,
-                    (variant, pieces, runners, claimed, seat, _ROLL, None, steps, turn, status, (), runner_columns),
+                    (variant, pieces, runners, claimed, seat, _ROLL, None, steps, turn, status, (), runner_columns, out),
                 )
             if action is STOP:
                 if not self.variant.no_stop_on_occupied or self.may_stop():
@@ -240,7 +241,7 @@ class State(NamedTuple):
         return f"{describe_action(action)} is not legal here; legal actions: {legal}"
 
     def _advance(self, choice: Choice) -> State:
-        variant, pieces, runners_now, claimed, seat, _, _, steps, turn, status_now, _, runner_columns = self
+        variant, pieces, runners_now, claimed, seat, _, _, steps, turn, status_now, _, runner_columns, out = self
         runners = list(runners_now)
         status = list(status_now)
         own = pieces[seat]
@@ -302,11 +303,12 @@ class State(NamedTuple):
                 tuple(status),
                 (),
                 runner_columns,
+                out,
             ),
         )
 
     def _stop(self) -> State:
-        variant, pieces, runners, claimed, me, _, _, _, turn, _, _, runner_columns = self
+        variant, pieces, runners, claimed, me, _, _, _, turn, _, _, runner_columns, out = self
         catalog = variant.catalog
         tops = catalog.tops
         rows = list(pieces)
@@ -344,17 +346,22 @@ class State(NamedTuple):
                         column_status(variant, board, no_runners, claimed, me),
                         (),
                         (),
+                        out,
                     ),
                 )
         return self._end_turn(board, claimed)
 
     def _end_turn(
-        self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...]
+        self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], out: tuple[int, ...] | None = None
     ) -> State:
         variant = self.variant
+        if out is None:
+            out = self.out
         seat = self.seat + 1
         if seat == len(pieces):
             seat = 0
+        while out and seat in out:  # the seats that left are passed over
+            seat = seat + 1 if seat + 1 < len(pieces) else 0
         catalog = variant.catalog
         runners = catalog.no_runners
         if variant.skip:
@@ -363,8 +370,52 @@ class State(NamedTuple):
             status = tuple(map(getitem, catalog.turn_start_for(claimed), pieces[seat]))
         return _new(
             State,
-            (variant, pieces, runners, claimed, seat, _ROLL, None, 0, self.turn + 1, status, (), ()),
+            (variant, pieces, runners, claimed, seat, _ROLL, None, 0, self.turn + 1, status, (), (), out),
         )
+
+    # ---------------------------------------------------------------- leaving
+    def leave(self, seat: int) -> State:
+        """`seat` leaves the game (resigns): its pieces come off, so the columns it had
+        claimed open again, and play goes on without it. When it was that seat's turn, the
+        turn ends there (its runners vanish). With one seat left, that seat has won.
+
+        Raises `IllegalActionError` when the game is over or `seat` is not in it.
+
+        >>> from cantstop import new_game
+        >>> state = new_game("classic", num_players=3).leave(0)
+        >>> state.out, state.seat, state.turn
+        ((0,), 1, 1)
+        >>> state.leave(2).winner
+        1
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("no seat can leave: the game is over")
+        playing = [p for p in range(len(self.pieces)) if p not in self.out]
+        if seat not in playing:
+            seats = ", ".join("ABCD"[p] for p in playing)
+            raise IllegalActionError(f"seat number {seat} cannot leave: it is not in the game; seats playing: {seats}")
+        variant = self.variant
+        out = tuple(sorted((*self.out, seat)))
+        blank = (0,) * len(self.runners)
+        pieces = tuple(blank if p == seat else row for p, row in enumerate(self.pieces))
+        claimed = tuple(-1 if owner == seat else owner for owner in self.claimed)
+        playing.remove(seat)
+        if len(playing) == 1:
+            winner, runners = playing[0], variant.catalog.no_runners
+            status = column_status(variant, pieces, runners, claimed, winner)
+            return _new(
+                State,
+                (variant, pieces, runners, claimed, winner, Phase.OVER, None, 0, self.turn + 1, status, (), (), out),
+            )
+        if seat == self.seat:
+            return self._end_turn(pieces, claimed, out)
+        # Another seat's turn goes on: what its runners may do is worked out anew.
+        status = column_status(variant, pieces, self.runners, claimed, self.seat, self.steps)
+        state = self._replace(pieces=pieces, claimed=claimed, status=status, out=out)
+        if self.phase is _CHOOSE:
+            assert self.dice is not None
+            state = state._replace(options=state.choices(self.dice))
+        return state
 
 
 def _room(
@@ -427,6 +478,7 @@ def make_state(
     dice: Dice | None = None,
     steps: int = 0,
     turn: int = 0,
+    out: tuple[int, ...] = (),
 ) -> State:
     """A state from its essentials, deriving the rest; used by notation and tests.
 
@@ -448,6 +500,7 @@ def make_state(
         turn,
         column_status(variant, pieces, runners, claimed, seat, steps),
         runner_columns=tuple(c for c in range(2, len(runners)) if runners[c]),
+        out=out,
     )
     if phase is Phase.CHOOSE:
         assert dice is not None

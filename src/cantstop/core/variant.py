@@ -124,6 +124,18 @@ PRESETS: dict[str, Variant] = {
     "turtles-long": replace(_TURTLES, name="turtles-long", to_win=4, max_players=3),
 }
 
+# What a menu shows for each preset; its name stays what commands and records use.
+PRESET_TITLES: dict[str, str] = {
+    "classic": "Classic",
+    "solitaire": "Solitaire (one player)",
+    "classic-long": "Classic, longer game (4 columns to win)",
+    "classic-skip": "Classic, skipping occupied spaces",
+    "classic-no-stop-on-occupied": "Classic, no stopping on an occupied space",
+    "turtles": "Can't Stop the Turtles",
+    "turtles-relay": "Turtles, relay race",
+    "turtles-long": "Turtles, longer game (4 races to win)",
+}
+
 
 _SPEC_FIELDS = (
     "heights",

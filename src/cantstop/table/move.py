@@ -6,8 +6,9 @@ Kinds and their one text form (the JSON form in brackets):
   rolled, `1546` (`{"dice": [1, 5, 4, 6]}`);
 - a choice: `6+10` (`{"choice": [6, 10]}`);
 - stop: `stop` (`{"decision": "stop"}`);
-- the out-of-band ones, which name their seat: `resign:A` (the seat leaves the game
-  and loses it), `timeout:A` (the seat's clock ran out), `fallback:A` (the table played
+- the out-of-band ones, which name their seat: `resign:A` (the seat leaves the game;
+  in a game among people the others play on, as the record's `resign:A` event),
+  `timeout:A` (the seat's clock ran out), `fallback:A` (the table played
   a move in the seat's stead; the move follows). JSON: `{"resign": 0}` and so on, with
   the reason, when there is one, under `"reason"`.
 
@@ -27,7 +28,15 @@ from cantstop.core.choices import Choice, parse_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import SEATS, seat_letter
-from cantstop.core.record import Event, Roll, event_from_json, event_json, event_text, parse_event
+from cantstop.core.record import (
+    Event,
+    Leave,
+    Roll,
+    event_from_json,
+    event_json,
+    event_text,
+    parse_event,
+)
 from cantstop.core.state import ROLL, STOP, Action, Decision
 from cantstop.core.variant import Variant
 
@@ -91,6 +100,8 @@ class Move:
     def of_event(event: Event) -> Move:
         if isinstance(event, Roll):
             return Move.rolled(tuple(event))
+        if isinstance(event, Leave):
+            return Move.resign(event.seat)
         return Move.of(event)
 
     @staticmethod
@@ -132,11 +143,13 @@ class Move:
 
     @property
     def event(self) -> Event:
-        """What the record keeps of the move: dice, a choice or a decision."""
+        """What the record keeps of the move: dice, a choice, a decision or a seat leaving."""
         if self.kind is Kind.ROLL:
             if not self.dice:
                 return ROLL
             return self.dice if type(self.dice) is Roll else Roll(self.dice)
+        if self.kind is Kind.RESIGN:
+            return Leave(self.seat)
         return self.action
 
     # ------------------------------------------------------------ forms

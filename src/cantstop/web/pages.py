@@ -27,17 +27,24 @@ PAGES = {
     "leaderboard": Page("Leaderboard — Can't Stop", "leaderboard", "list-page"),
     "player": Page("Player — Can't Stop", "player", "list-page"),
     "rules": Page("Rules — Can't Stop", "rules", "list-page"),
+    "sign-in": Page("Sign in — Can't Stop", "account", "list-page"),
+    "sign-up": Page("Sign up — Can't Stop", "account", "list-page"),
+    "account": Page("Your account — Can't Stop", "account", "list-page"),
 }
 
 
+API_LINK = '<a href="/docs">API</a>'  # only where /docs is served (Settings.api_docs)
+
+
 @cache
-def page_html(name: str) -> str:
-    """The whole page `name` (a key of PAGES)."""
+def page_html(name: str, api_docs: bool = False) -> str:
+    """The whole page `name` (a key of PAGES); `api_docs` when the server shows its API pages."""
     page = PAGES[name]
     layout = Template((STATIC / "layout.html").read_text(encoding="utf-8"))
-    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
-    return layout.substitute(title=page.title, script=page.script, body_class=page.body_class, body=body)
+    body = Template((STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8"))
+    filled = body.safe_substitute(api_link=API_LINK if api_docs else "")
+    return layout.substitute(title=page.title, script=page.script, body_class=page.body_class, body=filled)
 
 
-def page_response(name: str) -> HTMLResponse:
-    return HTMLResponse(page_html(name))
+def page_response(name: str, api_docs: bool = False) -> HTMLResponse:
+    return HTMLResponse(page_html(name, api_docs))

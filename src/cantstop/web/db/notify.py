@@ -1,0 +1,67 @@
+"""Several server processes, one PostgreSQL: each learns of the others' moves by LISTEN/NOTIFY.
+
+Storage sends `NOTIFY` (`pg_notify('cantstop', '<game> <version>')`) inside the transaction
+that stores an action (so the notice goes out exactly when the action is committed); this
+module's listener hands each notice to the game service, which catches up from the
+database and broadcasts to its own clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import psycopg
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+CHANNEL = "cantstop"  # the channel of game changes
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # its payload: `notice(...)`
+
+log = logging.getLogger("cantstop.web")
+
+
+def notice(game_id: str, news: int | str) -> dict[str, str]:
+    """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON text)."""
+    return {"channel": CHANNEL, "payload": f"{game_id} {news}"}
+
+
+def libpq_url(url: str) -> str:
+    """The SQLAlchemy URL as psycopg takes it (no '+psycopg' driver part)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def listen(
+    url: str,
+    on_change: Callable[[str, int], Awaitable[None]],
+    on_reconnect: Callable[[], Awaitable[None]],
+    on_chat: Callable[[str, str], Awaitable[None]],
+) -> None:
+    """Listen until cancelled; after a lost connection, reconnect and let the caller catch up.
+    A notice is '<game> <version>' (-1: its seats changed) or '<game> <chat frame JSON>'."""
+    delay = 0.5
+    first = True
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(libpq_url(url), autocommit=True) as conn:
+                await conn.execute(f"LISTEN {CHANNEL}")
+                if not first:
+                    await on_reconnect()  # notices sent while we were away are lost: look at everything
+                first, delay = False, 0.5
+                async for note in conn.notifies():
+                    game_id, _, rest = note.payload.partition(" ")
+                    try:
+                        if rest.startswith("{"):
+                            await on_chat(game_id, rest)
+                        else:
+                            await on_change(game_id, int(rest))
+                    except Exception:  # one game's trouble must not stop the others' updates
+                        log.exception("catching up game %s", game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.warning("LISTEN connection lost (%s); reconnecting in %.1fs", error, delay)
+            first = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10)

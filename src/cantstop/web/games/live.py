@@ -1,0 +1,388 @@
+"""Live games: each game in memory, its act path, version checks and broadcasting.
+
+One `LiveGame` per game, its `Table` rebuilt from the stored moves whenever it is needed
+(after a restart, or when another server process moved it on). A move is prepared by the
+table, committed with its version, then played by the table once; clients hear of it last.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC
+from typing import Any
+
+from cantstop.core.dice import DiceSource
+from cantstop.core.notation import seat_letter
+from cantstop.core.record import Event, Record
+from cantstop.core.state import State
+from cantstop.table import (
+    Fault,
+    Happening,
+    Kind,
+    Move,
+    MoveError,
+    Policy,
+    StaleMoveError,
+    Table,
+)
+from cantstop.table.wording import roll_off_line
+from cantstop.web.db.recorder import Recorder
+from cantstop.web.db.values import Append, SeatKind, StoredGame
+from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
+from cantstop.web.games.chat import ChatRoom
+from cantstop.web.games.describe import display_names, game_json, log_lines
+from cantstop.web.players.ratings import rate_game
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what storage's ids (token_urlsafe) are made of
+QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
+
+
+@dataclass
+class LiveGame:
+    """A game as the server holds it between actions: its `Table` once play has started."""
+
+    meta: StoredGame
+    table: Table | None
+    log: list[dict[str, Any]]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
+    bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    chat: ChatRoom = field(default_factory=ChatRoom)
+    # The version this process brought about (a move or the start), -1 if none: its bots
+    # and its clock move on from there at once, while other processes only stand by.
+    driven: int = -1
+    # When the current version came about (seconds since the epoch): the move clock counts from here.
+    moved_at: float = field(default_factory=time.time)
+    present: Counter[int] = field(default_factory=Counter)  # seat -> connections of this process
+    clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
+    _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
+
+    @property
+    def record(self) -> Record | None:
+        return self.table.record if self.table else None
+
+    @property
+    def state(self) -> State | None:
+        return self.table.state if self.table else None
+
+    @property
+    def version(self) -> int:
+        return self.table.version if self.table else 0
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name or seat_letter(s.seat) for s in self.meta.seats]
+
+    @property
+    def open_seats(self) -> str:
+        return ", ".join(str(s.seat) for s in self.meta.seats if s.kind is SeatKind.OPEN) or "none"
+
+    @property
+    def person_to_move(self) -> int | None:
+        """The seat of the person whose move it is, if one is (the clock runs only for people)."""
+        state = self.state
+        if state is None or state.is_over or self.meta.seats[state.seat].kind is not SeatKind.PERSON:
+            return None
+        return state.seat
+
+    def deadline(self) -> float | None:
+        """When the person to move runs out of time (seconds since the epoch), if the game has a clock."""
+        if not self.meta.clock or self.person_to_move is None:
+            return None
+        return self.moved_at + self.meta.clock * self.clock_scale
+
+    def snapshot(self) -> dict[str, Any]:
+        """The game's JSON, built once per version and seating (every client gets the same)."""
+        cached = self._snapshot
+        if cached is None or cached[0] != self.version or cached[1] is not self.meta:
+            data = game_json(self.meta, self.state, self.version)
+            deadline = self.deadline()
+            data["clock"] = {"seconds": self.meta.clock, "deadline": None if deadline is None else round(deadline * 1000)}
+            cached = self._snapshot = (self.version, self.meta, data)
+        return cached[2]
+
+    def presence(self) -> dict[str, Any]:
+        """Who has this game open here, whose move it is (a person deciding or a bot thinking),
+        and the server's time (ms), against which a browser reads the move clock's deadline."""
+        state = self.state
+        thinking = state.seat if state is not None and not state.is_over else None
+        connected = sorted(s for s, n in self.present.items() if n > 0)
+        return {"connected": connected, "thinking": thinking, "now": round(time.time() * 1000)}
+
+    def told(self, happenings: list[Happening]) -> list[dict[str, Any]]:
+        """The log entries of what the last moves did, at the current version."""
+        assert self.table is not None
+        entries = [{**entry, "version": self.version} for entry in log_lines(happenings, self.names, self.table.variant)]
+        self.log.extend(entries)
+        return entries
+
+
+def told_moves(table: Table, moves: Iterable[Move]) -> Iterator[list[Happening]]:
+    """Restore each move on `table` and yield what it did, one list per move. A fallback note
+    yields an empty list: its happening comes with the move the table made for the seat, which
+    follows it in the store, so the log tells the two as one line (`describe.log_lines`)."""
+    held: list[Happening] = []
+    for move in moves:
+        held += table.restore(move)
+        if move.kind is Kind.FALLBACK:
+            yield []
+            continue
+        yield held
+        held = []
+
+
+def fallback_notes(moves: Iterable[Move], events: Sequence[Event]) -> dict[int, str]:
+    """Record event index -> a note on each move the table made for a seat (the move after a
+    `fallback` note), for `write_record`: '{fallback:A timeout: the move clock ran out}'.
+    The moves are matched to the record's `events`, as not every move is one (notes are not;
+    a resignation is among people, where the seat leaves and play goes on)."""
+    notes: dict[int, str] = {}
+    number = 0
+    why: Move | None = None
+    for move in moves:
+        if move.kind is Kind.FALLBACK:
+            why = move
+        elif move.kind is not Kind.TIMEOUT and number < len(events) and move.event == events[number]:
+            if why is not None:
+                notes[number] = f"{why.text} {why.reason}".strip()
+                why = None
+            number += 1
+    return notes
+
+
+def parse_action(raw: str | list[int]) -> Move:
+    """'roll', 'stop', a choice as '6+10' or [6, 10]; a clear error otherwise. A client's
+    move is never an out-of-band one: the table makes those."""
+    try:
+        move = Move.of(tuple(sorted(raw))) if isinstance(raw, list) else Move.parse(raw.lower())
+    except MoveError:
+        move = None
+    if move is None or move.out_of_band or (move.kind is Kind.ROLL and move.dice):
+        raise Invalid("bad_action", f"unknown action {raw!r}: send 'roll', 'stop' or a choice such as '6+10' or [6, 10]")
+    return move
+
+
+def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], int | None]:
+    """What the table's failure policy makes of a failed seat, found on a trial copy of the
+    table (nothing changes on `table`): the moves to store, and the winner if they end the game."""
+    trial = table.trial()
+    trial.fail(fault, reason)
+    return trial.moves[table.version:], trial.winner if trial.over else None
+
+
+class LiveGames:
+    """Every game this process holds in memory; safe to share between requests on one event loop."""
+
+    def __init__(self, recorder: Recorder, dice: DiceSource, clock_scale: float = 1.0) -> None:
+        self.recorder = recorder
+        self.storage = recorder.storage
+        self.dice = dice
+        self.clock_scale = clock_scale
+        self.held: dict[str, LiveGame] = {}
+        # Loads in flight, one per id, removed when done: an unknown id leaves nothing behind.
+        self._loading: dict[str, asyncio.Task[LiveGame]] = {}
+        self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
+        self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
+        self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
+
+    # --------------------------------------------------------------- loading
+    @property
+    def loads_in_flight(self) -> int:
+        """Games being read from the database now (none once every load is done, found or not)."""
+        return len(self._loading)
+
+    async def live(self, game_id: str) -> LiveGame:
+        """The game in memory, built from the database on first use."""
+        game = self.held.get(game_id)
+        if game is not None:
+            return game
+        if not GAME_ID.fullmatch(game_id):  # not one of ours; PostgreSQL would fail on a NUL in it
+            raise NotFound("no_game", f"no game {game_id[:40]!r}: game ids are letters, digits, - and _")
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = self._loading[game_id] = asyncio.create_task(self._load(game_id))
+            loading.add_done_callback(lambda task: self._loaded(game_id, task))
+        return await asyncio.shield(loading)
+
+    def _loaded(self, game_id: str, task: asyncio.Task[LiveGame]) -> None:
+        self._loading.pop(game_id, None)
+        if not task.cancelled():
+            task.exception()  # its waiters may all have gone: no "exception never retrieved" noise
+
+    async def _load(self, game_id: str) -> LiveGame:
+        meta = await self.recorder.db(self.storage.game, game_id)
+        if meta is None:
+            raise NotFound("no_game", f"no game {game_id!r}")
+        game = LiveGame(meta, None, [], clock_scale=self.clock_scale)
+        await self._catch_up(game, await self.recorder.db(self.storage.events, game_id, 0))
+        if meta.updated is not None:  # the clock of a game read back counts from its last stored move
+            game.moved_at = meta.updated.replace(tzinfo=UTC).timestamp()
+        held = self.held.setdefault(game_id, game)
+        if held is game:
+            for hook in self.on_load:
+                hook(game)
+        return held
+
+    async def _catch_up(self, game: LiveGame, moves: list[Move]) -> list[dict[str, Any]]:
+        """Restore stored moves this process has not seen; returns their log entries. The
+        caller has just read `game.meta`: a game it shows started gets its table here."""
+        entries: list[dict[str, Any]] = []
+        if game.table is None:
+            if game.meta.first is None:
+                return []
+            game.table = Table(game.meta.record([]), self.dice, policy=Policy.FALLBACK)
+            game.moved_at = time.time()  # play starts now: the first move's clock counts from here
+            entries.append(start_line(game))
+            game.log.extend(entries)
+        for happened in told_moves(game.table, moves):
+            entries += game.told(happened)
+        if moves:
+            game.moved_at = time.time()
+        return entries
+
+    async def refresh(self, game: LiveGame, seats: bool = False) -> None:
+        """Pick up what other processes stored (with `seats`, seat changes and a rematch too) and tell our clients."""
+        over = game.state is not None and game.state.is_over
+        if over and not seats:
+            return
+        changed = False
+        if game.table is None or seats:
+            meta = await self.recorder.db(self.storage.game, game.meta.id)
+            if meta is not None and meta != game.meta:
+                game.meta, changed = meta, True
+        if over or game.meta.first is None:  # over: only its rematch can have changed; waiting: only its seats
+            if changed:
+                self.publish(game, [])
+            return
+        entries = await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, game.version))
+        if entries or changed:
+            if game.state is not None and game.state.is_over:
+                await self.reread(game)
+            self.publish(game, entries)
+            self.moved(game)
+
+    async def reread(self, game: LiveGame) -> None:
+        """Read the game's row again: its seats, status or rematch may have changed (here or in another process)."""
+        meta = await self.recorder.db(self.storage.game, game.meta.id)
+        assert meta is not None, "a game is never deleted"
+        game.meta = meta
+
+    def moved(self, game: LiveGame) -> None:
+        for hook in self.on_move:
+            hook(game)
+
+    async def catch_up_all(self) -> None:
+        for game in list(self.held.values()):
+            async with game.lock:
+                await self.refresh(game, seats=True)
+
+    async def notified(self, game_id: str, version: int) -> None:
+        """Another process (or this one) stored something for `game_id`: catch up if behind."""
+        game = self.held.get(game_id)
+        if game is None or (version >= 0 and game.version >= version):
+            return
+        async with game.lock:
+            # Asked again: the notice of this process's own move can come before its act
+            # path, which holds the lock, has played it; then there is nothing to read.
+            if version < 0 or game.version < version:
+                await self.refresh(game, seats=version < 0)
+
+    def forget_if_idle(self, game: LiveGame) -> None:
+        """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""
+        if not game.listeners and game.state is not None and game.state.is_over:
+            self.held.pop(game.meta.id, None)
+
+    # ------------------------------------------------------------ broadcasting
+    def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
+        presence = game.presence()
+        message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
+        self.send(game, json.dumps(message))  # encoded once
+
+    def send(self, game: LiveGame, message: str) -> None:
+        for queue in list(game.listeners):
+            if queue.qsize() < QUEUE_LIMIT:  # a client that reads nothing misses updates; nobody waits for it
+                queue.put_nowait(message)
+
+    def present(self, game: LiveGame, seat: int | None, joined: bool) -> None:
+        """A client holding `seat` opened (or closed) the game here: everyone hears who is connected."""
+        if seat is None:
+            return
+        game.present[seat] += 1 if joined else -1
+        self.send(game, json.dumps({"type": "presence", **game.presence()}))
+
+    # --------------------------------------------------------------- playing
+    async def act(self, game_id: str, seat: int | None, version: int, move: Move) -> dict[str, Any]:
+        """Apply one move for `seat` made on state `version`; returns the new game JSON.
+
+        The table prepares the move (a roll gets its dice; a stale, out-of-turn or illegal
+        one is refused with the table's own error and nothing changes), storage takes it under
+        the next version (or refuses: another process stored that version first, `StaleMoveError`),
+        and only then the table plays it.
+        """
+        arrived = time.perf_counter()
+        game = await self.live(game_id)
+        if seat is None:
+            raise NotAllowed("not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
+        async with game.lock:
+            if version > game.version or game.table is None:
+                await self.refresh(game)  # another process may have moved on; else the insert tells
+            table = game.table
+            if table is None:
+                raise Conflict("not_started", f"the game waits for players in seats {game.open_seats}")
+            ready = table.prepare(move, version, seat)
+            winner = table.preview(ready).winner if ready.kind is Kind.STOP else None
+            await self._commit(game, [ready], winner)
+            for hook in self.on_act:
+                hook(time.perf_counter() - arrived)
+            return game.snapshot()
+
+    async def fail_seat(self, game_id: str, version: int, fault: Fault, reason: str) -> bool:
+        """The seat to move at `version` failed (its clock ran out, its bot broke): the table's
+        failure policy decides what follows, and that is stored and played like any move.
+        False, nothing done, if the game has moved on meanwhile (a move, or another process)."""
+        game = await self.live(game_id)
+        async with game.lock:
+            await self.refresh(game)
+            table = game.table
+            if table is None or table.over or game.version != version:
+                return False
+            moves, winner = policy_moves(table, fault, reason)
+            try:
+                await self._commit(game, moves, winner)
+            except StaleMoveError:
+                return False
+            return True
+
+    async def _commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
+        """Store `moves` as the game's next versions (all or none), then let the table take them;
+        publish what happened. The caller holds the game's lock."""
+        table = game.table
+        assert table is not None
+        try:
+            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner))
+        except StaleMoveError as stale:
+            await self.refresh(game)
+            raise StaleMoveError(stale.made_on, game.version) from None
+        happened = [h for move in moves for h in table.restore(move)]
+        game.moved_at = time.time()
+        entries = game.told(happened)
+        game.driven = game.version
+        if table.over:
+            await self.reread(game)
+            await self.recorder.db(rate_game, self.storage, game.names, table.state, game.meta.id)
+        self.publish(game, entries)
+        self.moved(game)
+
+
+def start_line(game: LiveGame) -> dict[str, Any]:
+    assert game.meta.first is not None
+    rolloff = game.meta.tags.get("RollOff")
+    how = f" {roll_off_line(rolloff)}" if rolloff else ""
+    return {"kind": "start", "seat": game.meta.first, "version": 0, "text": f"{display_names(game.names)[game.meta.first]} goes first.{how}"}
