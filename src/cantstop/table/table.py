@@ -94,8 +94,9 @@ class Table:
 
     Raises `SetupError` when `players` does not give one entry (None for a person) per
     seat of the record. A move is refused with nothing applied: `StaleMoveError` when it
-    was made on an older `version`, `IllegalActionError` when it is out of turn, after
-    the end or against the rules (the message names the legal actions).
+    was made on an older `version`, and an `IllegalActionError` when it is out of turn
+    (`NotYourTurnError`), after the end (`GameOverError`) or against the rules
+    (`IllegalMoveError`, naming the legal actions).
 
     >>> from cantstop import SeededDice
     >>> table = Table.new("classic", ["Ann", "Bob"], SeededDice(7), first=0)
@@ -105,11 +106,11 @@ class Table:
     >>> table.play(Move.parse("stop"))
     Traceback (most recent call last):
     ...
-    cantstop.core.errors.IllegalActionError: stop is not legal here; legal actions: ...
+    cantstop.table.errors.IllegalMoveError: stop is not legal here; legal actions: ...
     >>> table.play(Move.parse("roll"), version=0)
     Traceback (most recent call last):
     ...
-    cantstop.table.table.StaleMoveError: the move was made on version 0 but the game is at version 1; ...
+    cantstop.table.errors.StaleMoveError: the move was made on version 0 but the game is at version 1; ...
     """
 
     def __init__(

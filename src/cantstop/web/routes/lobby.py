@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from cantstop.bots import Level, bot_names, get_bot
+from cantstop.core.errors import UnknownBotError
 from cantstop.core.variant import PRESET_TITLES, PRESETS
 from cantstop.web.db.tokens import new_token
 from cantstop.web.db.values import GameStatus
@@ -25,7 +26,7 @@ def level_bots() -> dict[str, str]:
     for level in Level:
         try:
             seated[level.value] = get_bot(level.value).name
-        except ValueError:  # no bot of this level plays every game
+        except UnknownBotError:  # no bot of this level plays every game
             continue
     return seated
 
