@@ -45,6 +45,17 @@ class Turn:
     best_b: npt.NDArray[np.float64]
     offsets: npt.NDArray[np.int64]
 
+    def value(self, spaces: list[int], heights: tuple[int, ...], mask_rank: npt.NDArray[np.int64]) -> float:
+        """Value after the decision of the in-turn state with runners on `spaces`."""
+        mask, index, stride = 0, 0, 1
+        for i, (space, start, h) in enumerate(zip(spaces, self.progress, heights, strict=True)):
+            if space > start:
+                mask |= 1 << i
+                index += (space - start - 1) * stride
+                stride *= h - start
+        index += int(self.offsets[mask_rank[mask]])
+        return float(self.best_a[index] + self.best_b[index] * self.x)
+
 
 class Policy:
     """The optimal policy of a solved board (a complete table), or the best turns against an estimate."""
@@ -137,15 +148,7 @@ class Policy:
         return turn
 
     def _state_value(self, turn: Turn, spaces: list[int]) -> float:
-        """Value after the decision of the in-turn state with runners on `spaces`."""
-        mask, index, stride = 0, 0, 1
-        for i, (space, start, h) in enumerate(zip(spaces, turn.progress, self.board.heights, strict=True)):
-            if space > start:
-                mask |= 1 << i
-                index += (space - start - 1) * stride
-                stride *= h - start
-        index += int(turn.offsets[self._classes.mask_rank[mask]])
-        return float(turn.best_a[index] + turn.best_b[index] * turn.x)
+        return turn.value(spaces, self.board.heights, self._classes.mask_rank)
 
     def _stop_value(self, spaces: list[int]) -> float:
         from cantstop.solve import kernels
