@@ -2,7 +2,8 @@
 
 Run: `python benchmarks/bots.py --seconds 20` (one core, one process). With
 `--match A B --pairs N` it plays a duplicate-dice match instead (the docs' table); with
-`--alone BOT` it times BOT's decisions in solitaire games. The expert is timed on every
+`--alone BOT` it times BOT's decisions in solitaire games, with `--timed BOT --players N`
+in classic games against rule28 (`--rival`). By default the expert is timed on every
 decision it makes as one seat of classic 2-player games against rule28.
 """
 
@@ -43,29 +44,32 @@ def rule28_games_per_second(seconds: float) -> float:
     return games / (time.perf_counter() - start)
 
 
-def expert_decision_times(seconds: float) -> list[float]:
-    """Seconds per expert decision over games against rule28, seats alternating."""
-    expert = get_bot("expert").play
-    rival = get_bot("rule28").play
+def decision_times(name: str, seconds: float, players: int = 2, rival: str = "rule28") -> list[float]:
+    """Seconds per decision of bot `name` in one seat of classic games against `rival`s,
+    the seat moving round game by game; a fresh process's first compile and first turn
+    are paid once, outside the timing."""
+    bot = get_bot(name).play
+    others = get_bot(rival).play
     budget = Budget(seconds=0.1)
+    bot(new_game("classic", players).roll((1, 2, 3, 4)), random.Random(0), budget)
     times: list[float] = []
     start = time.perf_counter()
     seed = 0
     while time.perf_counter() - start < seconds:
-        state = new_game("classic", 2)
+        state = new_game("classic", players)
         dice = SeededDice(seed)
         rng = random.Random(seed)
-        me = seed % 2
+        me = seed % players
         while state.phase is not Phase.OVER:
             if state.phase is Phase.ROLL:
                 state = state.roll(dice.roll(4, 6))
             elif state.player == me:
                 t = time.perf_counter()
-                action = expert(state, rng, budget)
+                action = bot(state, rng, budget)
                 times.append(time.perf_counter() - t)
                 state = state.play(action)
             else:
-                state = state.play(rival(state, rng, budget))
+                state = state.play(others(state, rng, budget))
         seed += 1
     return sorted(times)
 
@@ -122,7 +126,14 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=500, help="dice streams of --match")
     parser.add_argument("--first-seed", type=int, default=0, help="first dice seed of --match")
     parser.add_argument("--alone", metavar="BOT", help="instead: BOT's decision times in solitaire")
+    parser.add_argument("--timed", metavar="BOT", help="instead: BOT's decision times in classic games")
+    parser.add_argument("--players", type=int, default=2, help="players of --timed's games")
+    parser.add_argument("--rival", default="rule28", help="the other seats of --timed's games")
     args = parser.parse_args()
+    if args.timed:
+        times = decision_times(args.timed, args.seconds, args.players, args.rival)
+        print(f"{args.timed} with {args.players} players against {args.rival}: decisions {_summary(times)}")
+        return
     if args.alone:
         times, games = solitaire_decision_times(args.alone, args.seconds)
         print(f"{args.alone} alone, {games} games: decisions {_summary(times)}")
@@ -135,7 +146,7 @@ def main() -> None:
         return
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     print(f"rule28 self-play, 2 players: {rule28_games_per_second(args.seconds):,.0f} games/s")
-    print(f"expert decisions: {_summary(expert_decision_times(args.seconds))}")
+    print(f"expert decisions: {_summary(decision_times('expert', args.seconds))}")
 
 
 if __name__ == "__main__":
