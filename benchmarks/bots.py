@@ -32,7 +32,7 @@ def play_game(names: tuple[str, ...], seed: int) -> int:
         if state.phase is Phase.ROLL:
             state = state.roll(dice.roll(4, 6))
         else:
-            state = state.play(bots[state.player](state, rng, budget))
+            state = state.play(bots[state.seat](state, rng, budget))
     assert state.winner is not None
     return state.winner
 
@@ -68,7 +68,7 @@ def decision_times(
         while state.phase is not Phase.OVER:
             if state.phase is Phase.ROLL:
                 state = state.roll(dice.roll(4, 6))
-            elif state.player == me:
+            elif state.seat == me:
                 t = clock()
                 action = bot(state, rng, budget)
                 times.append(clock() - t)

@@ -190,7 +190,7 @@ def choices_per_second(seconds: float) -> float:
             state = state.roll(dice.roll(4, 6))
         else:
             state = state.play(seeds.choice(state.legal_actions()))
-    rolls = preset("classic").tables.outcomes
+    rolls = preset("classic").catalog.outcomes
     for s in states:  # warm the cache, as a long search would
         for r in rolls:
             s.choices(r)

@@ -73,7 +73,7 @@ def core_game(variant: Variant, bots: tuple[str, ...], seed: int) -> int:
         if state.phase is Phase.ROLL:
             state = state.roll(dice.roll(4, variant.faces))
         else:
-            state = state.play(plays[state.player](state, rng, budget))
+            state = state.play(plays[state.seat](state, rng, budget))
     return state.turn
 
 
@@ -130,7 +130,7 @@ def transitions_per_game(work: Workload, games: int = 300) -> float:
             if state.phase is Phase.ROLL:
                 state = state.roll(dice.roll(4, variant.faces))
             else:
-                state = state.play(plays[order[state.player]](state, rng, Budget()))
+                state = state.play(plays[order[state.seat]](state, rng, Budget()))
     return moves / games
 
 

@@ -20,7 +20,7 @@ def unpack(st: State) -> tuple[object, ...]:
 
 
 def attributes(st: State) -> tuple[object, ...]:
-    return (st.variant, st.pieces, st.runners, st.claimed, st.player, st.phase, None, st.steps, st.turn,
+    return (st.variant, st.pieces, st.runners, st.claimed, st.seat, st.phase, None, st.steps, st.turn,
             st.status, (), st.runner_columns)
 
 

@@ -32,7 +32,7 @@ def mean_return(env: gymnasium.Env, episodes: int, rng: np.random.Generator) -> 
 
 
 def self_play_wins(episodes: int, rng: np.random.Generator) -> Counter[str]:
-    aec = cantstop.envs.cantstop_env("classic", players=2)
+    aec = cantstop.envs.cantstop_env("classic", num_players=2)
     wins: Counter[str] = Counter()
     for seed in range(episodes):
         aec.reset(seed=seed)

@@ -81,7 +81,7 @@ def play_game(job: tuple[int, int, tuple[float, ...] | None]) -> list[tuple[IntA
     assert winner is not None
     rows = []
     for _, state in starts:
-        order = [(state.player + k) % players for k in range(players)]
+        order = [(state.seat + k) % players for k in range(players)]
         rank = {p: k for k, p in enumerate(order)}
         progress = np.array([state.pieces[p][2:] for p in order], dtype=np.int64)
         owner = np.array([rank.get(o, -1) for o in state.claimed[2:]], dtype=np.int64)

@@ -15,7 +15,7 @@ from cantstop import Phase, SetupError, new_game
 from cantstop.bots import get_bot
 from cantstop.bots.ppo import NETWORKS, Network, load_network, ppo_action, save_policy
 from cantstop.core.variant import preset
-from cantstop.encoding.actions import action_table
+from cantstop.encoding.actions import action_index
 from cantstop.encoding.observation import encode, observation_size
 
 
@@ -46,7 +46,7 @@ def test_shipped_networks_fit_the_spaces_and_stay_small(game: tuple[str, int], f
     assert len(shipped.read_bytes()) < 1_000_000  # both together under the 2 MB the package allows
     network = load_network(file)
     assert network.weights[0].shape[0] == observation_size(variant, players)
-    assert network.weights[-1].shape[1] == action_table(variant).size
+    assert network.weights[-1].shape[1] == action_index(variant).size
     for w, b in zip(network.weights, network.biases, strict=True):
         assert w.dtype == np.float32
         assert b.shape == (w.shape[1],)
@@ -64,8 +64,8 @@ def fake_layer(weight: np.ndarray, bias: np.ndarray) -> SimpleNamespace:
 def test_save_policy_writes_layers_that_load_network_plays(tmp_path: Path) -> None:
     """A network that scores the illegal STOP highest at the start of a turn must still roll."""
     variant = preset("solitaire")
-    table = action_table(variant)
-    inputs, outputs = observation_size(variant, 1), table.size
+    index = action_index(variant)
+    inputs, outputs = observation_size(variant, 1), index.size
     rng = np.random.default_rng(0)
     hidden = rng.normal(size=(8, inputs)).astype(np.float32)
     last = np.zeros((outputs, 8), np.float32)
@@ -83,10 +83,10 @@ def test_save_policy_writes_layers_that_load_network_plays(tmp_path: Path) -> No
     decide = new_game(variant, 1).roll((1, 1, 1, 1))
     decide = decide.play(decide.legal_actions()[0])
     assert decide.phase is Phase.DECIDE
-    assert ppo_action(decide, network) == table.to_action(outputs - 1)  # STOP is legal here
+    assert ppo_action(decide, network) == index.to_action(outputs - 1)  # STOP is legal here
     choose = new_game(variant, 1).roll((1, 2, 3, 4))
     scores = network.scores(encode(choose, 0))
-    best = max(choose.legal_actions(), key=lambda action: scores[table.to_index(action)])
+    best = max(choose.legal_actions(), key=lambda action: scores[index.to_index(action)])
     assert ppo_action(choose, network) == best  # the best legal one, though ROLL and STOP score more
 
 

@@ -41,20 +41,20 @@ def position(
     variant: str = "classic",
     runners: dict[int, int] | None = None,
     pieces: list[dict[int, int]] | None = None,
-    player: int = 0,
+    seat: int = 0,
     phase: Phase = Phase.ROLL,
     steps: int | None = None,
-    players: int = 2,
+    num_players: int = 2,
 ) -> State:
     """A position given as {column: space} maps, e.g. runners={3: 1, 6: 1}."""
-    start = new_game(variant, players)
+    start = new_game(variant, num_players)
     size = len(start.runners)
     runner_row = tuple((runners or {}).get(c, 0) for c in range(size))
     piece_rows = list(pieces or [])
-    piece_rows += [{}] * (players - len(piece_rows))
+    piece_rows += [{}] * (num_players - len(piece_rows))
     rows = tuple(tuple(row.get(c, 0) for c in range(size)) for row in piece_rows)
     taken = steps if steps is not None else sum(1 for r in runner_row if r)
-    return make_state(start.variant, rows, runner_row, player, phase, None, taken)
+    return make_state(start.variant, rows, runner_row, seat, phase, None, taken)
 
 
 def random_policy(rng: random.Random, stop_chance: float = 0.5):  # type: ignore[no-untyped-def]
@@ -115,7 +115,7 @@ def _sum_groups(values: tuple[int, ...], captain: bool) -> list[list[int]]:
 def _try(state: State, sums: list[int]) -> bool:
     """Move runners for each sum in turn on a copy; False as soon as one cannot move."""
     v = state.variant
-    me = state.player
+    me = state.seat
     runners = dict((c, r) for c, r in enumerate(state.runners) if r)
     steps = state.steps
     for c in sums:

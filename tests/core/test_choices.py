@@ -55,8 +55,8 @@ def test_choices_of_equivalent_rolls_are_equal() -> None:
 
 def test_outcome_choices_match_choices_of_the_canonical_roll() -> None:
     state = position("turtles", runners={7: 3})
-    tables = state.variant.tables
-    for i, dice in enumerate(tables.outcomes):
+    catalog = state.variant.catalog
+    for i, dice in enumerate(catalog.outcomes):
         assert state.outcome_choices(i) == state.choices(dice)
 
 

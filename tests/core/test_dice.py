@@ -1,4 +1,4 @@
-"""Dice sources and the precomputed roll tables."""
+"""Dice sources and the precomputed roll catalog."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from cantstop.core.dice import roll_off
 @pytest.mark.parametrize("spec", ["classic", "turtles", "turtles-relay", "turtles+wild_dice=2", "classic+faces=5+heights=3.5.7.9.11.9.7.5.3"])
 def test_tables_cover_every_ordered_roll_with_weights(spec: str) -> None:
     v = preset(spec)
-    t = v.tables
+    t = v.catalog
     rolls = list(itertools.product(range(1, v.faces + 1), repeat=4))
     assert t.total == len(rolls) == sum(t.weights)
     counts = Counter(t.index[d] for d in rolls)
@@ -24,19 +24,19 @@ def test_tables_cover_every_ordered_roll_with_weights(spec: str) -> None:
 
 
 def test_classic_has_126_distinct_rolls() -> None:
-    assert len(preset("classic").tables.outcomes) == 126
+    assert len(preset("classic").catalog.outcomes) == 126
 
 
 def test_wild_dice_are_not_interchangeable_with_plain_ones() -> None:
-    t = preset("turtles+wild_dice=2").tables
+    t = preset("turtles+wild_dice=2").catalog
     assert t.index[(1, 2, 3, 4)] != t.index[(3, 4, 1, 2)]
     assert t.index[(1, 2, 3, 4)] == t.index[(2, 1, 4, 3)]
 
 
 def test_pairing_groups_of_a_roll() -> None:
-    t = preset("classic").tables
+    t = preset("classic").catalog
     assert t.groups[t.index[(1, 5, 4, 6)]] == ((5, 11), (6, 10), (7, 9))
-    relay = preset("turtles-relay+wild_face=none+wild_dice=0").tables
+    relay = preset("turtles-relay+wild_face=none+wild_dice=0").catalog
     assert relay.groups[relay.index[(1, 2, 4, 6)]] == ((3, 5, 7), (3, 6, 8), (5, 6, 10), (7, 8, 10))
 
 

@@ -34,7 +34,7 @@ def test_golden_record_replays_to_its_final_position(path: Path) -> None:
     assert final.is_over
     assert to_notation(final) == record.tags["Final"]
     assert write_record(record) == text  # the writer gives the file back byte for byte
-    assert record.result == "ABCD"[final.player]
+    assert record.result == "ABCD"[final.seat]
 
 
 def random_game(spec: str, seed: int, max_events: int | None = None) -> Table:

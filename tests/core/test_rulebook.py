@@ -74,7 +74,7 @@ def test_placing_a_marker_onto_a_space_an_opponent_occupies() -> None:
 def test_marker_at_top_of_6_with_three_markers_placed_roll_2_4_5_5_blows_it_and_wins_nothing() -> None:
     state = position(runners={3: 2, 6: 11, 8: 3}, pieces=[{3: 1}], steps=9)
     after = state.roll((2, 4, 5, 5))
-    assert after.phase is Phase.ROLL and after.player == 1 and after.turn == 1
+    assert after.phase is Phase.ROLL and after.seat == 1 and after.turn == 1
     assert after.claimed[6] == -1
     assert after.pieces == state.pieces and not any(after.runners)
 
@@ -83,7 +83,7 @@ def test_columns_6_8_10_won_roll_2_4_4_6_blows_it_even_with_markers_to_place() -
     state = position(pieces=[{6: 11}, {8: 11, 10: 7}])
     assert state.runners_left == 3
     assert state.choices((2, 4, 4, 6)) == ()
-    assert state.roll((2, 4, 4, 6)).player == 1
+    assert state.roll((2, 4, 4, 6)).seat == 1
 
 
 def test_winning_a_column_removes_opponents_squares_from_it() -> None:
@@ -149,7 +149,7 @@ def test_turtles_the_turtle_is_wild_you_decide_which_number_it_is() -> None:
 def test_turtles_three_race_limit_then_flip_your_shell() -> None:
     state = position("turtles", runners={2: 1, 3: 1, 12: 1}, steps=3)
     after = state.roll((5, 5, 5, 5))
-    assert after.phase is Phase.ROLL and after.player == 1  # flipped: no 10 race entered
+    assert after.phase is Phase.ROLL and after.seat == 1  # flipped: no 10 race entered
 
 
 def test_turtles_roll_to_start_counts_the_turtle_as_6() -> None:
@@ -162,7 +162,7 @@ def test_turtles_chip_supply_18_chips_limit_the_steps_of_a_turn() -> None:
     assert state.choices((3, 4, 3, 4)) == ((7,),)  # 7+7 would take 19 chips
     last = state.roll((3, 4, 3, 4)).play((7,))
     assert last.steps == 18 and last.runners[7] == 6
-    assert all(not last.choices(d) for d in last.variant.tables.outcomes)
+    assert all(not last.choices(d) for d in last.variant.catalog.outcomes)
 
 
 def test_relay_race_roll_1_2_4_6_captain_6_makes_7_8_10() -> None:

@@ -65,7 +65,7 @@ def test_a_runner_at_the_top_makes_its_sum_unusable() -> None:
 def test_claimed_column_is_closed_to_the_claimer_too() -> None:
     state = position(pieces=[{7: 13}])
     assert state.claimed[7] == 0
-    assert all(7 not in choice for dice in state.variant.tables.outcomes for choice in state.choices(dice))
+    assert all(7 not in choice for dice in state.variant.catalog.outcomes for choice in state.choices(dice))
 
 
 def test_a_new_runner_needs_a_column_with_room_as_well_as_a_runner_left() -> None:
@@ -81,28 +81,28 @@ def test_a_new_runner_needs_a_column_with_room_as_well_as_a_runner_left() -> Non
 def test_bust_removes_runners_keeps_pieces_and_passes_the_turn() -> None:
     state = position(runners={2: 1, 3: 1, 12: 1}, pieces=[{7: 4}, {8: 2}], steps=3)
     after = state.roll((5, 5, 5, 5))
-    assert after.phase is Phase.ROLL and after.player == 1 and after.turn == state.turn + 1
+    assert after.phase is Phase.ROLL and after.seat == 1 and after.turn == state.turn + 1
     assert after.pieces == state.pieces and not any(after.runners) and after.steps == 0
 
 
 def test_stop_moves_pieces_up_to_the_runners() -> None:
     state = position(runners={7: 5, 8: 2}, pieces=[{7: 3}], phase=Phase.DECIDE, steps=4)
     after = state.play(STOP)
-    assert after.pieces[0][7] == 5 and after.pieces[0][8] == 2 and after.player == 1
+    assert after.pieces[0][7] == 5 and after.pieces[0][8] == 2 and after.seat == 1
 
 
 def test_three_runners_at_tops_do_not_force_a_stop_and_the_next_roll_busts() -> None:
     state = position(runners={2: 3, 3: 5, 12: 3}, phase=Phase.DECIDE, steps=11)
     assert state.legal_actions() == (ROLL, STOP)
     rolled = state.play(ROLL)
-    for dice in state.variant.tables.outcomes:
+    for dice in state.variant.catalog.outcomes:
         assert rolled.choices(dice) == ()
-    assert rolled.roll((6, 6, 6, 6)).player == 1
+    assert rolled.roll((6, 6, 6, 6)).seat == 1
 
 
 def test_a_claim_wipes_every_rivals_piece_in_the_column_and_only_there() -> None:
     state = position(
-        runners={7: 13, 8: 4}, pieces=[{7: 2}, {7: 12, 8: 3}, {7: 1, 6: 2}], phase=Phase.DECIDE, steps=12, players=3
+        runners={7: 13, 8: 4}, pieces=[{7: 2}, {7: 12, 8: 3}, {7: 1, 6: 2}], phase=Phase.DECIDE, steps=12, num_players=3
     )
     after = state.play(STOP)
     assert after.claimed[7] == 0 and after.claimed.count(-1) == len(after.claimed) - 1
@@ -131,7 +131,7 @@ def test_solitaire_score_is_the_number_of_turns_busts_included() -> None:
     state = new_game("solitaire", 1)
     state = state.roll((1, 1, 1, 1)).play((2, 2)).play(ROLL).roll((1, 1, 1, 1)).play((2,))
     state = state.play(STOP)  # claims 2 in turn 1
-    assert state.turn == 1 and state.player == 0
+    assert state.turn == 1 and state.seat == 0
     state = state.roll((1, 1, 1, 1))  # only 2s: claimed, so this turn busts
     assert state.turn == 2 and state.phase is Phase.ROLL
     state = state.roll((6, 6, 6, 6)).play((12, 12)).play(ROLL).roll((6, 6, 6, 6)).play((12,)).play(STOP)
@@ -176,7 +176,7 @@ def test_no_stop_on_occupied_forbids_stopping_on_a_rivals_piece() -> None:
 def test_custom_heights_runners_and_faces() -> None:
     v = preset("classic+faces=4+heights=2.3.4.5.4.3.2+runners=2+to_win=1")
     state = new_game(v, 2)
-    assert list(v.columns) == [2, 3, 4, 5, 6, 7, 8] and v.tables.total == 256
+    assert list(v.columns) == [2, 3, 4, 5, 6, 7, 8] and v.catalog.total == 256
     assert state.choices((1, 2, 3, 4)) == ((3, 7), (4, 6), (5, 5))
     state = state.roll((1, 1, 1, 1)).play((2, 2)).play(STOP)
     assert state.is_over and state.winner == 0  # column 2 has two spaces; one column wins
@@ -224,7 +224,7 @@ def test_new_game_checks_players_and_first_seat() -> None:
         new_game("classic", 5)
     with pytest.raises(SetupError, match=r"first seat must be 0\.\.1"):
         new_game("classic", 2, 2)
-    assert new_game("classic", 3, 2).player == 2
+    assert new_game("classic", 3, 2).seat == 2
 
 
 @settings(max_examples=25, deadline=None)
@@ -270,15 +270,15 @@ def check_invariants(state: State) -> None:
         else:
             assert all(row[c] < top for row in state.pieces)
         if state.runners[c]:
-            assert state.runners[c] > state.pieces[state.player][c]
+            assert state.runners[c] > state.pieces[state.seat][c]
     if v.step_limit is not None:
         assert state.steps <= v.step_limit
     if state.phase is Phase.CHOOSE:
         assert state.options and state.options == state.choices(state.dice)  # type: ignore[arg-type]
     if state.is_over:
-        assert len(state.columns_won(state.player)) >= v.to_win and not used
+        assert len(state.columns_won(state.seat)) >= v.to_win and not used
     else:
-        assert all(len(state.columns_won(p)) < v.to_win for p in range(state.players))
+        assert all(len(state.columns_won(p)) < v.to_win for p in range(state.num_players))
 
 
 def check_illegal_actions_leave_state_equal(state: State) -> None:

@@ -96,5 +96,5 @@ def test_the_same_spec_gives_the_same_variant_and_tables() -> None:
 
     a = from_notation("classic+to_win=5 00000000000/00000000000 00000000000 A roll 0 0")
     b = from_notation("classic+to_win=5 00000000000/00000000000 00000000000 B roll 0 0")
-    assert a.variant is b.variant and a.variant.tables is b.variant.tables
+    assert a.variant is b.variant and a.variant.catalog is b.variant.catalog
     assert preset("turtles+wild_dice=2") is preset("turtles+wild_dice=2")

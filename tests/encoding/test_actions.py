@@ -10,23 +10,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cantstop import ROLL, STOP, IllegalActionError, Phase, new_game
-from cantstop.encoding.actions import action_table
+from cantstop.encoding.actions import action_index
 from core.helpers import ALL_SPECS, PRESET_NAMES, play_random, players_for
 
 
 def test_classic_has_every_single_and_pair_then_roll_and_stop() -> None:
-    table = action_table("classic")
+    index = action_index("classic")
     singles = [(c,) for c in range(2, 13)]
     pairs = list(itertools.combinations_with_replacement(range(2, 13), 2))
-    assert table.actions == (*singles, *pairs, ROLL, STOP)
-    assert table.size == 79
-    assert (table.roll, table.stop) == (77, 78)
-    assert table.to_index((7, 7)) == singles.__len__() + pairs.index((7, 7))
+    assert index.actions == (*singles, *pairs, ROLL, STOP)
+    assert index.size == 79
+    assert (index.roll, index.stop) == (77, 78)
+    assert index.to_index((7, 7)) == singles.__len__() + pairs.index((7, 7))
 
 
 def test_relay_captain_offers_what_one_captain_can_make() -> None:
-    table = action_table("turtles-relay")
-    choices = {a for a in table.actions if isinstance(a, tuple)}
+    index = action_index("turtles-relay")
+    choices = {a for a in index.actions if isinstance(a, tuple)}
     assert (7, 7, 7) in choices  # a captain 1 (a turtle may show anything) and three sixes
     assert (2, 2, 12) not in choices and (2, 12) not in choices  # 1+1 and 6+6 need two captains
     # Turtles are wild on all four dice, so every captain and every three other dice occur.
@@ -38,47 +38,47 @@ def test_relay_captain_offers_what_one_captain_can_make() -> None:
         for sub in itertools.combinations([captain + o for o in others], size)
     }
     assert choices == makeable
-    assert table.size == len(makeable) + 2
+    assert index.size == len(makeable) + 2
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)
 def test_indices_and_actions_round_trip(spec: str) -> None:
-    table = action_table(spec)
-    assert len(set(table.actions)) == table.size
-    for i, action in enumerate(table.actions):
-        assert table.to_index(action) == i
-        assert table.to_action(i) == action
-        assert table.to_action(np.int64(i)) == action
-        assert table.to_action(np.int32(i)) == action
+    index = action_index(spec)
+    assert len(set(index.actions)) == index.size
+    for i, action in enumerate(index.actions):
+        assert index.to_index(action) == i
+        assert index.to_action(i) == action
+        assert index.to_action(np.int64(i)) == action
+        assert index.to_action(np.int32(i)) == action
 
 
-def test_a_spec_and_its_variant_share_one_table() -> None:
+def test_a_spec_and_its_variant_share_one_action_index() -> None:
     state = new_game("turtles", 2)
-    assert action_table("turtles") is action_table(state.variant)
+    assert action_index("turtles") is action_index(state.variant)
 
 
 @settings(max_examples=60, deadline=None)
 @given(spec=st.sampled_from(ALL_SPECS), seed=st.integers(0, 10**6))
 def test_mask_is_exactly_the_engines_legal_actions(spec: str, seed: int) -> None:
-    table = action_table(spec)
+    index = action_index(spec)
     for state in play_random(spec, players_for(spec), seed):
         legal = state.legal_actions()
-        mask = table.mask(state)
-        assert mask.dtype == np.int8 and mask.shape == (table.size,)
-        assert {table.actions[i] for i in np.flatnonzero(mask)} == set(legal)
+        mask = index.mask(state)
+        assert mask.dtype == np.int8 and mask.shape == (index.size,)
+        assert {index.actions[i] for i in np.flatnonzero(mask)} == set(legal)
         assert int(mask.sum()) == len(legal)
-        assert table.legal(state) == tuple(np.flatnonzero(mask))
-        for i in table.legal(state):
-            assert table.decode(i, state) == table.actions[i]
+        assert index.legal(state) == tuple(np.flatnonzero(mask))
+        for i in index.legal(state):
+            assert index.decode(i, state) == index.actions[i]
 
 
 @pytest.mark.parametrize("spec", ["classic", "turtles", "turtles-relay"])
-def test_every_choice_a_random_game_meets_is_in_the_table(spec: str) -> None:
-    table = action_table(spec)
+def test_every_choice_a_random_game_meets_is_in_the_action_index(spec: str) -> None:
+    index = action_index(spec)
     met = {
         a for seed in range(40) for s in play_random(spec, 2, seed) for a in s.legal_actions()
     }
-    assert met <= set(table.actions)
+    assert met <= set(index.actions)
 
 
 def _choose_state(spec: str = "classic"):  # type: ignore[no-untyped-def]
@@ -88,14 +88,14 @@ def _choose_state(spec: str = "classic"):  # type: ignore[no-untyped-def]
 
 
 def test_an_illegal_index_names_the_legal_ones() -> None:
-    table = action_table("classic")
+    index = action_index("classic")
     state = _choose_state()  # 1234: choices 3+7, 4+6, 5+5
     with pytest.raises(IllegalActionError) as error:
-        table.decode(table.roll, state)
+        index.decode(index.roll, state)
     message = str(error.value)
     assert "77 (roll) is not legal in the CHOOSE phase" in message
     for choice in state.options:
-        assert f"{table.to_index(choice)} ({'+'.join(map(str, choice))})" in message
+        assert f"{index.to_index(choice)} ({'+'.join(map(str, choice))})" in message
 
 
 @pytest.mark.parametrize(
@@ -104,27 +104,27 @@ def test_an_illegal_index_names_the_legal_ones() -> None:
      ("roll", "one integer 0..78")],
 )
 def test_bad_indices_are_refused_clearly(bad: object, expected: str) -> None:
-    table = action_table("classic")
+    index = action_index("classic")
     state = _choose_state()
     with pytest.raises(IllegalActionError, match=expected) as error:
-        table.decode(bad, state)
+        index.decode(bad, state)
     assert "legal now: " in str(error.value)
 
 
 def test_no_action_after_the_game_and_none_at_a_chance_node() -> None:
-    table = action_table("classic")
+    index = action_index("classic")
     start = new_game("classic", 2)
-    assert table.mask(start).sum() == 0
+    assert index.mask(start).sum() == 0
     with pytest.raises(IllegalActionError, match="legal now: none"):
-        table.decode(0, start)
+        index.decode(0, start)
     with pytest.raises(IllegalActionError, match="no action of classic"):
-        table.to_index((2, 3, 4))
+        index.to_index((2, 3, 4))
 
 
 @pytest.mark.parametrize("spec", PRESET_NAMES)
 def test_over_state_has_an_empty_mask(spec: str) -> None:
     *_, last = play_random(spec, players_for(spec), 7)
-    table = action_table(spec)
-    assert last.phase is Phase.OVER and table.mask(last).sum() == 0
+    index = action_index(spec)
+    assert last.phase is Phase.OVER and index.mask(last).sum() == 0
     with pytest.raises(IllegalActionError, match="game is over"):
-        table.decode(table.roll, last)
+        index.decode(index.roll, last)

@@ -57,7 +57,7 @@ def test_layout_from_the_observer_and_from_the_rival() -> None:
 
 
 def test_three_players_rotate_and_name_the_mover() -> None:
-    state = position(pieces=[{2: 1}, {3: 1}, {4: 1}], players=3, player=2)
+    state = position(pieces=[{2: 1}, {3: 1}, {4: 1}], num_players=3, seat=2)
     parts = split(encode(state, 1), 3)
     assert [np.flatnonzero(row).tolist() for row in parts["pieces"]] == [[1], [2], [0]]
     assert parts["to_move"].tolist() == [0, 1, 0]  # the mover is seat 2 = observer + 1

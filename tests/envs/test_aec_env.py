@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cantstop import PRESETS, IllegalActionError
-from cantstop.envs import action_table, cantstop_env, env, parallel_env, raw_env
+from cantstop.envs import action_index, cantstop_env, env, parallel_env, raw_env
 from core.helpers import PRESET_NAMES
 
 
@@ -69,7 +69,7 @@ def test_the_agent_to_move_is_the_engine_player_and_chance_is_inside() -> None:
     aec.reset(seed=4)
     for _ in range(200):
         game = aec.game
-        assert aec.agent_selection == f"player_{game.player}"
+        assert aec.agent_selection == f"player_{game.seat}"
         assert game.legal_actions()  # never a chance node
         aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
         if aec.game.is_over:
@@ -81,11 +81,11 @@ def test_an_illegal_action_raises_naming_the_legal_ones_and_changes_nothing() ->
     aec.reset(seed=0)
     mask = aec.observe(aec.agent_selection)["action_mask"]
     before = aec.game
-    table = action_table("classic")
+    index = action_index("classic")
     with pytest.raises(IllegalActionError) as error:
         aec.step(int(np.flatnonzero(mask == 0)[0]))
     assert aec.game is before
-    assert str(error.value).endswith("legal now: " + table.describe(tuple(int(i) for i in np.flatnonzero(mask))))
+    assert str(error.value).endswith("legal now: " + index.describe(tuple(int(i) for i in np.flatnonzero(mask))))
 
 
 def test_ansi_render_and_argument_errors() -> None:

@@ -38,7 +38,7 @@ def test_the_docs_training_loops_run() -> None:
     vector_loop: dict[str, Any] = {}
     exec(compile(blocks[3], "docs/envs.md", "exec"), vector_loop)
     assert vector_loop["obs"].shape == (1024, 88)
-    assert vector_loop["envs"].unwrapped.players == 2 and vector_loop["rewards"].shape == (1024,)
+    assert vector_loop["envs"].unwrapped.num_players == 2 and vector_loop["rewards"].shape == (1024,)
 
 
 def test_the_docs_name_every_extra_and_every_checker() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from cantstop import IllegalActionError, Phase, State
 from cantstop.bots import Budget
-from cantstop.envs import CantStopEnv, action_table
+from cantstop.envs import CantStopEnv, action_index
 from core.helpers import PRESET_NAMES
 
 
@@ -88,11 +88,11 @@ def test_the_agent_only_ever_decides_on_its_own_seat() -> None:
     env = CantStopEnv(opponents=(spy, spy, spy), seat=2)
     _, info = env.reset(seed=5)
     for _ in range(60):
-        assert env.game.player == 2 and env.game.phase in (Phase.CHOOSE, Phase.DECIDE)
+        assert env.game.seat == 2 and env.game.phase in (Phase.CHOOSE, Phase.DECIDE)
         _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         if terminated:
             break
-    assert seen and all(s.player != 2 for s in seen)
+    assert seen and all(s.seat != 2 for s in seen)
 
 
 CASES = [(spec, 1) for spec in PRESET_NAMES if spec != "solitaire"] + [
@@ -126,14 +126,14 @@ def test_by_default_an_illegal_action_is_penalised_and_changes_nothing() -> None
 def test_raise_mode_names_the_legal_actions_and_changes_nothing() -> None:
     env = CantStopEnv(illegal_action="raise")
     _, info = env.reset(seed=0)
-    table = action_table("classic")
+    index = action_index("classic")
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = env.game
     with pytest.raises(IllegalActionError) as error:
         env.step(illegal)
     assert env.game is before  # nothing was applied
     for index in np.flatnonzero(info["action_mask"]):
-        assert table.describe((int(index),)) in str(error.value)  # e.g. '53 (6+10)'
+        assert index.describe((int(index),)) in str(error.value)  # e.g. '53 (6+10)'
 
 
 def test_end_mode_ends_the_episode_with_the_reward() -> None:
@@ -214,14 +214,14 @@ def test_the_mask_is_never_all_zeros(spec: str) -> None:
         while not terminated:
             mask = info["action_mask"]
             assert mask.any() and np.array_equal(env.action_masks(), mask == 1)
-            assert np.array_equal(mask, env.table.mask(env.game))
+            assert np.array_equal(mask, env.index.mask(env.game))
             _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         assert info["action_mask"].all()
 
 
 def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() -> None:
     env = CantStopEnv("classic-no-stop-on-occupied", opponents=("random",), illegal_action="raise")
-    table = action_table("classic-no-stop-on-occupied")
+    index = action_index("classic-no-stop-on-occupied")
     rng = np.random.default_rng(0)
     for seed in range(40):
         _, info = env.reset(seed=seed)
@@ -229,9 +229,9 @@ def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() ->
         while not terminated:
             game = env.game
             if game.phase is Phase.DECIDE and not game.may_stop():
-                assert info["action_mask"][table.stop] == 0
+                assert info["action_mask"][index.stop] == 0
                 with pytest.raises(IllegalActionError, match=r"legal now: 77 \(roll\)$"):
-                    env.step(table.stop)
+                    env.step(index.stop)
                 return
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
             _, _, terminated, _, info = env.step(action)
@@ -261,13 +261,13 @@ def test_bad_arguments_are_refused_clearly(kwargs: dict, message: str) -> None:
 
 def test_make_imports_the_package_itself() -> None:
     env = gymnasium.make("cantstop.envs:cantstop/CantStopSolitaire-v0")
-    assert env.unwrapped.players == 1 and env.unwrapped.variant.name == "solitaire"
+    assert env.unwrapped.num_players == 1 and env.unwrapped.variant.name == "solitaire"
 
 
 def test_solitaire_defaults_to_no_opponent() -> None:
-    assert CantStopEnv(opponents="random").players == 2  # a name alone is one opponent
-    assert CantStopEnv("solitaire").players == 1
-    assert CantStopEnv("classic").players == 2
+    assert CantStopEnv(opponents="random").num_players == 2  # a name alone is one opponent
+    assert CantStopEnv("solitaire").num_players == 1
+    assert CantStopEnv("classic").num_players == 2
 
 
 def test_ansi_render_shows_the_board_and_the_numbered_choices() -> None:
@@ -275,8 +275,8 @@ def test_ansi_render_shows_the_board_and_the_numbered_choices() -> None:
     _, info = env.reset(seed=0)
     text = env.render()
     assert text is not None and "turn 1: A to choose, dice" in text
-    table = action_table("classic")
-    assert "actions: " + table.describe(tuple(int(i) for i in np.flatnonzero(info["action_mask"]))) in text
+    index = action_index("classic")
+    assert "actions: " + index.describe(tuple(int(i) for i in np.flatnonzero(info["action_mask"]))) in text
     assert CantStopEnv().render() is None
 
 

@@ -72,7 +72,7 @@ def test_chance_nodes_give_the_exact_four_dice_distribution(spec: str) -> None:
         from_chance[choices] = from_chance.get(choices, Fraction(0)) + Fraction(probability).limit_denominator(total)
     assert from_chance == {c: Fraction(n, total) for c, n in by_choices.items()}
     assert sum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
-    assert len({a for a, _ in outcomes}) == len(outcomes) == len(variant.tables.outcomes)
+    assert len({a for a, _ in outcomes}) == len(outcomes) == len(variant.catalog.outcomes)
 
 
 def test_rules_match_the_engine_and_the_envs_numbering() -> None:
@@ -87,11 +87,11 @@ def test_rules_match_the_engine_and_the_envs_numbering() -> None:
                 assert engine.phase is Phase.ROLL
                 state.apply_action(sample_chance(state, rng))
                 continue
-            assert state.current_player() == engine.player
+            assert state.current_player() == engine.seat
             legal = state.legal_actions()
             assert {numbering[a] for a in legal} == set(engine.legal_actions())
-            tensor = np.array(state.observation_tensor(engine.player))
-            assert np.array_equal(tensor, encode(engine, engine.player))
+            tensor = np.array(state.observation_tensor(engine.seat))
+            assert np.array_equal(tensor, encode(engine, engine.seat))
             state.apply_action(int(rng.choice(legal)))
         engine = state.engine_state
         assert engine.is_over

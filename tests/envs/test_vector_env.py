@@ -50,7 +50,7 @@ def compare(kwargs: dict[str, Any], seed: int, n: int, steps: int, illegal_rate:
         np.testing.assert_array_equal(vec.action_masks(), info["action_mask"].astype(bool))
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         illegal = rng.random(n) < illegal_rate
-        actions[illegal] = rng.integers(vec.table.size, size=int(illegal.sum()))
+        actions[illegal] = rng.integers(vec.action_index.size, size=int(illegal.sum()))
         obs, rewards, terminated, truncated, info = vec.step(actions)
         assert not truncated.any()
         for i, env in enumerate(singles):
@@ -92,7 +92,7 @@ def test_make_vec_returns_the_native_vector_env_for_both_ids() -> None:
     for env_id, players in (("cantstop/CantStop-v0", 2), ("cantstop/CantStopSolitaire-v0", 1)):
         vec = gymnasium.make_vec(env_id, num_envs=5, vectorization_mode="vector_entry_point")
         assert isinstance(vec, CantStopVectorEnv) and isinstance(vec, gymnasium.vector.VectorEnv)
-        assert vec.players == players
+        assert vec.num_players == players
         assert vec.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.NEXT_STEP
         obs, info = vec.reset(seed=0)
         assert obs.shape == (5, *vec.single_observation_space.shape) and obs.dtype == np.float32

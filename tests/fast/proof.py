@@ -180,8 +180,8 @@ def core_game(variant: Variant, bots: Sequence[str], seed: int, game: int) -> tu
         if state.phase is Phase.ROLL:
             state = state.roll(dice.roll(4, faces))
         else:
-            state = state.play(plays[state.player](state, rng, budget))
-    return state.turn, (order[state.player] if state.is_over else -1)
+            state = state.play(plays[state.seat](state, rng, budget))
+    return state.turn, (order[state.seat] if state.is_over else -1)
 
 
 def compare_games(variant: Variant, bots: Sequence[str], games: int, seed: int) -> Comparison:

@@ -125,7 +125,7 @@ def test_cantstop_bot_plays_a_whole_game_over_pipes() -> None:
                 record.events.append(Roll(roll))
                 rolls = rolls + 1 if state.turn == turn else 0
                 continue
-            if state.player == 0:
+            if state.seat == 0:
                 action = state.options[0] if state.phase is Phase.CHOOSE else ROLL
             else:
                 process.stdin.write("position " + to_notation(state) + "\n")

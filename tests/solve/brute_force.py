@@ -19,7 +19,7 @@ class _Turn:
     """One anchor's turn, its moves found through the core once and kept."""
 
     def __init__(self, variant: Variant, anchor: Anchor, value: dict[Anchor, float]) -> None:
-        self.tables = variant.tables
+        self.catalog = variant.catalog
         self.value = value
         size = 2 + len(variant.heights)
         self.start = make_state(variant, ((0, 0, *anchor),), (0,) * size, 0, Phase.ROLL)
@@ -29,7 +29,7 @@ class _Turn:
         """Each roll's weight and the DECIDE states its choices lead to (none: a bust)."""
         if state.runners not in self.graph:
             found = []
-            for dice, weight in zip(self.tables.outcomes, self.tables.weights, strict=True):
+            for dice, weight in zip(self.catalog.outcomes, self.catalog.weights, strict=True):
                 after = state.roll(dice)
                 options = [after.play(c) for c in after.options] if after.phase is Phase.CHOOSE else []
                 found.append((weight, options))
@@ -50,7 +50,7 @@ class _Turn:
                 total += weight * min(
                     min(self.stop_value(o), self.roll_value(o.play(ROLL), x, memo)) for o in options
                 )
-            memo[state.runners] = total / self.tables.total
+            memo[state.runners] = total / self.catalog.total
         return memo[state.runners]
 
 

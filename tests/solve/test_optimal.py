@@ -105,7 +105,7 @@ def policy_values(spec: str) -> dict[tuple[int, ...], float]:
 
     play = get_bot("optimal").play
     variant = new_game(spec, 1).variant
-    tables = variant.tables
+    catalog = variant.catalog
     size = 2 + len(variant.heights)
     value: dict[tuple[int, ...], float] = {}
     anchors = sorted(itertools.product(*(range(h + 1) for h in variant.heights)), key=sum, reverse=True)
@@ -119,13 +119,13 @@ def policy_values(spec: str) -> dict[tuple[int, ...], float]:
     def roll(state: State, x: float, memo: dict[tuple[int, ...], float]) -> float:
         if state.runners not in memo:
             total = 0.0
-            for dice, weight in zip(tables.outcomes, tables.weights, strict=True):
+            for dice, weight in zip(catalog.outcomes, catalog.weights, strict=True):
                 after = state.roll(dice)
                 if after.phase is not Phase.CHOOSE:
                     total += weight * x
                 else:
                     total += weight * decide(after.play(play(after, random.Random(0), Budget())), x, memo)
-            memo[state.runners] = total / tables.total
+            memo[state.runners] = total / catalog.total
         return memo[state.runners]
 
     for anchor in anchors:

@@ -50,18 +50,18 @@ class NoDice:
 def test_new_game_rolls_off_for_who_starts_and_records_it() -> None:
     table = Table.new("classic", ["Ann", "Bob", "Cy"], SeededDice(1))
     assert "RollOff" in table.record.tags and "Date" in table.record.tags
-    assert table.state.player == table.record.first
+    assert table.state.seat == table.record.first
     assert table.state.phase is Phase.ROLL and table.version == 0
 
 
 def test_explicit_first_seat_skips_the_roll_off() -> None:
     table = Table.new("classic", ["Ann", "Bob"], SeededDice(1), first=1)
-    assert table.state.player == 1 and "RollOff" not in table.record.tags
+    assert table.state.seat == 1 and "RollOff" not in table.record.tags
 
 
 def test_a_player_alone_does_not_roll_off() -> None:
     table = Table.new("solitaire", ["Ann"], NoDice())
-    assert table.state.player == 0 and table.record.first == 0 and "RollOff" not in table.record.tags
+    assert table.state.seat == 0 and table.record.first == 0 and "RollOff" not in table.record.tags
 
 
 def test_wrong_number_of_players_is_refused_precisely() -> None:
@@ -76,7 +76,7 @@ def test_moves_the_record_and_the_happenings_follow_each_other() -> None:
     assert table.play(STOP_MOVE) == [Stopped(0, ((6, 1), (10, 1)))]
     assert table.record.events == [Roll((1, 5, 4, 6)), (6, 10), STOP]
     assert [m.text for m in table.moves] == ["1546", "6+10", "stop"] and table.version == 3
-    assert table.state.player == 1 and table.state.pieces[0][6] == 1
+    assert table.state.seat == 1 and table.state.pieces[0][6] == 1
 
 
 def test_roll_rolls_the_dice_at_once_and_the_record_keeps_only_the_dice() -> None:
@@ -97,7 +97,7 @@ def test_a_bust_and_a_claim_and_a_win_are_told() -> None:
     table.play(choice(2))
     before = table.state
     busted = table.play(Move.rolled((1, 1, 1, 1)))  # the runner in 2 is at the top
-    assert busted == [Busted(0, (1, 1, 1, 1), before)] and table.state.player == 1
+    assert busted == [Busted(0, (1, 1, 1, 1), before)] and table.state.seat == 1
     table.play(Move.rolled((1, 1, 1, 1)))
     table.play(choice(2, 2))
     table.play(STOP_MOVE)
@@ -168,7 +168,7 @@ def test_a_failing_bot_falls_back_to_a_safe_move_and_the_game_goes_on() -> None:
     told = table.run()
     fell = [h for h in told if isinstance(h, FellBack)]
     assert fell and fell[0] == FellBack(1, Fault.CRASH, "RuntimeError: out of ideas", fell[0].action)
-    assert table.state.player == 0 and not table.over  # a fallback stops for the seat: Ann's turn
+    assert table.state.seat == 0 and not table.over  # a fallback stops for the seat: Ann's turn
     assert any(m.kind is Kind.FALLBACK and "out of ideas" in m.reason for m in table.moves)
 
 
@@ -212,9 +212,9 @@ def test_run_stops_at_a_person_and_at_until() -> None:
     table.run(until=lambda t: t.version >= 1)
     assert table.version == 1
     table.run()
-    assert table.state.player == 0 and table.state.phase is Phase.ROLL  # Ann rolls for herself
+    assert table.state.seat == 0 and table.state.phase is Phase.ROLL  # Ann rolls for herself
     table.run(roll_for_people=True)
-    assert table.state.player == 0 and table.state.phase is Phase.CHOOSE  # her first decision
+    assert table.state.seat == 0 and table.state.phase is Phase.CHOOSE  # her first decision
 
 
 class TableMachine(RuleBasedStateMachine):
@@ -255,7 +255,7 @@ class TableMachine(RuleBasedStateMachine):
         before = self.table.state
         undone = self.table.undo()
         assert undone.phase is Phase.CHOOSE and undone.dice is not None
-        assert undone.player == before.player and undone.turn == before.turn
+        assert undone.seat == before.seat and undone.turn == before.turn
 
     @rule()
     def illegal_action(self) -> None:

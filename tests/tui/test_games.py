@@ -21,7 +21,7 @@ async def test_hot_seat_people_only_play_a_whole_game(tmp_path: Path) -> None:
         session = game_screen(app).session
         state = session.state
         assert state.is_over and isinstance(app.screen, GameOver)
-        assert len(state.columns_won(state.player)) == 3
+        assert len(state.columns_won(state.seat)) == 3
         record = read_record(session.path.read_text())
         assert record.final() == state
         assert record.players == ["Ann", "Bob"]

@@ -50,7 +50,7 @@ async def test_a_bust_is_shown_with_its_dice_and_reason_before_play_passes(tmp_p
         await pilot.press("x")  # any key goes on
         assert not isinstance(app.screen, Notice)
         state = screen.session.state
-        assert state.player == 1 and state.phase is Phase.ROLL and state.pieces[0][2] == 0
+        assert state.seat == 1 and state.phase is Phase.ROLL and state.pieces[0][2] == 0
         assert "Ann busts" in log_text(app)
         assert "▶ B Bob" in str(screen.query_one("#players").render())
 
@@ -140,7 +140,7 @@ async def test_bots_move_one_step_at_a_time_on_space(tmp_path: Path) -> None:
     async with app.run_test() as pilot:
         session = game_screen(app).session
         await pilot.press("space")
-        assert session.state.phase is Phase.CHOOSE and session.state.player == 0
+        assert session.state.phase is Phase.CHOOSE and session.state.seat == 0
         await pilot.press("space")
         assert session.state.phase is Phase.DECIDE
         assert "Random bot rolls 1 5 4 6" in log_text(app)
@@ -293,7 +293,7 @@ async def test_the_status_says_when_stopping_is_not_allowed(tmp_path: Path) -> N
         status = str(game_screen(app).query_one("#status").render())
         assert "Bob (B) to roll (no stop: a runner is on another player's piece)" in status
         await pilot.press("s")
-        assert game_screen(app).session.state.player == 1  # the stop was refused
+        assert game_screen(app).session.state.seat == 1  # the stop was refused
 
 
 async def test_a_bust_on_turtle_dice_names_the_sums_not_every_pairing() -> None:

@@ -44,7 +44,7 @@ async def test_resume_after_quit_continues_where_the_game_stopped(tmp_path: Path
         await pilot.press("1")  # the dice on the table are played as if nothing happened
         assert screen.session.state.phase is Phase.DECIDE
         await pilot.press("s")
-        assert screen.session.state.player == 1
+        assert screen.session.state.seat == 1
         await pilot.press("f")  # the bot's turn, with fresh dice
         await until(pilot, lambda: screen.session.seat.name == "Ann" or screen.session.state.is_over)
     record = read_record(path.read_text())
@@ -137,7 +137,7 @@ async def test_replay_steps_forwards_and_backwards(tmp_path: Path) -> None:
         await pilot.press("right", "right")
         assert screen.index == 2 and screen.states[2].runners[6] == 1
         await pilot.press("down")  # to the start of turn 2
-        assert screen.index == 3 and screen.states[3].player == 1
+        assert screen.index == 3 and screen.states[3].seat == 1
         await pilot.press("right", "right", "right", "right", "right")
         detail = str(screen.query_one("#detail").render())
         assert screen.index == 8 and "bust" in detail and "the runner in 2 is at the top" in detail

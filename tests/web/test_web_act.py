@@ -28,7 +28,7 @@ def test_one_action_is_applied_once(storage: Storage, monkeypatch: pytest.Monkey
         game = await service.games.live(game_id)
         assert game.state is not None
         monkeypatch.setattr(Table, "_apply", counting)
-        await service.games.act(game_id, game.state.player, 0, Move.of(ROLL))
+        await service.games.act(game_id, game.state.seat, 0, Move.of(ROLL))
         assert game.version == 1 and len(calls) == 1
         await service.close()
 
@@ -90,7 +90,7 @@ def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing(storage: Stor
 
         monkeypatch.setattr(service.storage, "events", lambda *args: reads.append(args[-1]) or real_events(*args))
         monkeypatch.setattr(service.recorder, "append", slow_append)
-        act = asyncio.create_task(service.games.act(game_id, game.state.player, 0, Move.of(ROLL)))
+        act = asyncio.create_task(service.games.act(game_id, game.state.seat, 0, Move.of(ROLL)))
         while not game.lock.locked():
             await asyncio.sleep(0)
         notice = asyncio.create_task(service.games.notified(game_id, 1))

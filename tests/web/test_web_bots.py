@@ -61,7 +61,7 @@ async def play_ann(service: GameService, game_id: str) -> None:
     game = service.games.held[game_id]
     while not (state := game.state).is_over:  # type: ignore[union-attr]
         assert state is not None
-        if state.player != 0:
+        if state.seat != 0:
             await asyncio.sleep(0.01)
         elif state.phase is Phase.ROLL:
             await service.games.act(game_id, 0, game.version, Move.of(ROLL))
@@ -78,7 +78,7 @@ def bot_decisions(service: GameService, game_id: str) -> int:
     return sum(
         1
         for state, _ in zip(record.states(), record.events)
-        if state.player == 1 and state.phase in (Phase.CHOOSE, Phase.DECIDE)
+        if state.seat == 1 and state.phase in (Phase.CHOOSE, Phase.DECIDE)
     )
 
 
@@ -111,13 +111,13 @@ async def test_a_standing_by_process_moves_the_bot_when_the_other_does_not(stora
     listening = asyncio.create_task(relay(stuck, standby, game_id))
     game = stuck.games.held[game_id]
     try:
-        if game.state is not None and game.state.player == 1:  # Bob won the roll-off: one turn
+        if game.state is not None and game.state.seat == 1:  # Bob won the roll-off: one turn
             await stuck.games.act(game_id, 1, game.version, Move.of(ROLL))
-            if game.state.player == 1:  # not a bust
+            if game.state.seat == 1:  # not a bust
                 await stuck.games.act(game_id, 1, game.version, Move.of(game.state.options[0]))
                 await stuck.games.act(game_id, 1, game.version, Move.of(STOP))
         await until(lambda: standby.games.held[game_id].driven > 0)  # the bot moved, from the standby
-        assert thoughts and all(s.player == 0 for s in thoughts)
+        assert thoughts and all(s.seat == 0 for s in thoughts)
     finally:
         listening.cancel()
         await stuck.close()

@@ -19,7 +19,7 @@ def positions(variant: str, seed: int, steps: int) -> list[State]:
     """The CHOOSE positions of a random walk through a game (random dice, random choices)."""
     rng = random.Random(seed)
     v = PRESETS[variant]
-    state = new_game(variant, players=v.min_players)
+    state = new_game(variant, num_players=v.min_players)
     seen = []
     for _ in range(steps):
         if state.is_over:

@@ -26,7 +26,7 @@ except ImportError as error:
     raise missing_extra("ray", "cantstop arena --ray", error) from error
 
 from cantstop.arena.match import GameResult, MatchSpec, play_game
-from cantstop.arena.runner import close_players, make_players
+from cantstop.arena.player import close_players, make_players
 from cantstop.arena.schedule import Task
 from cantstop.table.players import WATCHDOG, Player
 

@@ -21,7 +21,7 @@ from types import FrameType
 from typing import Any
 
 from cantstop.arena.match import GameResult, MatchSpec, play_game
-from cantstop.arena.player import COMMAND_PREFIX, open_player
+from cantstop.arena.player import COMMAND_PREFIX, close_players, make_players
 from cantstop.arena.schedule import Task, schedule
 from cantstop.arena.sprt import Sprt, llr, pair_class
 from cantstop.arena.stats import Fit, bradley_terry, connected, wilson
@@ -33,23 +33,6 @@ from cantstop.table.players import WATCHDOG, Player
 
 RECORDS = "games"
 SUMMARY_LINES = "games.jsonl"
-
-
-def make_players(spec: MatchSpec, log_dir: Path | None) -> list[Player]:
-    """One player per bot; outside bots' stderr goes to a log file per bot and process."""
-    players: list[Player] = []
-    for bot, label in zip(spec.bots, spec.labels):
-        log = None
-        if log_dir is not None and bot.startswith(COMMAND_PREFIX):
-            safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)
-            log = str(log_dir / f"{safe}.{os.getpid()}.stderr")
-        players.append(open_player(bot, spec.tolerance, log))
-    return players
-
-
-def close_players(players: list[Player]) -> None:
-    for player in players:
-        player.close()
 
 
 def bot_labels(bots: list[str], tolerance: float = 2.0, variant: Variant | None = None) -> tuple[str, ...]:

@@ -37,7 +37,7 @@ Bot = Callable[[State, random.Random, Budget], Action]
 Fits = Callable[[Variant, int], "str | None"]
 
 
-def plays_anything(variant: Variant, players: int) -> str | None:
+def plays_anything(variant: Variant, num_players: int) -> str | None:
     return None
 
 
@@ -50,11 +50,11 @@ class BotInfo:
     display: str  # what people read, everywhere a bot is shown: "Rule-of-28 bot"
     fits: Fits = plays_anything
 
-    def check(self, variant: Variant, players: int) -> None:
-        """Raise `SetupError` if this bot cannot play `variant` with `players` players."""
-        why = self.fits(variant, players)
+    def check(self, variant: Variant, num_players: int) -> None:
+        """Raise `SetupError` if this bot cannot play `variant` with `num_players` players."""
+        why = self.fits(variant, num_players)
         if why is not None:
-            raise SetupError(f"the {self.display} cannot play {variant.name} with {players} player{'' if players == 1 else 's'}: {why}")
+            raise SetupError(f"the {self.display} cannot play {variant.name} with {num_players} player{'' if num_players == 1 else 's'}: {why}")
 
 
 _REGISTRY: dict[str, BotInfo] = {}

@@ -118,7 +118,7 @@ class _Judge:
 
 
 def _spaces(state: State) -> tuple[dict[int, int], tuple[int, ...]]:
-    own = state.pieces[state.player]
+    own = state.pieces[state.seat]
     heights = state.variant.heights
     spaces = {}
     tops = []
@@ -152,7 +152,7 @@ def _judge(
 
 
 def judge_of(state: State) -> _Judge:
-    return _judge(state.variant, state.pieces, state.claimed, state.player)
+    return _judge(state.variant, state.pieces, state.claimed, state.seat)
 
 
 @lru_cache(maxsize=4096)
@@ -164,20 +164,20 @@ def roll_value(state: State) -> float:
 
 def _roll_value(judge: _Judge, state: State) -> float:
     """Expected value of rolling once more from DECIDE `state`, then stopping."""
-    tables = state.variant.tables
+    catalog = state.variant.catalog
     spaces, tops = _spaces(state)
     base = {c: spaces[c] for c in judge.open}
     total = 0.0
     bust = 0
     seen: dict[Choice, float] = {}  # many rolls offer the same choices
     skip = state.variant.skip
-    for outcome, weight in enumerate(tables.weights):
+    for outcome, weight in enumerate(catalog.weights):
         options = state.outcome_choices(outcome)
         if not options:
             bust += weight
             continue
         if skip:  # runners hop over rivals' pieces: let the engine place them
-            rolled = state.play(ROLL).roll(tables.outcomes[outcome])
+            rolled = state.play(ROLL).roll(catalog.outcomes[outcome])
             best = max(judge.value(*_spaces(rolled.play(c))) for c in options)
         else:
             best = -math.inf
@@ -188,7 +188,7 @@ def _roll_value(judge: _Judge, state: State) -> float:
                 if value > best:
                     best = value
         total += weight * best
-    return (total + bust * judge.base) / tables.total
+    return (total + bust * judge.base) / catalog.total
 
 
 def decide(judge: _Judge, state: State) -> Action:

@@ -63,9 +63,9 @@ def _policy(variant: Variant) -> Policy | None:
     return Policy.estimated(board, estimate(board.heights, board.to_win, knots))
 
 
-def fits_expert2(variant: Variant, players: int) -> str | None:
+def fits_expert2(variant: Variant, num_players: int) -> str | None:
     """Every game; alone on a fitted board it needs the solver's kernels (the `fast` extra)."""
-    if players != 1:
+    if num_players != 1:
         return None
     try:
         _policy(variant)
@@ -82,7 +82,7 @@ def fits_expert2(variant: Variant, players: int) -> str | None:
     fits_expert2,
 )
 def play_expert2(state: State, rng: random.Random, budget: Budget) -> Action:
-    policy = _policy(state.variant) if state.players == 1 else None
+    policy = _policy(state.variant) if state.num_players == 1 else None
     if policy is None:
         return play_expert(state, rng, budget)
     return policy.action(state)

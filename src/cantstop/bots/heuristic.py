@@ -80,7 +80,7 @@ def _shape(weights: Weights, state: State, columns: Sequence[int]) -> int:
 
 def progress_score(weights: Weights, state: State) -> int:
     """The stopping score of the runners on the board this turn."""
-    own = state.pieces[state.player]
+    own = state.pieces[state.seat]
     columns = state.runner_columns
     score = sum(
         (state.runners[c] - own[c] + 1) * _weight(weights.progress, state, c) for c in columns
@@ -109,7 +109,7 @@ def move_score(weights: Weights, state: State, choice: Choice) -> int:
 
 def stop_wins(state: State) -> bool:
     """Would stopping now claim the columns that win the game?"""
-    me = state.player
+    me = state.seat
     tops = sum(
         1 for c in state.runner_columns if state.runners[c] == state.variant.heights[c - 2]
     )

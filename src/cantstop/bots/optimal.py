@@ -33,9 +33,9 @@ def optimal_action(state: State) -> Action:
     return policy.action(state)
 
 
-def fits_optimal(variant: Variant, players: int) -> str | None:
+def fits_optimal(variant: Variant, num_players: int) -> str | None:
     """A one-player game on a solved board (the table is loaded now, once)."""
-    if players != 1:
+    if num_players != 1:
         return "it plays one-player games only"
     try:
         _policy(variant)

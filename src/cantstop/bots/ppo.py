@@ -46,15 +46,15 @@ class Network:
         return x
 
 
-def _trained_for(variant: Variant, players: int) -> str | None:
+def _trained_for(variant: Variant, num_players: int) -> str | None:
     for (name, count), file in NETWORKS.items():
-        if count == players and variant == preset(name):
+        if count == num_players and variant == preset(name):
             return file
     return None
 
 
-def fits_ppo(variant: Variant, players: int) -> str | None:
-    if _trained_for(variant, players) is None:
+def fits_ppo(variant: Variant, num_players: int) -> str | None:
+    if _trained_for(variant, num_players) is None:
         games = ", ".join(f"{name} with {count} player{'' if count == 1 else 's'}" for name, count in NETWORKS)
         return f"its networks were trained for {games} only"
     try:
@@ -81,16 +81,16 @@ def ppo_action(state: State, network: Network) -> Action:
     """The legal action `network` scores highest in `state` (ties: the lowest index)."""
     import numpy as np
 
-    from cantstop.encoding.actions import action_table
+    from cantstop.encoding.actions import action_index
     from cantstop.encoding.observation import encode
 
-    table = action_table(state.variant)
-    scores = network.scores(encode(state, state.player))
-    legal = table.mask(state).astype(bool)
-    return table.to_action(int(np.argmax(np.where(legal, scores, -np.inf))))
+    index = action_index(state.variant)
+    scores = network.scores(encode(state, state.seat))
+    legal = index.mask(state).astype(bool)
+    return index.to_action(int(np.argmax(np.where(legal, scores, -np.inf))))
 
 
-def save_policy(policy: Any, path: Path, variant: str, players: int) -> None:
+def save_policy(policy: Any, path: Path, variant: str, num_players: int) -> None:
     """Write an SB3 `MaskableActorCriticPolicy`'s actor (its MLP and action layer) as arrays."""
     import numpy as np
 
@@ -101,7 +101,7 @@ def save_policy(policy: Any, path: Path, variant: str, players: int) -> None:
     for i, layer in enumerate(linear):
         arrays[f"w{i}"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
         arrays[f"b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
-    np.savez_compressed(path, variant=np.array(variant), players=np.array(players), **arrays)
+    np.savez_compressed(path, variant=np.array(variant), players=np.array(num_players), **arrays)
 
 
 @register(
@@ -112,7 +112,7 @@ def save_policy(policy: Any, path: Path, variant: str, players: int) -> None:
     fits_ppo,
 )
 def play_ppo(state: State, rng: random.Random, budget: Budget) -> Action:
-    file = _trained_for(state.variant, state.players)
+    file = _trained_for(state.variant, state.num_players)
     if file is None:
-        raise ValueError(fits_ppo(state.variant, state.players))
+        raise ValueError(fits_ppo(state.variant, state.num_players))
     return ppo_action(state, load_network(file))

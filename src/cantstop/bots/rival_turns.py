@@ -28,16 +28,16 @@ _TURNS_KEPT = 8  # turn graphs cached: a game asks for the same turn at each dec
 class Rivals:
     """The turn optimiser of one game kind (board, players) against one learned value."""
 
-    def __init__(self, variant: Variant, players: int, model: Model) -> None:
+    def __init__(self, variant: Variant, num_players: int, model: Model) -> None:
         from cantstop.solve.board import Board, RollClasses
 
         self.variant = variant
-        self.players = players
+        self.num_players = num_players
         self.model = model
         columns = len(variant.heights)
         # Rivals' claims close columns too: the kernel's roll classes must cover every set
         # of open columns a game can reach, as if one player needed all those claims.
-        closed = min(columns, players * (variant.to_win - 1) + 1)
+        closed = min(columns, num_players * (variant.to_win - 1) + 1)
         alone = variant.with_options(min_players=1, max_players=1, to_win=closed)
         self.board = Board(alone)
         self.classes = RollClasses.build(self.board)
@@ -64,7 +64,7 @@ class Rivals:
         return min(state.options, key=after)
 
     def turn(self, state: State) -> Turn:
-        key = (state.pieces, state.claimed, state.player)
+        key = (state.pieces, state.claimed, state.seat)
         turn = self._turns.get(key)
         if turn is not None:
             self._turns.move_to_end(key)
@@ -73,7 +73,7 @@ class Rivals:
         from cantstop.solve.policy import Turn
 
         heights = self.variant.heights
-        own = state.pieces[state.player]
+        own = state.pieces[state.seat]
         progress = tuple(h if state.claimed[c] >= 0 else own[c] for c, h in enumerate(heights, 2))
         offsets, spaces = self._states(progress)
         stops = np.empty(len(spaces))
@@ -104,7 +104,7 @@ class Rivals:
 
     def _bust(self, state: State) -> tuple[IntArray, IntArray]:
         """The position a bust hands on, players from the next to move (the mover last)."""
-        order = [(state.player + 1 + k) % self.players for k in range(self.players)]
+        order = [(state.seat + 1 + k) % self.num_players for k in range(self.num_players)]
         progress = np.array([[state.pieces[p][2:] for p in order]], dtype=np.int64)
         rank = {p: k for k, p in enumerate(order)}
         owner = np.array([[rank.get(o, -1) for o in state.claimed[2:]]], dtype=np.int64)
@@ -119,7 +119,7 @@ class Rivals:
         heights = np.array(self.variant.heights, dtype=np.int64)
         progress, owner = (a[0] for a in self._bust(state))
         spaces = np.asarray(spaces, dtype=np.int64)
-        last = self.players - 1  # the mover, in the order from the next to move
+        last = self.num_players - 1  # the mover, in the order from the next to move
         claimed = owner >= 0
         won = (spaces == heights) & ~claimed
         to_win = self.variant.to_win

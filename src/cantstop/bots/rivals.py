@@ -22,18 +22,18 @@ if TYPE_CHECKING:
     from cantstop.bots.rival_turns import Rivals
 
 @cache
-def _rivals(variant: Variant, players: int) -> Rivals:
+def _rivals(variant: Variant, num_players: int) -> Rivals:
     from cantstop.bots.learned_value import load_model
     from cantstop.bots.rival_turns import Rivals
 
-    return Rivals(variant, players, load_model())
+    return Rivals(variant, num_players, load_model())
 
 
 @cache  # asked at every decision: the answer is a function of the game's kind
-def fits_rivals(variant: Variant, players: int) -> str | None:
+def fits_rivals(variant: Variant, num_players: int) -> str | None:
     """The classic board with its standard rules (a variant has at most four players); alone, as expert2."""
-    if players == 1:
-        return fits_expert2(variant, players)
+    if num_players == 1:
+        return fits_expert2(variant, num_players)
     if variant.skip or variant.no_stop_on_occupied:
         return "it knows the standard rules only (not skip, not no_stop_on_occupied)"
     try:
@@ -57,9 +57,9 @@ def fits_rivals(variant: Variant, players: int) -> str | None:
     fits_rivals,
 )
 def play_rivals(state: State, rng: random.Random, budget: Budget) -> Action:
-    if state.players == 1:
+    if state.num_players == 1:
         return play_expert2(state, rng, budget)
-    why = fits_rivals(state.variant, state.players)
+    why = fits_rivals(state.variant, state.num_players)
     if why is not None:
         raise ValueError(why)
-    return _rivals(state.variant, state.players).action(state)
+    return _rivals(state.variant, state.num_players).action(state)

@@ -11,14 +11,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from cantstop.arena.match import MatchSpec
 from cantstop.arena.report import print_report, print_standings
@@ -28,6 +20,7 @@ from cantstop.arena.sprt import parse_sprt
 from cantstop.arena.tournament import run_tournament
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS, load_variant, variant_option
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_arena, fast_option
+from cantstop.cli.progress import progress_bar
 from cantstop.core.variant import variant_spec
 
 
@@ -102,19 +95,6 @@ def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple
             f"cannot create the directory {out}: {error.strerror or error}", param_hint="--out"
         ) from None
     return spec, out
-
-
-def progress_bar(console: Console, shown: bool) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not shown,
-    )
 
 
 def note_rounding(console: Console, games: int, bots: int) -> None:

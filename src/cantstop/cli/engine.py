@@ -164,4 +164,4 @@ def print_replay(record: Record) -> None:
         if after.turn != before.turn:
             click.echo(f"    {to_notation(after)}")
         final = after
-    click.echo(f"winner: {names[final.player]}" if final.is_over else "game in progress")
+    click.echo(f"winner: {names[final.seat]}" if final.is_over else "game in progress")

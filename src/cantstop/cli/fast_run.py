@@ -20,6 +20,8 @@ from rich.console import Console
 
 from cantstop.bots.base import get_bot
 from cantstop.cli.engine import MAX_GAMES
+from cantstop.cli.histogram import histogram, write_plot
+from cantstop.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from cantstop.fast.simulate import Simulation
@@ -76,8 +78,6 @@ def _progress(errors: Console, shown: bool, label: str, games: int,
     Without the bar (stderr is no terminal, or --no-progress), a plain line after the first
     chunk and then every `QUIET_EVERY` seconds says how far the run is.
     """
-    from cantstop.cli.arena import progress_bar
-
     said = -math.inf
     with progress_bar(errors, shown) as bar:
         task = bar.add_task(label, total=games)
@@ -105,8 +105,6 @@ def _chunks(variant: str, bots: list[str], games: int, seed: int, threads: int |
 def fast_solitaire(bot: str, games: int, seed: int, jobs: int, variant: str,
                    plot_path: str | None) -> None:
     """`cantstop solitaire BOT --fast`: the same report as the core path, from the simulator."""
-    from cantstop.cli.solitaire import histogram, plot
-
     name = compiled_bot(bot, "BOT")
     errors = Console(stderr=True)
     counts: Counter[int] = Counter()
@@ -128,11 +126,7 @@ def fast_solitaire(bot: str, games: int, seed: int, jobs: int, variant: str,
     click.echo(f"{name}: {mean:.3f} ± {se:.3f} turns (mean ± SE), {played} games, seed {seed}, fast")
     click.echo(histogram(counts))
     if plot_path:
-        try:
-            plot(counts, name, plot_path)
-        except OSError as error:
-            raise click.ClickException(f"cannot write the plot {plot_path}: {error.strerror or error}") from None
-        click.echo(f"plot written to {plot_path}")
+        write_plot(counts, name, plot_path)
 
 
 def _tally(turns: Any) -> tuple[list[int], list[int]]:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
-from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 
 from cantstop.bots.base import Budget, bot_names, get_bot
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_option, fast_solitaire
+from cantstop.cli.histogram import check_plot_path, histogram, write_plot
 from cantstop.core.dice import SeededDice
 from cantstop.core.errors import SetupError
 from cantstop.core.record import Record
@@ -68,42 +66,6 @@ def run_solitaire(
     return SolitaireResult(tuple(turns))
 
 
-def histogram(turns: tuple[int, ...] | Mapping[int, int], width: int = 50) -> str:
-    """Text bars, one line per number of turns (from the turns, or their counts)."""
-    counts = turns if isinstance(turns, Mapping) else Counter(turns)
-    games = sum(counts.values())
-    most = max(counts.values())
-    lines = []
-    for t in range(min(counts), max(counts) + 1):
-        n = counts.get(t, 0)
-        bar = "#" * math.ceil(n * width / most) if n else ""
-        lines.append(f"{t:>4} {n:>7} {100 * n / games:5.1f}% {bar}")
-    return "\n".join(lines)
-
-
-def plot(turns: tuple[int, ...] | Mapping[int, int], bot: str, path: str) -> None:
-    """A histogram image (from the turns, or their counts)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    counts = turns if isinstance(turns, Mapping) else Counter(turns)
-    games = sum(counts.values())
-    xs = list(range(min(counts), max(counts) + 1))
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.bar(xs, [counts.get(x, 0) / games for x in xs], color="#3a7d44")
-    mean = sum(t * n for t, n in counts.items()) / games
-    ax.axvline(mean, color="#b33", linestyle="--", label=f"mean {mean:.2f}")
-    ax.set_xlabel("turns to claim three columns")
-    ax.set_ylabel("share of games")
-    ax.set_title(f"Solitaire: {bot}, {games} games")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
 def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     try:
         return get_bot(value).name
@@ -144,28 +106,7 @@ def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int,
     click.echo(f"{bot}: {summary}, seed {seed}")
     click.echo(histogram(result.turns))
     if plot_path:
-        try:
-            plot(result.turns, bot, plot_path)
-        except OSError as error:
-            raise click.ClickException(f"cannot write the plot {plot_path}: {error.strerror or error}") from None
-        click.echo(f"plot written to {plot_path}")
-
-
-def check_plot_path(path: str) -> None:
-    """A clear error now for a plot that could not be written later."""
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    formats = sorted(FigureCanvasBase.get_supported_filetypes())
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in formats:
-        raise click.BadParameter(
-            f"cannot tell the image format of {path!r}: end the name with .png, or one of "
-            + ", ".join("." + f for f in formats),
-            param_hint="--plot",
-        )
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise click.BadParameter(f"no folder {str(folder)!r} to write {path!r} in", param_hint="--plot")
+        write_plot(result.turns, bot, plot_path)
 
 
 @click.command()

@@ -25,7 +25,7 @@ from cantstop.core.variant import Variant
 def action_numbering(variant: Variant) -> tuple[Action, ...]:
     """Every action of `variant` in its fixed order: `numbering[i]` is action number i."""
     choices: set[tuple[int, ...]] = set()
-    for groups in variant.tables.groups:
+    for groups in variant.catalog.groups:
         for group in groups:
             for size in range(1, len(group) + 1):
                 choices.update(tuple(sorted(sub)) for sub in itertools.combinations(group, size))

@@ -1,4 +1,4 @@
-"""Dice: the precomputed tables of every roll, and the sources of randomness for play.
+"""Dice: the precomputed catalog of every roll, and the sources of randomness for play.
 
 The engine never rolls by itself; a roll is a tuple of faces handed to the state.
 `SeededDice` makes games reproducible; `SecureDice` is for online play. Counter-based
@@ -88,7 +88,7 @@ def _arrangements(part: Dice) -> int:
     return count
 
 
-class Tables:
+class RollCatalog:
     """Every distinct roll of a variant with its weight and the sum groups it offers.
 
     `outcomes[i]` is a canonical roll, `weights[i]` how many of the faces**4 ordered
@@ -151,7 +151,7 @@ class Tables:
             (min(self.most_steps, start_steps),),
             *self.room_from[2:],
         )
-        # turn_start with the rows of claimed columns zeroed, by the claims (see turn_start_table).
+        # turn_start with the rows of claimed columns zeroed, by the claims (see turn_start_for).
         self._turn_start_by_claims: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         # Filled by State.outcome_choices: per roll, the picked status slots -> choices.
         self.choice_cache: list[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = [
@@ -163,7 +163,7 @@ class Tables:
             dice: (self.choice_cache[i], self.relevant_status[i]) for dice, i in index.items()
         }
 
-    def turn_start_table(self, claimed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    def turn_start_for(self, claimed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """`turn_start` for a board with these claims: a claimed column reads 0 from any space."""
         table = self._turn_start_by_claims.get(claimed)
         if table is None:
@@ -199,12 +199,12 @@ class RollOff:
     first: int
 
 
-def roll_off(variant: Variant, players: int, source: DiceSource) -> RollOff:
+def roll_off(variant: Variant, num_players: int, source: DiceSource) -> RollOff:
     """Each player rolls two dice; the highest total starts and only tied players re-roll.
 
     A wild face counts as the highest face, as the Turtles box says.
     """
-    contenders = list(range(players))
+    contenders = list(range(num_players))
     rounds = []
     while True:
         totals = []

@@ -57,7 +57,7 @@ def to_notation(state: State) -> str:
             variant_spec(state.variant),
             pieces,
             runners,
-            seat_letter(state.player),
+            seat_letter(state.seat),
             phase,
             str(state.steps),
             str(state.turn),
@@ -115,18 +115,18 @@ def build_state(
     variant: Variant,
     pieces: tuple[tuple[int, ...], ...],
     runners: tuple[int, ...],
-    player: int,
+    seat: int,
     phase: Phase,
     dice: Dice | None,
     steps: int,
     turn: int,
-    seats: int | None = None,
+    num_players: int | None = None,
 ) -> State:
     """A state from its parts after checking that they make a reachable position."""
-    seats = len(pieces) if seats is None else seats
-    if not variant.min_players <= seats <= variant.max_players:
+    num_players = len(pieces) if num_players is None else num_players
+    if not variant.min_players <= num_players <= variant.max_players:
         raise NotationError(
-            f"{seats} seats, but {variant.name} is for {variant.min_players}..{variant.max_players}"
+            f"{num_players} seats, but {variant.name} is for {variant.min_players}..{variant.max_players}"
         )
     problems = []
     for c in variant.columns:
@@ -139,7 +139,7 @@ def build_state(
         if runners[c]:
             if owners:
                 problems.append(f"a runner stands in claimed column {c}")
-            elif runners[c] <= pieces[player][c]:
+            elif runners[c] <= pieces[seat][c]:
                 problems.append(f"the runner in column {c} is not above the mover's piece")
     used = sum(1 for r in runners if r)
     if used > variant.runners:
@@ -153,13 +153,13 @@ def build_state(
     if steps < used:
         problems.append(f"{used} runners on the board need at least {used} steps taken")
     wins = [sum(1 for c in variant.columns if row[c] == variant.height(c)) for row in pieces]
-    if phase is Phase.OVER and wins[player] < variant.to_win:
-        problems.append(f"the game is over but seat {SEATS[player]} has not won")
+    if phase is Phase.OVER and wins[seat] < variant.to_win:
+        problems.append(f"the game is over but seat {SEATS[seat]} has not won")
     if phase is not Phase.OVER and max(wins) >= variant.to_win:
         problems.append("a seat has claimed enough columns to win, yet the game goes on")
     if problems:
         raise NotationError("impossible position: " + "; ".join(problems))
-    state = make_state(variant, pieces, runners, player, phase, dice, steps, turn)
+    state = make_state(variant, pieces, runners, seat, phase, dice, steps, turn)
     if phase is Phase.CHOOSE and not state.options:
         assert dice is not None
         raise NotationError(f"dice {format_dice(dice)} bust here, so they cannot be on the table")
@@ -173,7 +173,7 @@ def to_json(state: State) -> dict[str, Any]:
         "variant": variant_spec(state.variant),
         "pieces": [{str(c): row[c] for c in columns if row[c]} for row in state.pieces],
         "runners": {str(c): state.runners[c] for c in columns if state.runners[c]},
-        "player": state.player,
+        "player": state.seat,
         "phase": state.phase.name.lower(),
         "dice": list(state.dice) if state.dice else None,
         "steps": state.steps,
@@ -203,7 +203,7 @@ def from_json(data: dict[str, Any] | str) -> State:
         dice = tuple(obj["dice"]) if obj.get("dice") else None
         if dice is not None:
             dice = parse_dice("".join(str(d) for d in dice), variant)
-        player, steps, turn = (int(obj[k]) for k in ("player", "steps", "turn"))
+        seat, steps, turn = (int(obj[k]) for k in ("player", "steps", "turn"))
     except NotationError:
         raise
     except (KeyError, TypeError, ValueError, json.JSONDecodeError) as error:
@@ -211,6 +211,6 @@ def from_json(data: dict[str, Any] | str) -> State:
             f"bad position JSON ({type(error).__name__}: {error}); expected keys: "
             "variant, pieces, runners, player, phase, dice, steps, turn"
         ) from None
-    if not 0 <= player < len(pieces):
-        raise NotationError(f"player {player} is not a seat 0..{len(pieces) - 1}")
-    return build_state(variant, pieces, runners, player, phase, dice, steps, turn)
+    if not 0 <= seat < len(pieces):
+        raise NotationError(f"player {seat} is not a seat 0..{len(pieces) - 1}")
+    return build_state(variant, pieces, runners, seat, phase, dice, steps, turn)

@@ -42,18 +42,18 @@ def next_roll(state: State) -> RollOdds:
     """Odds of the next roll from `state` (its runners, claims and tops), exactly."""
     if state.phase not in (Phase.ROLL, Phase.DECIDE):
         raise ValueError(f"odds are for a state about to roll, not one in {state.phase.name}")
-    tables = state.variant.tables
+    catalog = state.variant.catalog
     usable = 0
     steps = 0
     offered: dict[Choice, int] = {}
-    for outcome, weight in enumerate(tables.weights):
+    for outcome, weight in enumerate(catalog.weights):
         options = state.outcome_choices(outcome)
         if options:
             usable += weight
             steps += weight * max(len(o) for o in options)
             for option in options:
                 offered[option] = offered.get(option, 0) + weight
-    total = tables.total
+    total = catalog.total
     return RollOdds(
         Fraction(usable, total),
         {c: Fraction(w, total) for c, w in sorted(offered.items())},
@@ -77,13 +77,13 @@ def chance_to_use(variant: Variant, columns: tuple[int, ...]) -> Fraction:
             f"no column {', '.join(map(str, sorted(unknown)))} in {variant.name}; "
             f"columns are {variant.columns.start}..{variant.columns.stop - 1}"
         )
-    tables = variant.tables
+    catalog = variant.catalog
     hits = sum(
         w
-        for w, groups in zip(tables.weights, tables.groups)
+        for w, groups in zip(catalog.weights, catalog.groups)
         if any(wanted.intersection(g) for g in groups)
     )
-    return Fraction(hits, tables.total)
+    return Fraction(hits, catalog.total)
 
 
 def column_sets(variant: Variant, size: int) -> list[tuple[tuple[int, ...], Fraction]]:

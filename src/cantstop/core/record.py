@@ -90,7 +90,7 @@ class Record:
     @property
     def result(self) -> str:
         state = self.final()
-        return seat_letter(state.player) if state.is_over else "*"
+        return seat_letter(state.seat) if state.is_over else "*"
 
 
 def apply_event(state: State, event: Event) -> State:
@@ -160,7 +160,7 @@ def _unquote(text: str) -> str:
 def write_record(record: Record) -> str:
     """The record as text; `read_record` gives it back equal."""
     body, final = record_body(record)  # one replay gives both the moves and the result
-    result = seat_letter(final.player) if final.is_over else "*"
+    result = seat_letter(final.seat) if final.is_over else "*"
     if body and not body.endswith("\n"):  # a turn in progress
         body += "\n"
     return header_text(record, result, final.turn) + body
@@ -194,7 +194,7 @@ def record_body(record: Record) -> tuple[str, State]:
 def event_layout(event: Event, before: State, after: State, new_line: bool) -> str:
     """The text one event adds to the moves: a new line starts with the turn's number and
     seat, dice that bust are followed by 'bust', and the end of a turn ends its line."""
-    text = f"{before.turn + 1}. {seat_letter(before.player)}" if new_line else ""
+    text = f"{before.turn + 1}. {seat_letter(before.seat)}" if new_line else ""
     if event is not ROLL:  # a roll again is implied by the dice that follow
         text += " " + event_text(event)
     if after.turn != before.turn:
@@ -244,7 +244,7 @@ def read_record(text: str) -> Record:
     for position, (number, line) in enumerate(body):
         state = _read_turn(record, state, number, line, last=position == len(body) - 1)
     result = tags.get("Result")
-    actual = seat_letter(state.player) if state.is_over else "*"
+    actual = seat_letter(state.seat) if state.is_over else "*"
     if result is not None and result != actual:
         raise RecordError(
             f"the Result tag says {result!r} but the moves give {actual!r}", tag_lines["Result"]
@@ -263,9 +263,9 @@ def _read_turn(record: Record, state: State, number: int, line: str, last: bool)
         raise RecordError("moves after the end of the game", number)
     if int(tokens[0][:-1]) != state.turn + 1:
         raise RecordError(f"expected turn {state.turn + 1}, found {tokens[0]}", number)
-    if tokens[1] != seat_letter(state.player):
+    if tokens[1] != seat_letter(state.seat):
         raise RecordError(
-            f"turn {state.turn + 1} is seat {seat_letter(state.player)}'s, not {tokens[1]!r}", number
+            f"turn {state.turn + 1} is seat {seat_letter(state.seat)}'s, not {tokens[1]!r}", number
         )
     turn = state.turn
     busted = False

@@ -59,7 +59,7 @@ class State(NamedTuple):
     pieces: tuple[tuple[int, ...], ...]
     runners: tuple[int, ...]
     claimed: tuple[int, ...]
-    player: int
+    seat: int
     phase: Phase
     dice: Dice | None
     steps: int
@@ -70,7 +70,7 @@ class State(NamedTuple):
 
     # ----------------------------------------------------------------- queries
     @property
-    def players(self) -> int:
+    def num_players(self) -> int:
         return len(self.pieces)
 
     @property
@@ -80,18 +80,18 @@ class State(NamedTuple):
     @property
     def winner(self) -> int | None:
         """The seat that won, or None while the game goes on."""
-        return self.player if self.phase is Phase.OVER else None
+        return self.seat if self.phase is Phase.OVER else None
 
     @property
     def runners_left(self) -> int:
         return self.variant.runners - len(self.runner_columns)
 
-    def columns_won(self, player: int) -> tuple[int, ...]:
-        return tuple(c for c in self.variant.columns if self.claimed[c] == player)
+    def columns_won(self, seat: int) -> tuple[int, ...]:
+        return tuple(c for c in self.variant.columns if self.claimed[c] == seat)
 
     def room(self, column: int) -> int:
         """Steps `column` can still take this turn for the player to move."""
-        return _room(self.variant, self.pieces, self.runners, self.claimed, self.player, column)
+        return _room(self.variant, self.pieces, self.runners, self.claimed, self.seat, column)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """What the player to move may do; empty at a chance node (ROLL) and at the end."""
@@ -111,7 +111,7 @@ class State(NamedTuple):
         """False only under the no-stop-on-occupied option, with a runner on a rival's piece."""
         if not self.variant.no_stop_on_occupied:
             return True
-        me = self.player
+        me = self.seat
         return not any(
             r and any(p != me and pieces[c] == r for p, pieces in enumerate(self.pieces))
             for c, r in enumerate(self.runners)
@@ -120,7 +120,7 @@ class State(NamedTuple):
     def choices(self, dice: Dice) -> tuple[Choice, ...]:
         """The legal choices the roll `dice` offers here (empty: the roll busts)."""
         try:
-            outcome = self.variant.tables.index[dice]
+            outcome = self.variant.catalog.index[dice]
         except (KeyError, TypeError):
             raise InvalidDiceError(
                 f"bad dice {dice!r}: a roll is four dice, each 1..{self.variant.faces}"
@@ -128,15 +128,15 @@ class State(NamedTuple):
         return self.outcome_choices(outcome)
 
     def outcome_choices(self, outcome: int) -> tuple[Choice, ...]:
-        """The choices of roll number `outcome` of the variant's tables (see `Tables`)."""
-        tables = self.variant.tables
-        cache = tables.choice_cache[outcome]
-        key = tables.relevant_status[outcome](self.status)
+        """The choices of roll number `outcome` of the variant's tables (see `RollCatalog`)."""
+        catalog = self.variant.catalog
+        cache = catalog.choice_cache[outcome]
+        key = catalog.relevant_status[outcome](self.status)
         found = cache.get(key)
         if found is None:
             status = self.status
             found = roll_choices(
-                tables.groups[outcome],
+                catalog.groups[outcome],
                 [0, 0, *(code & 3 for code in status[2:])],
                 [code & 4 != 0 for code in status],
                 status[0],
@@ -154,13 +154,13 @@ class State(NamedTuple):
     # against 391 ns per state on this project's 2-core machine, under load, 2026-11-24).
     def roll(self, dice: Dice) -> State:
         """Put a roll on the table; a roll with no choice busts the turn."""
-        variant, pieces, runners, claimed, player, phase, _, steps, turn, status, _, runner_columns = self
+        variant, pieces, runners, claimed, seat, phase, _, steps, turn, status, _, runner_columns = self
         if phase is not _ROLL:
             raise IllegalActionError(
                 f"cannot roll now: the game is in the {phase.name} phase; "
                 f"legal actions: {describe_actions(self.legal_actions())}"
             )
-        entry = variant.tables.by_dice.get(dice) if type(dice) is tuple else None
+        entry = variant.catalog.by_dice.get(dice) if type(dice) is tuple else None
         if entry is None:  # not a plain tuple of valid faces: normalise, or name the fault
             options = self.choices(dice)
             dice = tuple(dice)
@@ -172,7 +172,7 @@ class State(NamedTuple):
         if options:
             return _new(
                 State,
-                (variant, pieces, runners, claimed, player, _CHOOSE, dice, steps, turn, status, options, runner_columns),
+                (variant, pieces, runners, claimed, seat, _CHOOSE, dice, steps, turn, status, options, runner_columns),
             )
         return self._end_turn(pieces, claimed)
 
@@ -184,10 +184,10 @@ class State(NamedTuple):
                 return self._advance(action)
         elif phase is _DECIDE:
             if action is ROLL:
-                variant, pieces, runners, claimed, player, _, _, steps, turn, status, _, runner_columns = self
+                variant, pieces, runners, claimed, seat, _, _, steps, turn, status, _, runner_columns = self
                 return _new(
                     State,
-                    (variant, pieces, runners, claimed, player, _ROLL, None, steps, turn, status, (), runner_columns),
+                    (variant, pieces, runners, claimed, seat, _ROLL, None, steps, turn, status, (), runner_columns),
                 )
             if action is STOP:
                 if not self.variant.no_stop_on_occupied or self.may_stop():
@@ -207,12 +207,12 @@ class State(NamedTuple):
         return f"{describe_action(action)} is not legal here; legal actions: {legal}"
 
     def _advance(self, choice: Choice) -> State:
-        variant, pieces, runners_now, claimed, player, _, _, steps, turn, status_now, _, runner_columns = self
+        variant, pieces, runners_now, claimed, seat, _, _, steps, turn, status_now, _, runner_columns = self
         runners = list(runners_now)
         status = list(status_now)
-        own = pieces[player]
-        tables = variant.tables
-        cap = tables.most_steps
+        own = pieces[seat]
+        catalog = variant.catalog
+        cap = catalog.most_steps
         before = runner_columns
         # The rule options are Variant fields (data); the hot path reads them as branches on
         # purpose. One path for both, skip's with an empty set of taken spaces, cost 14% of
@@ -220,9 +220,9 @@ class State(NamedTuple):
         # engine/naive ratio 0.80 against 0.93 and 0.92 against 1.02, 2026-11-24).
         if variant.skip:
             # A runner on its column's top can take no step and needs no runner: code 0, as if claimed.
-            code = tables.runner_code
+            code = catalog.runner_code
             for c in choice:
-                taken = {p[c] for i, p in enumerate(pieces) if i != player}
+                taken = {p[c] for i, p in enumerate(pieces) if i != seat}
                 space = runners[c]
                 if not space:
                     runner_columns = (*runner_columns, c)
@@ -232,10 +232,10 @@ class State(NamedTuple):
                     space += 1
                 runners[c] = space
             for c in set(choice):
-                free = _room(variant, pieces, runners, claimed, player, c)
+                free = _room(variant, pieces, runners, claimed, seat, c)
                 status[c] = code[min(free, cap)]
         else:
-            runner_status = tables.runner_status
+            runner_status = catalog.runner_status
             for c in choice:
                 space = runners[c]
                 if not space:
@@ -250,7 +250,7 @@ class State(NamedTuple):
             if left < cap:
                 status[0] = left
                 if not left:  # columns without a runner are closed for the rest of the turn
-                    status[2:] = map(tables.closed.__getitem__, status[2:])
+                    status[2:] = map(catalog.closed.__getitem__, status[2:])
         steps += len(choice)
         if variant.step_limit is not None:
             status[1] = min(cap, variant.step_limit - steps)
@@ -261,7 +261,7 @@ class State(NamedTuple):
                 pieces,
                 tuple(runners),
                 claimed,
-                player,
+                seat,
                 _DECIDE,
                 None,
                 steps,
@@ -274,8 +274,8 @@ class State(NamedTuple):
 
     def _stop(self) -> State:
         variant, pieces, runners, claimed, me, _, _, _, turn, _, _, runner_columns = self
-        tables = variant.tables
-        tops = tables.tops
+        catalog = variant.catalog
+        tops = catalog.tops
         rows = list(pieces)
         mine = list(pieces[me])
         owners = None  # a copy of the claims, made only when a column is won
@@ -295,7 +295,7 @@ class State(NamedTuple):
         if owners is not None:
             claimed = tuple(owners)
             if claimed.count(me) >= variant.to_win:
-                no_runners = tables.no_runners
+                no_runners = catalog.no_runners
                 return _new(
                     State,
                     (
@@ -319,18 +319,18 @@ class State(NamedTuple):
         self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...]
     ) -> State:
         variant = self.variant
-        player = self.player + 1
-        if player == len(pieces):
-            player = 0
-        tables = variant.tables
-        runners = tables.no_runners
+        seat = self.seat + 1
+        if seat == len(pieces):
+            seat = 0
+        catalog = variant.catalog
+        runners = catalog.no_runners
         if variant.skip:
-            status = column_status(variant, pieces, runners, claimed, player)
+            status = column_status(variant, pieces, runners, claimed, seat)
         else:
-            status = tuple(map(getitem, tables.turn_start_table(claimed), pieces[player]))
+            status = tuple(map(getitem, catalog.turn_start_for(claimed), pieces[seat]))
         return _new(
             State,
-            (variant, pieces, runners, claimed, player, _ROLL, None, 0, self.turn + 1, status, (), ()),
+            (variant, pieces, runners, claimed, seat, _ROLL, None, 0, self.turn + 1, status, (), ()),
         )
 
 
@@ -339,15 +339,15 @@ def _room(
     pieces: tuple[tuple[int, ...], ...],
     runners: Sequence[int],
     claimed: tuple[int, ...],
-    player: int,
+    seat: int,
     column: int,
 ) -> int:
     if claimed[column] >= 0:
         return 0
     height = variant.heights[column - 2]
-    base = runners[column] or pieces[player][column]
+    base = runners[column] or pieces[seat][column]
     if variant.skip:
-        taken = {p[column] for i, p in enumerate(pieces) if i != player}
+        taken = {p[column] for i, p in enumerate(pieces) if i != seat}
         return sum(1 for space in range(base + 1, height + 1) if space not in taken)
     return height - base
 
@@ -357,31 +357,31 @@ def column_status(
     pieces: tuple[tuple[int, ...], ...],
     runners: tuple[int, ...],
     claimed: tuple[int, ...],
-    player: int,
+    seat: int,
     steps: int = 0,
 ) -> tuple[int, ...]:
     """What a roll's choices depend on, packed small so that the choice cache stays small.
 
     Slot 0: runners left; slot 1: steps left; slot c of each column: 4 if a runner is
     there, plus the steps the column can still take. Numbers are capped at the most
-    one roll can use (`Tables.most_steps`), and a column no step can reach is 0.
+    one roll can use (`RollCatalog.most_steps`), and a column no step can reach is 0.
     """
-    tables = variant.tables
-    cap = tables.most_steps
+    catalog = variant.catalog
+    cap = catalog.most_steps
     left = min(cap, variant.runners - len(runners) + runners.count(0))
     limit = cap if variant.step_limit is None else min(cap, variant.step_limit - steps)
-    own = pieces[player]
+    own = pieces[seat]
     if not any(runners) and not variant.skip and not steps:  # a turn's start: the common case
-        return tuple(map(getitem, tables.turn_start_table(claimed), own))
+        return tuple(map(getitem, catalog.turn_start_for(claimed), own))
     status = [left, limit]
     for c, h in enumerate(variant.heights, 2):
         r = runners[c]
         if claimed[c] >= 0 or not (r or left):
             status.append(0)
             continue
-        free = _room(variant, pieces, runners, claimed, player, c) if variant.skip else h - (r or own[c])
+        free = _room(variant, pieces, runners, claimed, seat, c) if variant.skip else h - (r or own[c])
         free = free if free < cap else cap
-        status.append(tables.runner_code[free] if r else free)
+        status.append(catalog.runner_code[free] if r else free)
     return tuple(status)
 
 
@@ -389,7 +389,7 @@ def make_state(
     variant: Variant,
     pieces: tuple[tuple[int, ...], ...],
     runners: tuple[int, ...],
-    player: int,
+    seat: int,
     phase: Phase,
     dice: Dice | None = None,
     steps: int = 0,
@@ -408,12 +408,12 @@ def make_state(
         pieces,
         runners,
         claimed,
-        player,
+        seat,
         phase,
         dice,
         steps,
         turn,
-        column_status(variant, pieces, runners, claimed, player, steps),
+        column_status(variant, pieces, runners, claimed, seat, steps),
         runner_columns=tuple(c for c in range(2, len(runners)) if runners[c]),
     )
     if phase is Phase.CHOOSE:
@@ -422,17 +422,17 @@ def make_state(
     return state
 
 
-def new_game(variant: Variant | str = "classic", players: int = 2, first: int = 0) -> State:
+def new_game(variant: Variant | str = "classic", num_players: int = 2, first: int = 0) -> State:
     """The opening position: nobody on the board, seat `first` to roll."""
     v = preset(variant) if isinstance(variant, str) else variant
-    if not v.min_players <= players <= v.max_players:
+    if not v.min_players <= num_players <= v.max_players:
         raise SetupError(
-            f"{v.name} is for {v.min_players}..{v.max_players} players, not {players}"
+            f"{v.name} is for {v.min_players}..{v.max_players} players, not {num_players}"
         )
-    if not 0 <= first < players:
-        raise SetupError(f"first seat must be 0..{players - 1}, not {first}")
+    if not 0 <= first < num_players:
+        raise SetupError(f"first seat must be 0..{num_players - 1}, not {first}")
     size = 2 + len(v.heights)
-    return make_state(v, tuple((0,) * size for _ in range(players)), (0,) * size, first, Phase.ROLL)
+    return make_state(v, tuple((0,) * size for _ in range(num_players)), (0,) * size, first, Phase.ROLL)
 
 
 def describe_action(action: object) -> str:

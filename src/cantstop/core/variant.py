@@ -8,7 +8,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cantstop.core.dice import Tables
+    from cantstop.core.dice import RollCatalog
 
 
 class Pairing(StrEnum):
@@ -89,11 +89,11 @@ class Variant:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     @cached_property
-    def tables(self) -> Tables:
+    def catalog(self) -> RollCatalog:
         """Precomputed rolls, weights and sum groups (built once per variant value)."""
-        from cantstop.core.dice import Tables
+        from cantstop.core.dice import RollCatalog
 
-        return Tables(self)
+        return RollCatalog(self)
 
 
 _CLASSIC = Variant()
@@ -137,7 +137,7 @@ def preset(spec: str) -> Variant:
 
     Changes are `field=value` (heights as dot-separated numbers, e.g. 3.5.7) or a bare
     flag name for a true boolean. A clear error lists what exists. The same spec gives the
-    same object, so positions read from text share one set of tables and choice cache.
+    same object, so positions read from text share one roll catalog and choice cache.
     """
     base, *changes = spec.strip().split("+")
     if base not in PRESETS:

@@ -1,6 +1,6 @@
 """A position and its actions as numpy arrays, for learning agents and the bots they become.
 
-- `action_table(variant)` (`actions`): the project's one action numbering as a `Discrete`
+- `action_index(variant)` (`actions`): the project's one action numbering as a `Discrete`
   space's indices, with the mask of a position's legal actions.
 - `encode(state, seat)` (`observation`): the float32 observation vector of one seat.
 

@@ -27,7 +27,7 @@ Mask = NDArray[np.int8]
 
 
 @dataclass(frozen=True)
-class ActionTable:
+class ActionIndex:
     """The numbered actions of one variant: `actions[i]` is the engine action of index i."""
 
     variant: Variant
@@ -53,11 +53,11 @@ class ActionTable:
         except (KeyError, TypeError):
             raise IllegalActionError(
                 f"{describe_action(action)} is no action of {self.variant.name}: actions are "
-                f"choices of up to {self.variant.tables.most_steps} of its columns, roll and stop"
+                f"choices of up to {self.variant.catalog.most_steps} of its columns, roll and stop"
             ) from None
 
     def in_space(self, index: object) -> bool:
-        """Is `index` an action number of this table (legal or not)?"""
+        """Is `index` an action number of this numbering (legal or not)?"""
         try:
             self.to_action(index)
         except IllegalActionError:
@@ -114,12 +114,12 @@ class ActionTable:
         return action
 
 
-def action_table(variant: Variant | str) -> ActionTable:
+def action_index(variant: Variant | str) -> ActionIndex:
     """The numbered actions of `variant` (a `Variant` or a spec such as 'turtles-relay')."""
-    return _table(preset(variant) if isinstance(variant, str) else variant)
+    return _index_of(preset(variant) if isinstance(variant, str) else variant)
 
 
 @lru_cache(maxsize=64)
-def _table(v: Variant) -> ActionTable:
+def _index_of(v: Variant) -> ActionIndex:
     actions = action_numbering(v)
-    return ActionTable(v, actions, {a: i for i, a in enumerate(actions)})
+    return ActionIndex(v, actions, {a: i for i, a in enumerate(actions)})

@@ -17,11 +17,11 @@ and the observer's seat `s`, seats are rotated so that the observer comes first
 | steps            | 1     | steps taken this turn / the total of the column heights           |
 | steps left       | 1     | steps the step limit still allows / the limit (1 without a limit) |
 | dice             | 4 * F | in the choose phase, one-hot per die (die i, face f at i * F + f-1); |
-|                  |       | dice sorted as the variant's tables do (wild-carrying dice first) |
+|                  |       | dice in the variant's roll catalog order (wild-carrying dice first) |
 
 Columns run from 2 upwards. Classic with two players: 5 * 11 + 2 + 4 + 3 + 24 = 88.
-`observation_size(variant, players)` gives the length, `encode(state, seat)` the vector
-and `observation_fields(variant, players)` each field's name, slice and shape.
+`observation_size(variant, num_players)` gives the length, `encode(state, seat)` the vector
+and `observation_fields(variant, num_players)` each field's name, slice and shape.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ def _scale(variant: Variant) -> NDArray[np.float32]:
     return np.array((0.0, 0.0, *(1 / h for h in variant.heights)), dtype=np.float32)
 
 
-def observation_size(variant: Variant, players: int) -> int:
+def observation_size(variant: Variant, num_players: int) -> int:
     columns = len(variant.heights)
-    return (players + 3) * columns + players + 4 + 3 + 4 * variant.faces
+    return (num_players + 3) * columns + num_players + 4 + 3 + 4 * variant.faces
 
 
 @dataclass(frozen=True)
@@ -58,15 +58,15 @@ class Field:
     shape: tuple[int, ...]
 
 
-def observation_fields(variant: Variant, players: int) -> tuple[Field, ...]:
+def observation_fields(variant: Variant, num_players: int) -> tuple[Field, ...]:
     """The fields of the observation in order, as the module docstring's table lists them."""
     columns, faces = len(variant.heights), variant.faces
     shapes = (
-        ("pieces", (players, columns)),
+        ("pieces", (num_players, columns)),
         ("runners", (columns,)),
         ("claimed_by_me", (columns,)),
         ("claimed_by_rival", (columns,)),
-        ("to_move", (players,)),
+        ("to_move", (num_players,)),
         ("phase", (4,)),
         ("runners_left", (1,)),
         ("steps", (1,)),
@@ -84,22 +84,22 @@ def observation_fields(variant: Variant, players: int) -> tuple[Field, ...]:
 def encode(state: State, seat: int) -> Observation:
     """The observation vector of `state` for `seat` (see the module docstring for its layout)."""
     variant = state.variant
-    players = state.players
-    if not 0 <= seat < players:
-        raise ValueError(f"seat must be 0..{players - 1} for this {players}-player game, not {seat}")
+    num_players = state.num_players
+    if not 0 <= seat < num_players:
+        raise ValueError(f"seat must be 0..{num_players - 1} for this {num_players}-player game, not {seat}")
     columns = len(variant.heights)
-    obs = np.zeros(observation_size(variant, players), dtype=np.float32)
+    obs = np.zeros(observation_size(variant, num_players), dtype=np.float32)
     pieces = state.pieces
     rows = (*pieces[seat:], *pieces[:seat], state.runners)  # rotated: the observer first
-    end = (players + 1) * columns
+    end = (num_players + 1) * columns
     obs[:end] = (np.array(rows, dtype=np.float32) * _scale(variant))[:, 2:].ravel()
     claimed = np.array(state.claimed[2:])
     obs[end : end + columns] = claimed == seat
     end += columns
     obs[end : end + columns] = (claimed >= 0) & (claimed != seat)
     end += columns
-    obs[end + (state.player - seat) % players] = 1
-    end += players
+    obs[end + (state.seat - seat) % num_players] = 1
+    end += num_players
     obs[end + state.phase] = 1
     end += 4
     obs[end] = state.runners_left / variant.runners
@@ -108,8 +108,8 @@ def encode(state: State, seat: int) -> Observation:
     obs[end + 2] = 1.0 if limit is None else (limit - state.steps) / limit
     end += 3
     if state.dice is not None:
-        tables = variant.tables
+        catalog = variant.catalog
         faces = variant.faces
-        for i, face in enumerate(tables.outcomes[tables.index[state.dice]]):
+        for i, face in enumerate(catalog.outcomes[catalog.index[state.dice]]):
             obs[end + i * faces + face - 1] = 1
     return obs

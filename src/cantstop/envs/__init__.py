@@ -8,7 +8,7 @@
   returns.
 - `cantstop_env` / `raw_env` (PettingZoo AEC) and `parallel_env` (PettingZoo parallel):
   every seat an agent.
-- `action_table(variant)`: the fixed numbered action space and its masks.
+- `action_index(variant)`: the fixed numbered action space and its masks.
 - `encode(state, seat)`: the float32 observation vector; its layout is documented in
   `cantstop.encoding.observation` (`observation_fields` names each part).
 - `cantstop.envs.openspiel_game` (extra `openspiel`): the game for OpenSpiel.
@@ -27,7 +27,7 @@ try:
 except ImportError as error:
     raise missing_extra("envs", "cantstop.envs", error) from error
 
-from cantstop.encoding.actions import ActionTable, action_table
+from cantstop.encoding.actions import ActionIndex, action_index
 from cantstop.encoding.observation import Field, encode, observation_fields, observation_size
 from cantstop.envs.aec_env import cantstop_env, env, parallel_env, raw_env
 from cantstop.envs.gym_env import CantStopEnv
@@ -47,10 +47,10 @@ if "cantstop/CantStop-v0" not in gymnasium.registry:
     )
 
 __all__ = [
-    "ActionTable",
+    "ActionIndex",
     "CantStopEnv",
     "Field",
-    "action_table",
+    "action_index",
     "cantstop_env",
     "encode",
     "env",

@@ -1,6 +1,6 @@
 """Can't Stop as PettingZoo environments: every seat is an agent.
 
-`cantstop_env(variant="classic", players=2)` (or `env(...)`, the PettingZoo name)
+`cantstop_env(variant="classic", num_players=2)` (or `env(...)`, the PettingZoo name)
 returns the AEC environment wrapped in PettingZoo's order check; `raw_env` is the
 bare one; `parallel_env(...)` is the same game through PettingZoo's standard
 turn-based parallel wrapper.
@@ -13,7 +13,7 @@ turn-based parallel wrapper.
   its action is ignored).
 - `state()`: the whole position, `encode(state, 0)` (seat 0's point of view holds
   everything); `state_space` is its Box.
-- action space: `Discrete(n)` over `action_table(variant)`; `action_space(agent).sample()`
+- action space: `Discrete(n)` over `action_index(variant)`; `action_space(agent).sample()`
   without a mask draws a legal action of the agent to move. An illegal action raises
   `IllegalActionError` naming the legal ones and changes nothing.
 - rewards: +1 to the winner and -1 to every other agent when the game ends; alone
@@ -36,7 +36,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from cantstop.core.counter import CounterDice
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
-from cantstop.encoding.actions import action_table
+from cantstop.encoding.actions import action_index
 from cantstop.encoding.observation import encode, observation_size
 from cantstop.envs.arguments import players_argument, variant_argument
 from cantstop.envs.episode import Episodes, episode_table, reward, to_next_decision
@@ -48,7 +48,7 @@ AgentObservation = dict[str, np.ndarray[Any, Any]]
 
 
 class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  # PettingZoo is untyped; its class name is raw_env
-    """Can't Stop for `players` agents; see the module docstring."""
+    """Can't Stop for `num_players` agents; see the module docstring."""
 
     metadata = {  # noqa: RUF012 (PettingZoo's convention)
         "name": "cantstop_v0",
@@ -57,27 +57,27 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
     }
 
     def __init__(
-        self, variant: str | Variant = "classic", players: int = 2, render_mode: str | None = None
+        self, variant: str | Variant = "classic", num_players: int = 2, render_mode: str | None = None
     ) -> None:
         super().__init__()
         self.variant = variant_argument(variant)
-        players = players_argument(self.variant, players)
-        self._table: Table = episode_table(self.variant, [None] * players, CounterDice(0, 0))
+        num_players = players_argument(self.variant, num_players)
+        self._table: Table = episode_table(self.variant, [None] * num_players, CounterDice(0, 0))
         self.render_mode = check_render_mode(render_mode)
-        self.table = action_table(self.variant)
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.action_index = action_index(self.variant)
+        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self.agents = list(self.possible_agents)
-        size = observation_size(self.variant, players)
+        size = observation_size(self.variant, num_players)
         observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (self.table.size,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, (self.action_index.size,), dtype=np.int8),
             }
         )
         self.state_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces: dict[str, LegalDiscrete] = {
-            agent: LegalDiscrete(self.table.size) for agent in self.possible_agents
+            agent: LegalDiscrete(self.action_index.size) for agent in self.possible_agents
         }
         self._np_random: np.random.Generator | None = None
         self._episodes = Episodes()
@@ -106,7 +106,7 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
         self.infos = {agent: {} for agent in self.agents}
         self._table = episode_table(self.variant, [None] * len(self.possible_agents), self._episodes.dice())
         to_next_decision(self._table)
-        self.agent_selection = self.possible_agents[self.game.player]
+        self.agent_selection = self.possible_agents[self.game.seat]
         self._moved()
 
     @property
@@ -117,10 +117,10 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
     def observe(self, agent: str) -> AgentObservation:
         seat = self.possible_agents.index(agent)
         game = self.game
-        if seat == game.player and not game.is_over:
-            mask = self.table.mask(game)
+        if seat == game.seat and not game.is_over:
+            mask = self.action_index.mask(game)
         else:
-            mask = np.zeros(self.table.size, dtype=np.int8)
+            mask = np.zeros(self.action_index.size, dtype=np.int8)
         return {"observation": encode(game, seat), "action_mask": mask}
 
     def state(self) -> np.ndarray[Any, Any]:
@@ -133,7 +133,7 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
             self._was_dead_step(action)
             return
         before = self.game
-        chosen = self.table.decode(action, before)
+        chosen = self.action_index.decode(action, before)
         # `decode` has checked the action against the mask: the table takes it as it takes
         # a checked bot move (`answer`), not checking it again (a tenth of a step's time).
         self._table.answer(Move.of(chosen))
@@ -145,15 +145,15 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
         if self.game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[self.game.player]
+            self.agent_selection = self.possible_agents[self.game.seat]
         self._accumulate_rewards()
         self._moved()
 
     def _moved(self) -> None:
         """Keep the spaces' unmasked sampling legal, and print in human mode."""
-        mover = self.possible_agents[self.game.player]
+        mover = self.possible_agents[self.game.seat]
         for agent, space in self.action_spaces.items():
-            space.legal = self.table.mask(self.game) if agent == mover else None
+            space.legal = self.action_index.mask(self.game) if agent == mover else None
         if self.render_mode == "human":
             render(self.game, "human")
 
@@ -165,17 +165,17 @@ class raw_env(AECEnv[str, AgentObservation, np.int64]):  # type: ignore[misc]  #
 
 
 def cantstop_env(
-    variant: str | Variant = "classic", players: int = 2, render_mode: str | None = None
+    variant: str | Variant = "classic", num_players: int = 2, render_mode: str | None = None
 ) -> OrderEnforcingWrapper[str, AgentObservation, np.int64]:
     """The AEC environment behind PettingZoo's order check (reset before step, and so on)."""
-    return OrderEnforcingWrapper(raw_env(variant, players, render_mode))
+    return OrderEnforcingWrapper(raw_env(variant, num_players, render_mode))
 
 
 env = cantstop_env
 
 
 def parallel_env(
-    variant: str | Variant = "classic", players: int = 2, render_mode: str | None = None
+    variant: str | Variant = "classic", num_players: int = 2, render_mode: str | None = None
 ) -> ParallelEnv[str, AgentObservation, np.int64 | None]:
     """The same game as a PettingZoo parallel environment (PettingZoo's turn-based wrapper).
 
@@ -183,6 +183,6 @@ def parallel_env(
     to move (`infos[agent]["active_agent"]` names it); the others are ignored.
     """
     parallel: ParallelEnv[str, AgentObservation, np.int64 | None] = turn_based_aec_to_parallel(
-        raw_env(variant, players, render_mode)
+        raw_env(variant, num_players, render_mode)
     )
     return parallel

@@ -81,7 +81,7 @@ def reward(before: State, after: State, seat: int) -> float:
     turns the game took; against others, +1 for a win and -1 for a loss when the game
     ends, 0 elsewhere.
     """
-    if after.players == 1:
+    if after.num_players == 1:
         return float(before.turn - after.turn)
     if after.phase is Phase.OVER:
         return 1.0 if after.winner == seat else -1.0

@@ -10,7 +10,7 @@ run of episodes, each reset without a seed plays the next one (see `cantstop.env
 only: choices after a roll, and roll-or-stop. A step runs the agent's action, then
 every roll and every opponent move until the agent must decide again or the game ends.
 
-- action space: `Discrete(n)` over `action_table(variant)` (see `cantstop.encoding.actions`);
+- action space: `Discrete(n)` over `action_index(variant)` (see `cantstop.encoding.actions`);
   `info["action_mask"]` (int8) and `action_masks()` (bool, the sb3-contrib convention)
   mark the legal actions; `env.action_space.sample()` without a mask draws a legal one.
   The mask is never all zeros: before the first reset and at the end of an episode,
@@ -43,7 +43,7 @@ from cantstop.core.counter import CounterDice, CounterRandom
 from cantstop.core.errors import IllegalActionError
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
-from cantstop.encoding.actions import Mask, action_table
+from cantstop.encoding.actions import Mask, action_index
 from cantstop.encoding.observation import Observation, encode, observation_size
 from cantstop.envs.arguments import (
     IllegalAction,
@@ -76,17 +76,17 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         if opponents is None:  # rule28 where the variant has room for a rival, else alone
             opponents = ("rule28",) if self.variant.max_players >= 2 else ()
         self.opponents: tuple[Bot, ...] = opponents_argument(opponents)
-        self.players = players_argument(self.variant, 1 + len(self.opponents))
+        self.num_players = players_argument(self.variant, 1 + len(self.opponents))
         seat, illegal_action, illegal_reward = seat_and_illegal_arguments(
-            self.players, seat, illegal_action, illegal_reward
+            self.num_players, seat, illegal_action, illegal_reward
         )
         self.seat_choice = seat
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.table = action_table(self.variant)
-        self.action_space: LegalDiscrete = LegalDiscrete(self.table.size)
-        size = observation_size(self.variant, self.players)
+        self.action_index = action_index(self.variant)
+        self.action_space: LegalDiscrete = LegalDiscrete(self.action_index.size)
+        size = observation_size(self.variant, self.num_players)
         self.observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.seat = 0 if seat == "random" else seat
         self._episodes = Episodes()
@@ -103,7 +103,7 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         episodes = self._episodes
         episodes.start(self.np_random, seeded=seed is not None)
         if self.seat_choice == "random":
-            self.seat = episodes.seat(self.players)
+            self.seat = episodes.seat(self.num_players)
         dice, bot_random = episodes.dice(), episodes.bot_random()
         # No reward is lost here: alone, the game's first roll always offers a choice (every
         # column is open), and with opponents nothing is paid before the end. A game the
@@ -126,15 +126,15 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         if self._ended:
             raise IllegalActionError("no episode is running; call reset() before step()")
         try:
-            chosen = self.table.decode(action, before)
+            chosen = self.action_index.decode(action, before)
         except IllegalActionError:
-            if self.illegal_action == "raise" or not self.table.in_space(action):
+            if self.illegal_action == "raise" or not self.action_index.in_space(action):
                 raise
             info = self._info()
             info["illegal_action"] = True
             if self.illegal_action == "end":
                 self._ended = True
-                self._mask = info["action_mask"] = np.ones(self.table.size, dtype=np.int8)
+                self._mask = info["action_mask"] = np.ones(self.action_index.size, dtype=np.int8)
                 self.action_space.legal = self._mask
             return encode(before, self.seat), self.illegal_reward, self._ended, False, info
         # `decode` has checked the action against the mask: the table takes it as it takes
@@ -165,14 +165,14 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         opponents = iter(self.opponents)
         players: list[Player | None] = [
             None if seat == self.seat else BotPlayer(next(opponents), rng=bot_random, budget=self._budget)
-            for seat in range(self.players)
+            for seat in range(self.num_players)
         ]
         return episode_table(self.variant, players, dice)
 
     def _current_mask(self) -> Mask:
         """The legal actions; every action when none is (before the first reset, after the
         end: see the module docstring)."""
-        mask = self.table.mask(self.game)
+        mask = self.action_index.mask(self.game)
         if not mask.any():
             mask[:] = 1
         self.action_space.legal = mask

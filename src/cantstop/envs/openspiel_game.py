@@ -6,7 +6,7 @@ Importing this module registers the game. Parameters: `players` (1-4, default 2)
 (default 1000: a game still going after that many finished turns ends as a draw).
 
 - Chance nodes are explicit: a roll's outcomes are the variant's distinct rolls
-  (`variant.tables.outcomes`, chance action i is outcome i) with their exact
+  (`variant.catalog.outcomes`, chance action i is outcome i) with their exact
   probabilities (`weights[i] / faces**4`); nothing is sampled inside.
 - Player actions are the project's action numbering (`action_numbering(variant)`:
   choices, then ROLL and STOP), the same as the Gymnasium and PettingZoo envs'.
@@ -71,7 +71,7 @@ def _variant(text: str) -> Variant:
 
 class _Shared(Generic[T]):
     """Holds a value that a state's clone (OpenSpiel deep-copies the state) shares instead of
-    copying: the immutable engine state (its variant carries large precomputed tables) and
+    copying: the immutable engine state (its variant carries a large precomputed roll catalog) and
     the game itself (a deep copy of a game object loses its Python attributes)."""
 
     __slots__ = ("value",)
@@ -94,14 +94,14 @@ class CantStopGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         new_game(variant, players)  # a clear error for a player count the variant forbids
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
-        tables = variant.tables
+        catalog = variant.catalog
         # A turn: at most one choice per space of the board, each between a roll and a
         # decision, then one last (busting) roll.
         per_turn = 3 * sum(variant.heights) + 1
         alone = players == 1
         info = pyspiel.GameInfo(
             num_distinct_actions=len(action_numbering(variant)),
-            max_chance_outcomes=len(tables.outcomes),
+            max_chance_outcomes=len(catalog.outcomes),
             num_players=players,
             min_utility=float(-max_turns if alone else -1),
             max_utility=-1.0 if alone else 1.0,
@@ -110,11 +110,10 @@ class CantStopGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         )
         super().__init__(GAME_TYPE, info, {**values, "variant": spec_parameter(variant)})
         self.variant = variant
-        self.players = players
         self.max_turns = max_turns
         self.actions = action_numbering(variant)
         self.index = {a: i for i, a in enumerate(self.actions)}
-        self.chances = [(i, w / tables.total) for i, w in enumerate(tables.weights)]
+        self.chances = [(i, w / catalog.total) for i, w in enumerate(catalog.weights)]
 
     def new_initial_state(self) -> CantStopState:
         return CantStopState(self)
@@ -133,7 +132,7 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: CantStopGame) -> None:
         super().__init__(game)
         self._game = _Shared(game)
-        self._held = _Shared(new_game(game.variant, game.players))
+        self._held = _Shared(new_game(game.variant, game.num_players()))
 
     @property
     def engine_state(self) -> State:
@@ -146,7 +145,7 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if state.phase is Phase.ROLL:
             return int(pyspiel.PlayerId.CHANCE)
-        return state.player
+        return state.seat
 
     def _legal_actions(self, player: int) -> list[int]:
         index = self._game.value.index
@@ -160,14 +159,14 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
         # node they visit, and a record per clone would be all cost and no use.
         state = self._held.value
         if state.phase is Phase.ROLL:
-            move = Move.rolled(state.variant.tables.outcomes[action])
+            move = Move.rolled(state.variant.catalog.outcomes[action])
         else:
             move = Move.of(self._game.value.actions[action])
         self._held = _Shared(advance(state, move))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"roll {format_dice(self._game.value.variant.tables.outcomes[action])}"
+            return f"roll {format_dice(self._game.value.variant.catalog.outcomes[action])}"
         return describe_action(self._game.value.actions[action])
 
     def is_terminal(self) -> bool:
@@ -176,7 +175,7 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         state = self._held.value
-        players = self._game.value.players
+        players = self._game.value.num_players()
         if players == 1:
             return [-float(state.turn)] if self.is_terminal() else [0.0]
         if not state.is_over:
@@ -191,7 +190,7 @@ class CantStopObserver:
     """OpenSpiel's Python observer: the environments' observation vector and the notation."""
 
     def __init__(self, game: CantStopGame) -> None:
-        self.tensor = np.zeros(observation_size(game.variant, game.players), np.float32)
+        self.tensor = np.zeros(observation_size(game.variant, game.num_players()), np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CantStopState, player: int) -> None:

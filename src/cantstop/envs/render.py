@@ -11,7 +11,7 @@ import sys
 from cantstop.board import render_board
 from cantstop.core.notation import format_dice, seat_letter, to_notation
 from cantstop.core.state import Phase, State
-from cantstop.encoding.actions import action_table
+from cantstop.encoding.actions import action_index
 
 RENDER_MODES = ("human", "ansi")
 
@@ -26,18 +26,18 @@ def check_render_mode(render_mode: str | None) -> str | None:
 
 
 def render_text(state: State) -> str:
-    table = action_table(state.variant)
+    index = action_index(state.variant)
     lines = [render_board(state).plain, to_notation(state)]
     if state.phase is Phase.OVER:
-        lines.append(f"game over: {seat_letter(state.player)} wins after {state.turn} turns")
+        lines.append(f"game over: {seat_letter(state.seat)} wins after {state.turn} turns")
     else:
-        status = f"turn {state.turn + 1}: {seat_letter(state.player)} to {state.phase.name.lower()}"
+        status = f"turn {state.turn + 1}: {seat_letter(state.seat)} to {state.phase.name.lower()}"
         if state.dice is not None:
             status += f", dice {format_dice(state.dice)}"
         lines.append(status)
-        legal = table.legal(state)
+        legal = index.legal(state)
         if legal:
-            lines.append("actions: " + table.describe(legal))
+            lines.append("actions: " + index.describe(legal))
     return "\n".join(lines) + "\n"
 
 

@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 from cantstop.bots.base import Bot, get_bot
 from cantstop.core.errors import IllegalActionError
 from cantstop.core.variant import Variant
-from cantstop.encoding.actions import action_table
+from cantstop.encoding.actions import action_index
 from cantstop.encoding.observation import observation_size
 from cantstop.envs.arguments import (
     IllegalAction,
@@ -110,40 +110,40 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
         if opponents is None:  # as the single env: rule28 where there is room, else alone
             opponents = ("rule28",) if self.variant.max_players >= 2 else ()
         self.opponents = compiled_opponents(opponents)
-        self.players = players_argument(self.variant, 1 + len(self.opponents))
+        self.num_players = players_argument(self.variant, 1 + len(self.opponents))
         seat, illegal_action, illegal_reward = seat_and_illegal_arguments(
-            self.players, seat, illegal_action, illegal_reward
+            self.num_players, seat, illegal_action, illegal_reward
         )
         self.num_envs = num_envs
         self.seat_choice = seat
         self.illegal_action = illegal_action
         self.illegal_reward = illegal_reward
         self.render_mode = None
-        self.table = action_table(self.variant)
-        size = observation_size(self.variant, self.players)
+        self.action_index = action_index(self.variant)
+        size = observation_size(self.variant, self.num_players)
         self._size = size
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
-        self.single_action_space = spaces.Discrete(self.table.size)
+        self.single_action_space = spaces.Discrete(self.action_index.size)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
 
         self._tab = compile_variant(self.variant)
         self._heur = heuristic_tables(self.variant)
-        self._scratch = vk.scratch(self._tab, self.variant, self.players)
+        self._scratch = vk.scratch(self._tab, self.variant, self.num_players)
         self._bots = np.array([BOT_CODES[name] for name in self.opponents], np.int8)
         self._conf = vk.settings(
-            self.players, -1 if seat == "random" else seat, illegal_action == "end", sum(self.variant.heights)
+            self.num_players, -1 if seat == "random" else seat, illegal_action == "end", sum(self.variant.heights)
         )
         self._scale = vk.column_scale(self.variant.heights)
         n = num_envs
-        self._rows = np.zeros((n, row_length(len(self.variant.heights), self.players)), np.int32)
+        self._rows = np.zeros((n, row_length(len(self.variant.heights), self.num_players)), np.int32)
         self._roots = np.zeros(n, np.uint64)
         self._episodes = np.zeros(n, np.int64)
         self._rolls = np.zeros(n, np.int64)
         self._draws = np.zeros(n, np.int64)
         self._seats = np.zeros(n, np.int64)
         self._ended = np.ones(n, np.bool_)
-        self._masks = np.ones((n, self.table.size), np.int8)  # before a reset: every action
+        self._masks = np.ones((n, self.action_index.size), np.int8)  # before a reset: every action
         self._started = np.zeros(n, np.bool_)  # sub-environments with a root key
 
     # ------------------------------------------------------------------ the API
@@ -226,7 +226,7 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
         return seeds
 
     def _check_actions(self, actions: object) -> NDArray[np.int64]:
-        n, size = self.num_envs, self.table.size
+        n, size = self.num_envs, self.action_index.size
         array = np.asarray(actions)
         if array.shape != (n,) or not np.issubdtype(array.dtype, np.integer) or array.dtype == np.bool_:
             raise IllegalActionError(
@@ -247,7 +247,7 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
                 legal = tuple(int(a) for a in np.flatnonzero(self._masks[b]))
                 raise IllegalActionError(
                     f"sub-environment {b}: action {chosen[b]} is not legal; legal now: "
-                    f"{self.table.describe(legal)}"
+                    f"{self.action_index.describe(legal)}"
                 )
         return chosen
 

@@ -52,11 +52,11 @@ class Batch:
         return len(self.variant.heights)
 
     @property
-    def players(self) -> int:
+    def num_players(self) -> int:
         return int((self.rows.shape[1] - kernels.R_RUNNERS) // self.columns - 2)
 
     # One int32 slot of each row, as a [games] view.
-    player = _Slot(kernels.R_PLAYER, "the seat to move (the winner once over)")
+    seat = _Slot(kernels.R_PLAYER, "the seat to move (the winner once over)")
     phase = _Slot(kernels.R_PHASE, "core's `Phase` numbers")
     steps = _Slot(kernels.R_STEPS, "steps taken this turn")
     turn = _Slot(kernels.R_TURN, "finished turns")
@@ -81,7 +81,7 @@ class Batch:
     def pieces(self) -> np.ndarray:
         """[games, players, columns]: each player's piece, 0 meaning off the board."""
         start = kernels.R_RUNNERS + 2 * self.columns
-        return self.rows[:, start:].reshape(self.size, self.players, self.columns)
+        return self.rows[:, start:].reshape(self.size, self.num_players, self.columns)
 
     def copy(self) -> Batch:
         return Batch(self.variant, self.rows.copy())
@@ -116,18 +116,18 @@ def to_arrays(states: Sequence[State]) -> Batch:
         raise ValueError("to_arrays needs at least one state")
     first = states[0]
     for i, state in enumerate(states):
-        if state.variant != first.variant or state.players != first.players:
+        if state.variant != first.variant or state.num_players != first.num_players:
             raise ValueError(
-                f"state {i} is {state.variant.name} with {state.players} players, but state 0 is "
-                f"{first.variant.name} with {first.players}: a batch holds one variant and player count"
+                f"state {i} is {state.variant.name} with {state.num_players} players, but state 0 is "
+                f"{first.variant.name} with {first.num_players}: a batch holds one variant and player count"
             )
-    batch = _allocate(first.variant, first.players, len(states))
+    batch = _allocate(first.variant, first.num_players, len(states))
     pieces = batch.pieces  # a view: reshaping rows of a 2-d array needs no copy
     for b, state in enumerate(states):
         pieces[b] = [row[2:] for row in state.pieces]
         batch.runners[b] = state.runners[2:]
         batch.claimed[b] = state.claimed[2:]
-        batch.player[b] = state.player
+        batch.seat[b] = state.seat
         batch.phase[b] = int(state.phase)
         batch.dice[b] = state.dice if state.dice is not None else (0, 0, 0, 0)
         batch.steps[b] = state.steps
@@ -140,7 +140,7 @@ def from_arrays(batch: Batch) -> list[State]:
     variant = batch.variant
     pad = [0, 0]
     pieces, runners, phases, dice = batch.pieces, batch.runners, batch.phase, batch.dice
-    player, steps, turn = batch.player, batch.steps, batch.turn
+    seat, steps, turn = batch.seat, batch.steps, batch.turn
     states = []
     for b in range(batch.size):
         phase = Phase(int(phases[b]))
@@ -151,7 +151,7 @@ def from_arrays(batch: Batch) -> list[State]:
                 variant,
                 tuple(tuple(pad + row.tolist()) for row in pieces[b]),
                 tuple(pad + runners[b].tolist()),
-                int(player[b]),
+                int(seat[b]),
                 phase,
                 tuple(dice[b].tolist()) if phase is Phase.CHOOSE else None,
                 int(steps[b]),

@@ -198,7 +198,7 @@ def offer_choices(tab: np.ndarray, outcome: int, work: np.ndarray) -> int:
 
 @_inline
 def outcome_of(tab: np.ndarray, row: np.ndarray) -> int:
-    """The outcome number of the row's roll (core: `Tables.index`)."""
+    """The outcome number of the row's roll (core: `RollCatalog.index`)."""
     f = tab[H_FACES]
     d = R_DICE
     code = ((row[d] - 1) * f + row[d + 1] - 1) * f * f + (row[d + 2] - 1) * f + row[d + 3] - 1

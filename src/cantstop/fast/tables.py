@@ -1,4 +1,4 @@
-"""A variant as one integer array: what the kernels read instead of `Variant` and core `Tables`.
+"""A variant as one integer array: what the kernels read instead of `Variant` and core `RollCatalog`.
 
 Kernels take a handful of plain arrays, not records of many arrays: every array passed
 into a compiled call costs reference counting, and a record of twenty made the hot calls
@@ -6,7 +6,7 @@ ten times slower. So the tables are packed into one int64 array `tab`: a header 
 and offsets (the `H_*` and `O_*` slots below), then the tables themselves.
 
 Columns are indexed from 0 here (column number c is index c - 2). Every ordered roll
-maps to its outcome (core's `Tables.index`); each outcome owns a run of sum groups; each
+maps to its outcome (core's `RollCatalog.index`); each outcome owns a run of sum groups; each
 subset of a group (a bit mask over its sums) names its action. A group's choices come from
 a table (`choice_table`) indexed by its columns' capped status codes and the runners and
 steps left: the kernels look them up rather than evaluate the subset rule after every roll.
@@ -94,7 +94,7 @@ def choice_table(shape: tuple[int, ...]) -> tuple[int, ...]:
 @lru_cache(maxsize=64)
 def compile_variant(variant: Variant) -> np.ndarray:
     """The packed tables of `variant`. Every variant core accepts compiles; none is refused."""
-    core = variant.tables
+    core = variant.catalog
     numbering = action_numbering(variant)
     choices = sorted(a for a in numbering if isinstance(a, tuple))  # kernel ids: core's order
     actions: list[Action] = [*choices, ROLL, STOP]

@@ -1,4 +1,4 @@
-"""A variant as the solver sees it: checked, measured and turned into flat tables.
+"""A variant as the solver sees it: checked, measured and turned into flat catalog.
 
 Everything here is plain Python except `RollClasses`, which builds the numpy
 arrays the kernels read.
@@ -289,14 +289,14 @@ class RollClasses:
         keys = {sum(1 << i for i in cols) for cols in combinations(range(n), r)}
         for missing in range(board.to_win):
             keys |= {full - sum(1 << i for i in cols) for cols in combinations(range(n), missing)}
-        tables = board.variant.tables
-        total = tables.total
+        catalog = board.variant.catalog
+        total = catalog.total
         key_slot = np.full(1 << n, -1, dtype=np.int64)
         slot_start, weights, class_start, lengths, cols = [0], [], [0], [], []
         for slot, key in enumerate(sorted(keys)):
             key_slot[key] = slot
             merged: dict[tuple[tuple[int, ...], ...], int] = {}
-            for groups, weight in zip(tables.groups, tables.weights, strict=True):
+            for groups, weight in zip(catalog.groups, catalog.weights, strict=True):
                 kept = {
                     tuple(c - 2 for c in group if key >> (c - 2) & 1) for group in groups
                 } - {()}

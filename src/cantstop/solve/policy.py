@@ -161,9 +161,9 @@ class Policy:
 
     def action(self, state: State) -> Action:
         """The optimal action of a one-player state in CHOOSE or DECIDE phase."""
-        if state.players != 1:
+        if state.num_players != 1:
             raise SolveError(
-                f"the optimal bot plays one-player games; this game has {state.players} players"
+                f"the optimal bot plays one-player games; this game has {state.num_players} players"
             )
         progress = tuple(state.pieces[0][2:])
         spaces = [r or p for r, p in zip(state.runners[2:], progress, strict=True)]

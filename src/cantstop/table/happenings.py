@@ -79,7 +79,7 @@ Happening = Rolled | Busted | Chose | Stopped | Claimed | Won | FellBack | Forfe
 
 def what_happened(before: State, move: Move, after: State) -> list[Happening]:
     """What an engine move (dice, a choice, stop) did from `before` to `after`."""
-    seat = before.player
+    seat = before.seat
     found: list[Happening] = []
     if move.kind is Kind.ROLL:
         if not move.dice:  # a roll again decided: the dice that follow tell the story
@@ -98,7 +98,7 @@ def what_happened(before: State, move: Move, after: State) -> list[Happening]:
                 wiped = tuple(p for p, row in enumerate(before.pieces) if p != seat and row[c])
                 found.append(Claimed(seat, c, wiped))
         if after.is_over:
-            found.append(Won(after.player, after.turn, after.players == 1))
+            found.append(Won(after.seat, after.turn, after.num_players == 1))
     return found
 
 

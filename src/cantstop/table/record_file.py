@@ -87,5 +87,5 @@ class RecordFile:
     def _set_result(self, final: State) -> None:
         with open(self.path, "r+b") as stream:
             stream.seek(self._result_at)
-            stream.write(seat_letter(final.player).encode())
+            stream.write(seat_letter(final.seat).encode())
             os.fsync(stream.fileno())

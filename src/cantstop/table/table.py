@@ -172,12 +172,12 @@ class Table:
     @property
     def seat(self) -> int:
         """The seat to move (the winner once the game is over)."""
-        return self.state.player
+        return self.state.seat
 
     @property
     def player(self) -> Player | None:
         """The player of the seat to move; None for a person."""
-        return self.players[self.state.player]
+        return self.players[self.state.seat]
 
     # ---------------------------------------------------------------- moves
     def prepare(self, move: Move, version: int | None = None, seat: int | None = None) -> Move:
@@ -190,9 +190,9 @@ class Table:
         state = self.state
         if self.over:
             raise IllegalActionError(f"{move} is not legal: the game is over")
-        if seat is not None and seat != state.player:
+        if seat is not None and seat != state.seat:
             raise IllegalActionError(
-                f"it is seat {seat_letter(state.player)}'s turn, not seat {seat_letter(seat)}'s"
+                f"it is seat {seat_letter(state.seat)}'s turn, not seat {seat_letter(seat)}'s"
             )
         if move.kind is Kind.ROLL:
             if state.phase not in (Phase.ROLL, Phase.DECIDE):
@@ -234,7 +234,7 @@ class Table:
         fault, reason = recorded_fault(move.reason)
         if move.kind is Kind.RESIGN:
             return self._forfeit(move.seat, fault, reason)
-        if move.seat != self.state.player:
+        if move.seat != self.state.seat:
             raise IllegalActionError(f"{move}: only the seat to move can fall back")
         action = fallback_action(self.state) if self.state.phase is not Phase.ROLL else ROLL
         self._note(move)
@@ -270,7 +270,7 @@ class Table:
         if move.kind is Kind.RESIGN:
             return self._forfeit(move.seat, None, move.reason or "resigned")
         if move.kind is Kind.TIMEOUT:
-            if move.seat != self.state.player:
+            if move.seat != self.state.seat:
                 raise IllegalActionError(f"{move}: only the seat to move can run out of time")
             return self.fail(Fault.TIMEOUT, move.reason or "the clock ran out")
         raise IllegalActionError(f"{move}: a fallback is the table's own move, played by its failure policy")
@@ -278,7 +278,7 @@ class Table:
     # ---------------------------------------------------------------- failures
     def fail(self, fault: Fault, reason: str) -> list[Happening]:
         """The seat to move failed: the table's one policy decides what follows, and records it."""
-        seat = self.state.player
+        seat = self.state.seat
         if self.policy is Policy.FORFEIT:
             return self._forfeit(seat, fault, reason)
         action = fallback_action(self.state) if self.state.phase is not Phase.ROLL else ROLL
@@ -342,7 +342,7 @@ class Table:
         told: list[Happening] = []
         players = self.players
         while self.state.phase is not Phase.OVER and self.forfeit is None and (until is None or not until(self)):
-            if players[self.state.player] is None and (not roll_for_people or self.state.phase is not Phase.ROLL):
+            if players[self.state.seat] is None and (not roll_for_people or self.state.phase is not Phase.ROLL):
                 break
             told += self.step()
         return told

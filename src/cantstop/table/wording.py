@@ -83,8 +83,8 @@ def why_unusable(state: State, column: int) -> str:
 def explain_bust(before: State, dice: Dice) -> str:
     """'Rolled 2 2 4 6: sums 4+8, 6+6. Nothing fits: 4 is claimed by B; ...'."""
     v = before.variant
-    tables = v.tables
-    groups = tables.groups[tables.index[dice]]
+    catalog = v.catalog
+    groups = catalog.groups[catalog.index[dice]]
     columns = sorted({c for g in groups for c in g})
     if len(groups) <= MAX_LISTED_SUMS:
         sums = "sums " + ", ".join("+".join(map(str, g)) for g in groups)

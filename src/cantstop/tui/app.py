@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from cantstop.core.dice import DiceSource, SeededDice
 from cantstop.core.variant import Variant, preset
 from cantstop.tui.game_screen import GameScreen
+from cantstop.tui.messages import NewGame
 from cantstop.tui.modals import ConfirmQuit
 from cantstop.tui.seats import Seat
 from cantstop.tui.session import Session
@@ -60,6 +61,9 @@ class CantStopApp(App[str]):
             self.new_game(c.seats, c.variant, c.notices)
         else:
             self.push_screen(StartScreen(str(c.records)))
+
+    def on_new_game(self, message: NewGame) -> None:
+        self.new_game(message.seats, message.variant, message.notices)
 
     def new_game(self, seats: list[Seat], variant: Variant, notices: list[str] | None = None) -> None:
         c = self.config

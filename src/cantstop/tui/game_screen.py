@@ -36,6 +36,7 @@ from cantstop.table import (
 )
 from cantstop.table.move import ROLL_MOVE, STOP_MOVE
 from cantstop.table.wording import explain_bust, roll_off_line, say, turns_text, verb
+from cantstop.tui.messages import NewGame
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
 from cantstop.tui.seats import resolve_bot
 from cantstop.tui.session import Session, columns_text
@@ -133,7 +134,7 @@ class GameScreen(SizedScreen):
 
     def seat_name(self, seat: int | None = None) -> str:
         s = self.session
-        return s.seats[s.state.player if seat is None else seat].name
+        return s.seats[s.state.seat if seat is None else seat].name
 
     def update_view(self) -> None:
         s = self.session
@@ -174,10 +175,10 @@ class GameScreen(SizedScreen):
         if self.bust_view is not None and self.waiting:  # the bust message is up: the turn is not over yet
             busted = self.bust_view[0]
             text = Text(f"Can't Stop · {s.variant.name} · turn {busted.turn + 1} · ")
-            text.append(f"{verb(self.seat_name(busted.player), 'bust')}", style="bold white on red")
+            text.append(f"{verb(self.seat_name(busted.seat), 'bust')}", style="bold white on red")
             return text
         text = Text(f"Can't Stop · {s.variant.name} · turn {state.turn + 1} · ")
-        text.append(f"{self.seat_name()} ({seat_letter(state.player)})", style=seat_style(state.player))
+        text.append(f"{self.seat_name()} ({seat_letter(state.seat)})", style=seat_style(state.seat))
         words = PHASE_WORDS[state.phase]
         if state.phase is Phase.DECIDE and not state.may_stop():
             words = "to roll (no stop: a runner is on another player's piece)"
@@ -480,11 +481,7 @@ class GameScreen(SizedScreen):
         s = self.session
         if not s.state.is_over:
             return
-        from cantstop.tui.app import CantStopApp
-
-        app = self.app
-        assert isinstance(app, CantStopApp)
-        app.new_game(s.seats, s.variant)
+        self.post_message(NewGame(s.seats, s.variant))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())

@@ -34,7 +34,7 @@ def event_lines(record: Record) -> list[Text]:
     """One line per event: 'T3 A Ann rolls 1 5 4 6: 6+10, 5+11' and so on."""
     lines = []
     for before, happened, _ in told(record):
-        seat = before.player
+        seat = before.seat
         text = Text(f"T{before.turn + 1} ", style="grey50")
         text.append(seat_letter(seat), style=seat_style(seat, reverse=True))
         for happening in happened:
@@ -100,7 +100,7 @@ class ReplayScreen(SizedScreen):
         self.query_one(BoardView).show(before if busted else state)
         status = Text(f"Replay {self.title_text} · event {i}/{len(self.states) - 1} · ")
         if state.is_over:
-            won = Won(state.player, state.turn, alone=state.players == 1)
+            won = Won(state.seat, state.turn, alone=state.num_players == 1)
             status.append(say(won, self.record.players, state.variant).rstrip("."), style="bold")
         else:
             status.append(f"turn {state.turn + 1}")

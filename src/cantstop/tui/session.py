@@ -85,7 +85,7 @@ class Session:
         final = record.final()
         if final.is_over:
             raise RecordError(
-                f"the game in {path} is over ({record.players[final.player]} won); "
+                f"the game in {path} is over ({record.players[final.seat]} won); "
                 "use `cantstop replay FILE --tui` to step through it"
             )
         spec = record.tags.get(SEATS_TAG)
@@ -119,7 +119,7 @@ class Session:
 
     @property
     def seat(self) -> Seat:
-        return self.seats[self.state.player]
+        return self.seats[self.state.seat]
 
     @property
     def names(self) -> list[str]:

@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Input, Select, Static
 from cantstop.bots import bot_names, get_bot
 from cantstop.core.errors import SetupError
 from cantstop.core.variant import PRESETS, preset
+from cantstop.tui.messages import NewGame
 from cantstop.tui.seats import BOT_PREFIX, LEVELS, check_name, check_seats, parse_seats, resolve_bot
 from cantstop.tui.widgets import SizedScreen, TooSmall
 
@@ -119,8 +120,4 @@ class StartScreen(SizedScreen):
         except SetupError as error:
             problem.update(f"{error}. Change a seat or the rules.")
             return
-        from cantstop.tui.app import CantStopApp
-
-        app = self.app
-        assert isinstance(app, CantStopApp)
-        app.new_game(seats, variant, notices)
+        self.post_message(NewGame(seats, variant, notices))

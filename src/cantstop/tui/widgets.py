@@ -68,7 +68,7 @@ def players_text(state: State, names: list[str], bots: list[bool]) -> Text:
     for seat, name in enumerate(names):
         if seat:
             text.append("\n")
-        mover = seat == state.player and not state.is_over
+        mover = seat == state.seat and not state.is_over
         text.append("▶ " if mover else "  ", style="bold")
         text.append_text(seat_tag(seat))
         # Bots' names say "bot" ("Rule-of-28 bot B"); italics mark them too, whatever a record calls them.

@@ -35,7 +35,7 @@ class BotSeats:
 
     def wake(self, game: LiveGame) -> None:
         state = game.state
-        if state is None or state.is_over or game.meta.seats[state.player].kind != "bot":
+        if state is None or state.is_over or game.meta.seats[state.seat].kind != "bot":
             return
         if game.bot_task is None or game.bot_task.done():
             game.bot_task = asyncio.create_task(self._play(game))

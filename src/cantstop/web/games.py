@@ -80,9 +80,9 @@ class LiveGame:
     def person_to_move(self) -> int | None:
         """The seat of the person whose move it is, if one is (the clock runs only for people)."""
         state = self.state
-        if state is None or state.is_over or self.meta.seats[state.player].kind != "person":
+        if state is None or state.is_over or self.meta.seats[state.seat].kind != "person":
             return None
-        return state.player
+        return state.seat
 
     def deadline(self) -> float | None:
         """When the person to move runs out of time (seconds since the epoch), if the game has a clock."""
@@ -104,7 +104,7 @@ class LiveGame:
         """Who has this game open here, whose move it is (a person deciding or a bot thinking),
         and the server's time (ms), against which a browser reads the move clock's deadline."""
         state = self.state
-        thinking = state.player if state is not None and not state.is_over else None
+        thinking = state.seat if state is not None and not state.is_over else None
         connected = sorted(s for s, n in self.present.items() if n > 0)
         return {"connected": connected, "thinking": thinking, "now": round(time.time() * 1000)}
 

@@ -15,8 +15,8 @@ def placings(state: State) -> list[int]:
     def score(p: int) -> tuple[int, int]:
         return len(state.columns_won(p)), sum(state.pieces[p])
 
-    order = sorted(range(state.players), key=lambda p: (p != state.winner, *(-x for x in score(p))))
-    ranks = [0] * state.players
+    order = sorted(range(state.num_players), key=lambda p: (p != state.winner, *(-x for x in score(p))))
+    ranks = [0] * state.num_players
     for place, p in enumerate(order, 1):
         ranks[p] = place
     return ranks
@@ -25,7 +25,7 @@ def placings(state: State) -> list[int]:
 def rate_game(storage: Storage, names: list[str], state: State, game_id: str | None = None) -> None:
     """Update the ratings of a finished game's players (bots are rated as 'bot:NAME'); with
     `game_id`, each player's new rating is kept as a point of their history too."""
-    if state.players < 2 or state.winner is None or len(set(names)) < len(names):
+    if state.num_players < 2 or state.winner is None or len(set(names)) < len(names):
         return  # solitaire has no opponents; one name in two seats would rate against itself
     known = storage.ratings(names)
     before = [known.get(n) or Rating(n, _MODEL.mu, _MODEL.sigma, 0, 0) for n in names]

@@ -44,7 +44,7 @@ def main() -> None:
         game = play(variant, names, seed)
         game.record.tags["Final"] = to_notation(game.state)
         (here / f"{name}.txt").write_text(write_record(game.record), encoding="utf-8")
-        print(f"{name}: {game.state.turn} turns, winner {names[game.state.player]}")
+        print(f"{name}: {game.state.turn} turns, winner {names[game.state.seat]}")
 
 
 if __name__ == "__main__":
