@@ -16,7 +16,7 @@ loss). Each run writes, under `--out` (default `runs/ppo-MODE`):
   (copy it to `src/cantstop/bots/weights/ppo-MODE.npz` to ship it).
 
 `python examples/train_ppo.py plot runs/ppo-solitaire runs/ppo-rule28` draws both curves
-into `docs/ppo-training.png`.
+into `runs/ppo-training.png` (`--png docs/ppo-training.png` replaces the docs' figure).
 """
 
 from __future__ import annotations
@@ -224,6 +224,7 @@ def plot(runs: list[str], target: str) -> None:
         ax.set_title(Path(run).name)
         ax.grid(alpha=0.3)
     fig.tight_layout()
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(target, dpi=110)
     print(f"wrote {target}")
 
@@ -244,7 +245,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="run folder (default runs/ppo-MODE)")
     parser.add_argument("--resume", action="store_true", help="go on from OUT/model.zip")
-    parser.add_argument("--png", default="docs/ppo-training.png", help="with plot: where to draw")
+    parser.add_argument("--png", default="runs/ppo-training.png",
+                        help="with plot: where to draw (the docs' figure is docs/ppo-training.png)")
     args = parser.parse_args()
     if args.mode == "plot":
         plot(args.runs, args.png)

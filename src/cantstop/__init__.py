@@ -3,12 +3,17 @@
 from cantstop.core.choices import Choice, format_choice, parse_choice
 from cantstop.core.dice import Dice, SecureDice, SeededDice, roll_off
 from cantstop.core.errors import (
+    BotUnfitError,
     CantStopError,
+    ColumnError,
     IllegalActionError,
     InvalidDiceError,
     NotationError,
+    PhaseError,
     RecordError,
     SetupError,
+    UnknownBotError,
+    VariantError,
 )
 from cantstop.core.state import ROLL, STOP, Action, Decision, Phase, State, new_game
 from cantstop.core.variant import PRESETS, Pairing, Variant, preset
@@ -20,8 +25,10 @@ __all__ = [
     "ROLL",
     "STOP",
     "Action",
+    "BotUnfitError",
     "CantStopError",
     "Choice",
+    "ColumnError",
     "Decision",
     "Dice",
     "IllegalActionError",
@@ -29,12 +36,15 @@ __all__ = [
     "NotationError",
     "Pairing",
     "Phase",
+    "PhaseError",
     "RecordError",
     "SecureDice",
     "SeededDice",
     "SetupError",
     "State",
+    "UnknownBotError",
     "Variant",
+    "VariantError",
     "__version__",
     "format_choice",
     "new_game",

@@ -14,7 +14,10 @@ from cantstop.extras import missing_extra
 
 
 def connect(address: str, cpus: int, feature: str) -> Any:
-    """The `ray` module, joined to the cluster at `address`; `feature` names the caller in errors."""
+    """The `ray` module, joined to the cluster at `address`; `feature` names the caller in errors.
+
+    Raises ImportError (naming the extra) without Ray, ConnectionError when no cluster answers.
+    """
     try:
         import ray
     except ImportError as error:
@@ -24,5 +27,11 @@ def connect(address: str, cpus: int, feature: str) -> Any:
         if address == "local":
             ray.init(num_cpus=cpus, **options)
         else:
-            ray.init(address=address, **options)
+            try:
+                ray.init(address=address, **options)
+            except ConnectionError as error:  # Ray's own words, without the traceback
+                raise ConnectionError(
+                    f"{feature}: no Ray cluster at {address!r} ({error}). Start one with `ray start "
+                    "--head`, name its address, or use --ray local for one on this machine"
+                ) from None
     return ray

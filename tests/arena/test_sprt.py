@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from cantstop.arena.sprt import Sprt, llr, pair_class, parse_sprt
 from cantstop.arena.stats import score_from_elo
+from cantstop.core.errors import SetupError
 
 
 def test_bounds_of_the_usual_test() -> None:
@@ -29,7 +30,7 @@ def test_bounds_of_the_usual_test() -> None:
     ],
 )
 def test_bad_settings_are_named(text: str, words: str) -> None:
-    with pytest.raises(ValueError, match=words):
+    with pytest.raises(SetupError, match=words):
         parse_sprt(text)
 
 

@@ -64,8 +64,8 @@ def fake_layer(weight: np.ndarray, bias: np.ndarray) -> SimpleNamespace:
 def test_save_policy_writes_layers_that_load_network_plays(tmp_path: Path) -> None:
     """A network that scores the illegal STOP highest at the start of a turn must still roll."""
     variant = preset("solitaire")
-    index = action_index(variant)
-    inputs, outputs = observation_size(variant, 1), index.size
+    numbering = action_index(variant)
+    inputs, outputs = observation_size(variant, 1), numbering.size
     rng = np.random.default_rng(0)
     hidden = rng.normal(size=(8, inputs)).astype(np.float32)
     last = np.zeros((outputs, 8), np.float32)
@@ -83,10 +83,10 @@ def test_save_policy_writes_layers_that_load_network_plays(tmp_path: Path) -> No
     decide = new_game(variant, 1).roll((1, 1, 1, 1))
     decide = decide.play(decide.legal_actions()[0])
     assert decide.phase is Phase.DECIDE
-    assert ppo_action(decide, network) == index.to_action(outputs - 1)  # STOP is legal here
+    assert ppo_action(decide, network) == numbering.to_action(outputs - 1)  # STOP is legal here
     choose = new_game(variant, 1).roll((1, 2, 3, 4))
     scores = network.scores(encode(choose, 0))
-    best = max(choose.legal_actions(), key=lambda action: scores[index.to_index(action)])
+    best = max(choose.legal_actions(), key=lambda action: scores[numbering.to_index(action)])
     assert ppo_action(choose, network) == best  # the best legal one, though ROLL and STOP score more
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,23 @@ def test_corrupt_json_records_name_the_event(events: list[dict[str, object]], me
     data = {"variant": "classic", "players": ["Ann", "Bob"], "first": 0, "events": events}
     with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)").replace("+", r"\+")):
         record_from_json(data)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(ALL_SPECS), st.integers(0, 2**16), st.dictionaries(st.integers(0, 80), st.text(max_size=30), max_size=6))
+def test_notes_are_comments_before_their_events_and_read_back_to_the_same_record(
+    spec: str, seed: int, notes: dict[int, str]
+) -> None:
+    record = random_game(spec, seed).record
+    text = write_record(record, notes)
+    assert read_record(text) == record
+    assert re.sub(r" \{[^}]*\}", "", text) == write_record(record)  # the notes add comments, nothing else
+    written = sorted(n for n, note in notes.items() if n < len(record.events) and note.strip())
+    assert text.count("{") == text.count("}") == len(written)  # a brace inside a note cannot end it early
+    if written:  # the first note stands just before its event: after the events before it (and its turn's number)
+        first = written[0]
+        body = text.split("\n\n", 1)[1]
+        earlier = record_module.Record(record.variant, record.players, record.first, record.events[:first], record.tags)
+        before, _ = record_module.record_body(earlier)
+        assert body.startswith(before)
+        assert re.fullmatch(r"(\d+\. [A-D])? ", body[len(before) : body.index("{")])

@@ -15,18 +15,18 @@ from core.helpers import ALL_SPECS, PRESET_NAMES, play_random, players_for
 
 
 def test_classic_has_every_single_and_pair_then_roll_and_stop() -> None:
-    index = action_index("classic")
+    numbering = action_index("classic")
     singles = [(c,) for c in range(2, 13)]
     pairs = list(itertools.combinations_with_replacement(range(2, 13), 2))
-    assert index.actions == (*singles, *pairs, ROLL, STOP)
-    assert index.size == 79
-    assert (index.roll, index.stop) == (77, 78)
-    assert index.to_index((7, 7)) == singles.__len__() + pairs.index((7, 7))
+    assert numbering.actions == (*singles, *pairs, ROLL, STOP)
+    assert numbering.size == 79
+    assert (numbering.roll, numbering.stop) == (77, 78)
+    assert numbering.to_index((7, 7)) == singles.__len__() + pairs.index((7, 7))
 
 
 def test_relay_captain_offers_what_one_captain_can_make() -> None:
-    index = action_index("turtles-relay")
-    choices = {a for a in index.actions if isinstance(a, tuple)}
+    numbering = action_index("turtles-relay")
+    choices = {a for a in numbering.actions if isinstance(a, tuple)}
     assert (7, 7, 7) in choices  # a captain 1 (a turtle may show anything) and three sixes
     assert (2, 2, 12) not in choices and (2, 12) not in choices  # 1+1 and 6+6 need two captains
     # Turtles are wild on all four dice, so every captain and every three other dice occur.
@@ -38,18 +38,18 @@ def test_relay_captain_offers_what_one_captain_can_make() -> None:
         for sub in itertools.combinations([captain + o for o in others], size)
     }
     assert choices == makeable
-    assert index.size == len(makeable) + 2
+    assert numbering.size == len(makeable) + 2
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)
 def test_indices_and_actions_round_trip(spec: str) -> None:
-    index = action_index(spec)
-    assert len(set(index.actions)) == index.size
-    for i, action in enumerate(index.actions):
-        assert index.to_index(action) == i
-        assert index.to_action(i) == action
-        assert index.to_action(np.int64(i)) == action
-        assert index.to_action(np.int32(i)) == action
+    numbering = action_index(spec)
+    assert len(set(numbering.actions)) == numbering.size
+    for i, action in enumerate(numbering.actions):
+        assert numbering.to_index(action) == i
+        assert numbering.to_action(i) == action
+        assert numbering.to_action(np.int64(i)) == action
+        assert numbering.to_action(np.int32(i)) == action
 
 
 def test_a_spec_and_its_variant_share_one_action_index() -> None:
@@ -60,25 +60,25 @@ def test_a_spec_and_its_variant_share_one_action_index() -> None:
 @settings(max_examples=60, deadline=None)
 @given(spec=st.sampled_from(ALL_SPECS), seed=st.integers(0, 10**6))
 def test_mask_is_exactly_the_engines_legal_actions(spec: str, seed: int) -> None:
-    index = action_index(spec)
+    numbering = action_index(spec)
     for state in play_random(spec, players_for(spec), seed):
         legal = state.legal_actions()
-        mask = index.mask(state)
-        assert mask.dtype == np.int8 and mask.shape == (index.size,)
-        assert {index.actions[i] for i in np.flatnonzero(mask)} == set(legal)
+        mask = numbering.mask(state)
+        assert mask.dtype == np.int8 and mask.shape == (numbering.size,)
+        assert {numbering.actions[i] for i in np.flatnonzero(mask)} == set(legal)
         assert int(mask.sum()) == len(legal)
-        assert index.legal(state) == tuple(np.flatnonzero(mask))
-        for i in index.legal(state):
-            assert index.decode(i, state) == index.actions[i]
+        assert numbering.legal(state) == tuple(np.flatnonzero(mask))
+        for i in numbering.legal(state):
+            assert numbering.decode(i, state) == numbering.actions[i]
 
 
 @pytest.mark.parametrize("spec", ["classic", "turtles", "turtles-relay"])
 def test_every_choice_a_random_game_meets_is_in_the_action_index(spec: str) -> None:
-    index = action_index(spec)
+    numbering = action_index(spec)
     met = {
         a for seed in range(40) for s in play_random(spec, 2, seed) for a in s.legal_actions()
     }
-    assert met <= set(index.actions)
+    assert met <= set(numbering.actions)
 
 
 def _choose_state(spec: str = "classic"):  # type: ignore[no-untyped-def]
@@ -88,14 +88,14 @@ def _choose_state(spec: str = "classic"):  # type: ignore[no-untyped-def]
 
 
 def test_an_illegal_index_names_the_legal_ones() -> None:
-    index = action_index("classic")
+    numbering = action_index("classic")
     state = _choose_state()  # 1234: choices 3+7, 4+6, 5+5
     with pytest.raises(IllegalActionError) as error:
-        index.decode(index.roll, state)
+        numbering.decode(numbering.roll, state)
     message = str(error.value)
     assert "77 (roll) is not legal in the CHOOSE phase" in message
     for choice in state.options:
-        assert f"{index.to_index(choice)} ({'+'.join(map(str, choice))})" in message
+        assert f"{numbering.to_index(choice)} ({'+'.join(map(str, choice))})" in message
 
 
 @pytest.mark.parametrize(
@@ -104,27 +104,27 @@ def test_an_illegal_index_names_the_legal_ones() -> None:
      ("roll", "one integer 0..78")],
 )
 def test_bad_indices_are_refused_clearly(bad: object, expected: str) -> None:
-    index = action_index("classic")
+    numbering = action_index("classic")
     state = _choose_state()
     with pytest.raises(IllegalActionError, match=expected) as error:
-        index.decode(bad, state)
+        numbering.decode(bad, state)
     assert "legal now: " in str(error.value)
 
 
 def test_no_action_after_the_game_and_none_at_a_chance_node() -> None:
-    index = action_index("classic")
+    numbering = action_index("classic")
     start = new_game("classic", 2)
-    assert index.mask(start).sum() == 0
+    assert numbering.mask(start).sum() == 0
     with pytest.raises(IllegalActionError, match="legal now: none"):
-        index.decode(0, start)
+        numbering.decode(0, start)
     with pytest.raises(IllegalActionError, match="no action of classic"):
-        index.to_index((2, 3, 4))
+        numbering.to_index((2, 3, 4))
 
 
 @pytest.mark.parametrize("spec", PRESET_NAMES)
 def test_over_state_has_an_empty_mask(spec: str) -> None:
     *_, last = play_random(spec, players_for(spec), 7)
-    index = action_index(spec)
-    assert last.phase is Phase.OVER and index.mask(last).sum() == 0
+    numbering = action_index(spec)
+    assert last.phase is Phase.OVER and numbering.mask(last).sum() == 0
     with pytest.raises(IllegalActionError, match="game is over"):
-        index.decode(index.roll, last)
+        numbering.decode(numbering.roll, last)

@@ -81,11 +81,11 @@ def test_an_illegal_action_raises_naming_the_legal_ones_and_changes_nothing() ->
     aec.reset(seed=0)
     mask = aec.observe(aec.agent_selection)["action_mask"]
     before = aec.game
-    index = action_index("classic")
+    numbering = action_index("classic")
     with pytest.raises(IllegalActionError) as error:
         aec.step(int(np.flatnonzero(mask == 0)[0]))
     assert aec.game is before
-    assert str(error.value).endswith("legal now: " + index.describe(tuple(int(i) for i in np.flatnonzero(mask))))
+    assert str(error.value).endswith("legal now: " + numbering.describe(tuple(int(i) for i in np.flatnonzero(mask))))
 
 
 def test_ansi_render_and_argument_errors() -> None:

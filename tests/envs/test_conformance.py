@@ -16,7 +16,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test, state_test
 
-from cantstop.envs import cantstop_env, parallel_env
+from cantstop.envs import CantStopEnv, cantstop_env, parallel_env
 
 # PettingZoo's api_test names its own board games when it allows dict observations; for
 # any other environment it warns about the dict that its own convention prescribes.
@@ -38,6 +38,14 @@ def warnings_fail() -> Iterator[None]:
 def test_gymnasium_check_env_passes_with_the_defaults(env_id: str, warnings_fail: None) -> None:
     # Through make, so that the checker also builds every declared render mode from the spec.
     check_env(gymnasium.make(env_id).unwrapped)
+
+
+@pytest.mark.parametrize("variant", ["classic", "solitaire"])
+def test_gymnasium_check_env_passes_on_an_env_made_directly(variant: str, warnings_fail: None) -> None:
+    # Without a spec the checker warns that it cannot try the other render modes.
+    env = CantStopEnv(variant)
+    assert env.spec is not None and env.spec.make().unwrapped.variant == env.variant
+    check_env(env)
 
 
 @pytest.mark.parametrize(("spec", "players"), GAMES)

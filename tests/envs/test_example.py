@@ -48,3 +48,42 @@ def test_the_docs_name_every_extra_and_every_checker() -> None:
     for checker in ("check_env", "api_test", "seed_test", "render_test", "state_test",
                     "parallel_api_test", "random_sim_test"):
         assert re.search(rf"`([\w.]+\.)?{checker}`", docs), checker
+
+
+# The training script's imports, stood in for: drawing the curves needs none of them.
+TRAINING_STAND_INS = """
+import sys, types
+for name, attributes in {
+    "torch": (), "sb3_contrib": ("MaskablePPO",), "tqdm": ("tqdm",),
+    "stable_baselines3": (), "stable_baselines3.common": (),
+    "stable_baselines3.common.callbacks": ("BaseCallback",),
+    "stable_baselines3.common.vec_env": ("VecEnv",),
+}.items():
+    module = sys.modules[name] = types.ModuleType(name)
+    for attribute in attributes:
+        setattr(module, attribute, type(attribute, (), {}))
+import runpy
+sys.argv = ["train_ppo.py", *sys.argv[1:]]
+runpy.run_path(sys.argv.pop(1), run_name="__main__")
+"""
+
+
+def test_plotting_the_training_curves_leaves_the_docs_figure_alone(tmp_path: Path) -> None:
+    script = Path(__file__).parents[2] / "examples" / "train_ppo.py"
+    for run, column in (("ppo-solitaire", "mean_turns"), ("ppo-rule28", "win_rate")):
+        (tmp_path / "runs" / run).mkdir(parents=True)
+        (tmp_path / "runs" / run / "curve.csv").write_text(f"steps,seconds,{column}\n1000,1.0,0.5\n2000,2.0,0.6\n")
+    (tmp_path / "docs").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", TRAINING_STAND_INS, str(script), "plot", "runs/ppo-solitaire", "runs/ppo-rule28"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "runs" / "ppo-training.png").read_bytes()[:4] == b"\x89PNG"
+    assert list((tmp_path / "docs").iterdir()) == []
+
+
+def test_the_default_output_folders_are_ignored_by_git() -> None:
+    ignored = (Path(__file__).parents[2] / ".gitignore").read_text(encoding="utf-8").splitlines()
+    # arena-results/<time>: `cantstop arena` and `tournament`; runs/: examples/train_ppo.py
+    assert {"/arena-results/", "/runs/"} <= set(ignored)

@@ -126,14 +126,14 @@ def test_by_default_an_illegal_action_is_penalised_and_changes_nothing() -> None
 def test_raise_mode_names_the_legal_actions_and_changes_nothing() -> None:
     env = CantStopEnv(illegal_action="raise")
     _, info = env.reset(seed=0)
-    index = action_index("classic")
+    numbering = action_index("classic")
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = env.game
     with pytest.raises(IllegalActionError) as error:
         env.step(illegal)
     assert env.game is before  # nothing was applied
     for index in np.flatnonzero(info["action_mask"]):
-        assert index.describe((int(index),)) in str(error.value)  # e.g. '53 (6+10)'
+        assert numbering.describe((int(index),)) in str(error.value)  # e.g. '53 (6+10)'
 
 
 def test_end_mode_ends_the_episode_with_the_reward() -> None:
@@ -214,14 +214,14 @@ def test_the_mask_is_never_all_zeros(spec: str) -> None:
         while not terminated:
             mask = info["action_mask"]
             assert mask.any() and np.array_equal(env.action_masks(), mask == 1)
-            assert np.array_equal(mask, env.index.mask(env.game))
+            assert np.array_equal(mask, env.action_index.mask(env.game))
             _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         assert info["action_mask"].all()
 
 
 def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() -> None:
     env = CantStopEnv("classic-no-stop-on-occupied", opponents=("random",), illegal_action="raise")
-    index = action_index("classic-no-stop-on-occupied")
+    numbering = action_index("classic-no-stop-on-occupied")
     rng = np.random.default_rng(0)
     for seed in range(40):
         _, info = env.reset(seed=seed)
@@ -229,9 +229,9 @@ def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() ->
         while not terminated:
             game = env.game
             if game.phase is Phase.DECIDE and not game.may_stop():
-                assert info["action_mask"][index.stop] == 0
+                assert info["action_mask"][numbering.stop] == 0
                 with pytest.raises(IllegalActionError, match=r"legal now: 77 \(roll\)$"):
-                    env.step(index.stop)
+                    env.step(numbering.stop)
                 return
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
             _, _, terminated, _, info = env.step(action)
@@ -275,8 +275,8 @@ def test_ansi_render_shows_the_board_and_the_numbered_choices() -> None:
     _, info = env.reset(seed=0)
     text = env.render()
     assert text is not None and "turn 1: A to choose, dice" in text
-    index = action_index("classic")
-    assert "actions: " + index.describe(tuple(int(i) for i in np.flatnonzero(info["action_mask"]))) in text
+    numbering = action_index("classic")
+    assert "actions: " + numbering.describe(tuple(int(i) for i in np.flatnonzero(info["action_mask"]))) in text
     assert CantStopEnv().render() is None
 
 

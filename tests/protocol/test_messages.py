@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from cantstop.core.state import ROLL, STOP
 from cantstop.protocol.messages import (
     Go,
+    MessageError,
     Option,
     parse_go,
     parse_option,
@@ -27,7 +28,7 @@ def test_go_round_trips(legal: list[object], ms: int) -> None:
 
 def test_bad_go_is_named() -> None:
     for bad in ("go", "go movetime", "go movetime soon", "go depth 3", "go movetime 10 moves 7"):
-        with pytest.raises(ValueError, match="bad go"):
+        with pytest.raises(MessageError, match="bad go"):
             parse_go(bad)
 
 
@@ -37,18 +38,18 @@ def test_options_round_trip_and_check_their_values() -> None:
     for option in (spin, combo, Option("Log", "check", "false"), Option("Name", "string", "x")):
         assert parse_option(option.line()) == option
     assert spin.check("42") == "42"
-    with pytest.raises(ValueError, match=r"0\.\.99"):
+    with pytest.raises(MessageError, match=r"0\.\.99"):
         spin.check("100")
-    with pytest.raises(ValueError, match="whole number"):
+    with pytest.raises(MessageError, match="whole number"):
         spin.check("ten")
-    with pytest.raises(ValueError, match="bold, calm"):
+    with pytest.raises(MessageError, match="bold, calm"):
         combo.check("wild")
-    with pytest.raises(ValueError, match="bad option line"):
+    with pytest.raises(MessageError, match="bad option line"):
         parse_option("option name")
 
 
 def test_setoption() -> None:
     assert parse_setoption("setoption name Seed value 12") == ("Seed", "12")
     assert parse_setoption("setoption name Book File value my book.txt") == ("Book File", "my book.txt")
-    with pytest.raises(ValueError, match="setoption name X value Y"):
+    with pytest.raises(MessageError, match="setoption name X value Y"):
         parse_setoption("setoption Seed 12")

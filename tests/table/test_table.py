@@ -193,8 +193,16 @@ def test_a_timeout_goes_through_the_same_policy() -> None:
     assert [m.text for m in table.moves] == ["1546", "fallback:A", "5+11"]
 
 
-def test_a_resignation_ends_the_game_for_the_seat() -> None:
+def test_a_resignation_among_people_lets_the_others_play_on() -> None:
     table = Table.new("classic", ["Ann", "Bob", "Cy"], NoDice(), first=0)
+    told = table.play(Move.resign(2))
+    assert told == [Forfeited(2, None, "resigned", None)] and not table.over and table.state.out == (2,)
+    told = table.play(Move.resign(0))
+    assert told == [Forfeited(0, None, "resigned", 1)] and table.over and table.winner == 1
+
+
+def test_a_resignation_in_a_match_ends_the_game_for_the_seat() -> None:
+    table = Table.new("classic", ["Ann", "Bob", "Cy"], NoDice(), first=0, policy=Policy.FORFEIT)
     told = table.play(Move.resign(2))
     assert told == [Forfeited(2, None, "resigned", None)] and table.over and table.winner is None
 
@@ -326,7 +334,7 @@ def test_stored_moves_restore_the_same_game_and_tell_it_alike(policy: Policy, se
         if roll < 0.05:
             told += live.play(Move.timeout(live.seat))
         elif roll < 0.06:
-            told += live.play(Move.resign(rng.randrange(3), "had to go"))
+            told += live.play(Move.resign(rng.choice([p for p in range(3) if p not in state.out]), "had to go"))
         elif state.phase is Phase.ROLL:
             told += live.play(ROLL_MOVE)
         else:
@@ -369,3 +377,9 @@ def test_advance_refuses_an_illegal_move_naming_the_legal_ones() -> None:
     table.play(Move.rolled((1, 5, 4, 6)))
     with pytest.raises(IllegalActionError, match="legal"):
         advance(table.state, choice(6, 8))
+
+
+def test_a_table_with_a_player_list_that_does_not_fit_the_seats_is_a_setup_error() -> None:
+    record = Table.new("classic", ["Ann", "Bob"], SeededDice(0), first=0).record
+    with pytest.raises(SetupError, match="1 players for 2 seats: one per seat"):
+        Table(record, SeededDice(0), [None])

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cantstop.board import EMPTY, PREVIEW, RUNNER, board_size, cell_width, render_board
+from cantstop.core.errors import SetupError, UnknownBotError
 from cantstop.core.state import ROLL, STOP, Phase, new_game
 from cantstop.core.variant import PRESETS, preset
 from cantstop.tui.app import CantStopApp, PlayConfig
@@ -77,10 +78,10 @@ def test_a_missing_level_falls_back_to_a_weaker_bot_with_a_notice() -> None:
     for level in ("medium", "hard", "expert"):
         info, notice = resolve_bot(level)
         assert notice is None or (f"no {level} bot yet" in notice and info.display in notice)
-    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+    with pytest.raises(UnknownBotError, match="unknown bot 'nobody'"):
         resolve_bot("nobody")
     for bad in ("", "Ann,,Bob", "A;B"):
-        with pytest.raises(ValueError):
+        with pytest.raises(SetupError, match=r"bad players|bad name"):
             parse_seats(bad)
 
 

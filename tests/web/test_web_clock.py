@@ -40,8 +40,10 @@ def test_a_person_out_of_time_is_played_for_and_the_record_says_timeout(storage:
     # The seat to move had to roll: the table's policy rolls for it, and says why.
     assert moves[0] == Move.fallback(first, f"timeout: {RAN_OUT}")
     assert moves[1].kind is Kind.ROLL and len(moves[1].dice) == 4
-    line = next(e for e in timed["log"] if e["kind"] == "timeout")
-    assert line["seat"] == first and RAN_OUT in line["text"] and "plays roll" in line["text"]
+    # One log line says both: the clock ran out, and the roll the table made for the seat.
+    line = next(e for e in timed["log"] if e.get("fell_back") == "timeout")
+    assert line["seat"] == first and line["kind"] == "roll" and line["text"].startswith(RAN_OUT.capitalize())
+    assert line["dice"] == list(moves[1].dice) and "rolls" in line["text"]
 
 
 def test_without_a_clock_nobody_is_hurried(storage: Storage) -> None:
@@ -68,7 +70,7 @@ def test_the_deadline_is_kept_across_a_restart(storage: Storage) -> None:
         row.updated -= timedelta(seconds=60)
     with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as client:
         after = wait_for(client, game_id, lambda g: g["version"] >= 2)
-    assert after["log"][1]["kind"] == "timeout"
+    assert after["log"][1].get("fell_back") == "timeout"
     assert storage.events(game_id)[0].kind is Kind.FALLBACK
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -78,18 +79,31 @@ def free_port() -> int:
 class Server:
     """A real `cantstop serve` process on a loopback port (killed, never left running)."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None, limits: bool = False) -> None:
+    def __init__(
+        self, db: str, bot_delay: float = 0.0, port: int | None = None, limits: bool = False,
+        env: dict[str, str] | None = None, args: tuple[str, ...] = (), open_files: int | None = None,
+    ) -> None:
+        """`env`: more CANTSTOP_* settings; `args`: more options of `cantstop serve`;
+        `open_files`: the process's RLIMIT_NOFILE (as a systemd service's 1024)."""
         self.db, self.bot_delay, self.limits = db, bot_delay, limits
+        self.env, self.args, self.open_files = env or {}, args, open_files
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:
         cantstop = Path(sys.executable).with_name("cantstop")
+        files = self.open_files
+
+        def limit_files() -> None:  # runs in the child, before the server starts
+            if files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
         self.process = subprocess.Popen(
-            [str(cantstop), "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay)],
+            [str(cantstop), "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay), *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            env={**os.environ, **({} if self.limits else {f"CANTSTOP_{k.upper()}": str(v) for k, v in NO_LIMITS.items()})},
+            env={**os.environ, **({} if self.limits else {f"CANTSTOP_{k.upper()}": str(v) for k, v in NO_LIMITS.items()}), **self.env},
+            preexec_fn=limit_files if files is not None else None,
         )
         for _ in range(600):
             if self.process.poll() is not None:

@@ -17,6 +17,8 @@ from cantstop.core.record import Record, write_record
 from cantstop.core.variant import preset
 from cantstop.table import Fault, Player, Policy, Table
 
+MAX_TURNS = 2000  # a game still going after this many turns is a draw (solitaire: stops there)
+
 
 @dataclass(frozen=True)
 class MatchSpec:
@@ -28,7 +30,7 @@ class MatchSpec:
     seed: int = 0
     budget_ms: int = 1000
     tolerance: float = 2.0
-    max_turns: int = 2000
+    max_turns: int = MAX_TURNS
 
 
 @dataclass(frozen=True)

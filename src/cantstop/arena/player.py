@@ -10,6 +10,7 @@ from pathlib import Path
 
 from cantstop.arena.match import MatchSpec
 from cantstop.bots import get_bot
+from cantstop.core.errors import SetupError
 from cantstop.protocol.client import ProtocolPlayer
 from cantstop.table.players import BotPlayer, Player
 
@@ -17,11 +18,11 @@ COMMAND_PREFIX = "cmd:"
 
 
 def open_player(spec: str, tolerance: float, log: str | None = None) -> Player:
-    """A player from a bot name (or level) or from `cmd:COMMAND`; unknown names raise ValueError."""
+    """A player from a bot name (or level) or from `cmd:COMMAND`; an unknown name raises `UnknownBotError`."""
     if spec.startswith(COMMAND_PREFIX):
         command = spec[len(COMMAND_PREFIX) :].strip()
         if not command:
-            raise ValueError("cmd: needs a command after it, e.g. cmd:python examples/mybot.py")
+            raise SetupError("cmd: needs a command after it, e.g. cmd:python examples/mybot.py")
         return ProtocolPlayer(command, tolerance, log)
     return BotPlayer(get_bot(spec), tolerance)
 

@@ -26,6 +26,7 @@ from cantstop.arena.schedule import Task, schedule
 from cantstop.arena.sprt import Sprt, llr, pair_class
 from cantstop.arena.stats import Fit, bradley_terry, connected, wilson
 from cantstop.bots import get_bot
+from cantstop.core.errors import SetupError
 from cantstop.core.variant import Variant
 from cantstop.protocol.client import ProtocolPlayer
 from cantstop.table.failure import SeatFailed
@@ -40,20 +41,23 @@ def bot_labels(bots: list[str], tolerance: float = 2.0, variant: Variant | None 
 
     Starting each outside bot once here also checks that it answers the handshake,
     so a wrong command fails before the match instead of forfeiting every game; with a
-    `variant`, each built-in bot is asked whether it can play it (a ValueError if not).
+    `variant`, each built-in bot is asked whether it can play it.
+
+    Raises `SetupError` for an outside bot that does not start, `UnknownBotError` for a
+    name no bot has and `BotUnfitError` for a bot that cannot play `variant`.
     """
     names = []
     for bot in bots:
         if bot.startswith(COMMAND_PREFIX):
             command = bot[len(COMMAND_PREFIX) :].strip()
             if not command:
-                raise ValueError("cmd: needs a command after it, e.g. cmd:python examples/mybot.py")
+                raise SetupError("cmd: needs a command after it, e.g. cmd:python examples/mybot.py")
             player = ProtocolPlayer(command, tolerance)
             try:
                 player.start()
                 names.append(player.name)
             except SeatFailed as error:
-                raise ValueError(f"{bot!r} does not play: {error.reason}") from None
+                raise SetupError(f"{bot!r} does not play: {error.reason}") from None
             finally:
                 player.close()
         else:

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from cantstop.arena.stats import score_from_elo
+from cantstop.core.errors import SetupError
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 _EMPTY = 1e-3
@@ -47,21 +48,24 @@ class Sprt:
 
 
 def parse_sprt(text: str) -> Sprt:
-    """Read 'elo0=0 elo1=20 alpha=0.05 beta=0.05' (any subset; the rest default)."""
+    """Read 'elo0=0 elo1=20 alpha=0.05 beta=0.05' (any subset; the rest default).
+
+    Raises `SetupError` naming the setting that cannot be read and what is allowed.
+    """
     values: dict[str, float] = {}
     for word in text.replace(",", " ").split():
         key, sep, value = word.partition("=")
         if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-            raise ValueError(f"bad SPRT setting {word!r}: write elo0=0 elo1=20 alpha=0.05 beta=0.05")
+            raise SetupError(f"bad SPRT setting {word!r}: write elo0=0 elo1=20 alpha=0.05 beta=0.05")
         try:
             values[key] = float(value)
         except ValueError:
-            raise ValueError(f"bad SPRT setting {word!r}: {key} takes a number") from None
+            raise SetupError(f"bad SPRT setting {word!r}: {key} takes a number") from None
     test = Sprt(**values)
     if not test.elo0 < test.elo1:
-        raise ValueError(f"SPRT needs elo0 < elo1, not {test.elo0:g} and {test.elo1:g}")
+        raise SetupError(f"SPRT needs elo0 < elo1, not {test.elo0:g} and {test.elo1:g}")
     if not (0 < test.alpha < 0.5 and 0 < test.beta < 0.5):
-        raise ValueError("SPRT alpha and beta must lie strictly between 0 and 0.5")
+        raise SetupError("SPRT alpha and beta must lie strictly between 0 and 0.5")
     return test
 
 

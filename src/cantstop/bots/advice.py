@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from cantstop.bots.base import Budget, get_bot
 from cantstop.bots.heuristic import stop_wins
 from cantstop.core.choices import format_choice
+from cantstop.core.errors import PhaseError
 from cantstop.core.odds import next_roll, percent
 from cantstop.core.state import STOP, Action, Phase, State
 
@@ -22,7 +23,7 @@ class Advice:
 def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:
     """What `bot` (default: the strongest) would play here, and why in a line."""
     if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
-        raise ValueError("advice is for a player choosing or deciding, not rolling or finished")
+        raise PhaseError("advice is for a player choosing or deciding, not rolling or finished")
     action = get_bot(bot).play(state, random.Random(seed), Budget(seconds=0.5))
     after = state.play(action) if state.phase is Phase.CHOOSE else state
     bust = float(next_roll(after).bust) if after.phase is Phase.DECIDE else 0.0

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cantstop.core.errors import SetupError
+from cantstop.core.errors import BotUnfitError, UnknownBotError
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
 
@@ -41,6 +41,16 @@ def plays_anything(variant: Variant, num_players: int) -> str | None:
     return None
 
 
+def importable(module: str) -> str | None:
+    """None if `module` imports, else why not: a fit check asks this of what the bot's
+    moves will import, so that a missing extra refuses the bot before its first game."""
+    try:
+        importlib.import_module(module)
+    except ImportError as error:  # the message names the extra to install (`missing_extra`)
+        return str(error)
+    return None
+
+
 @dataclass(frozen=True)
 class BotInfo:
     name: str  # what commands, records and the API use: "rule28"
@@ -51,10 +61,10 @@ class BotInfo:
     fits: Fits = plays_anything
 
     def check(self, variant: Variant, num_players: int) -> None:
-        """Raise `SetupError` if this bot cannot play `variant` with `num_players` players."""
+        """Raise `BotUnfitError` if this bot cannot play `variant` with `num_players` players."""
         why = self.fits(variant, num_players)
         if why is not None:
-            raise SetupError(f"the {self.display} cannot play {variant.name} with {num_players} player{'' if num_players == 1 else 's'}: {why}")
+            raise BotUnfitError(f"the {self.display} cannot play {variant.name} with {num_players} player{'' if num_players == 1 else 's'}: {why}")
 
 
 _REGISTRY: dict[str, BotInfo] = {}
@@ -98,7 +108,7 @@ def get_bot(name: str) -> BotInfo:
     by_level = [info for info in _REGISTRY.values() if info.level.value == name and info.fits is plays_anything]
     if by_level:
         return by_level[-1]
-    raise ValueError(
+    raise UnknownBotError(
         f"unknown bot {name!r}; bots: {', '.join(_REGISTRY)}; levels: "
         f"{', '.join(level.value for level in Level)}"
     )

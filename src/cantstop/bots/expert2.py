@@ -20,7 +20,7 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from cantstop.bots.base import Budget, Level, register
+from cantstop.bots.base import Budget, Level, importable, register
 from cantstop.bots.expert import ALPHA, SPARE, play_expert
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
@@ -68,10 +68,11 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     if num_players != 1:
         return None
     try:
-        _policy(variant)
+        policy = _policy(variant)
     except ImportError as error:
         return str(error)
-    return None
+    # The policy loads without numba; its first turn would not.
+    return None if policy is None else importable("cantstop.solve.kernels")
 
 
 @register(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 
-from cantstop.bots.base import Budget, Level, register
+from cantstop.bots.base import Budget, Level, importable, register
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
+from cantstop.solve.board import SolveError
 
 _POLICIES: dict[Variant, object] = {}  # one loaded table per variant, for the process
 
@@ -39,9 +40,9 @@ def fits_optimal(variant: Variant, num_players: int) -> str | None:
         return "it plays one-player games only"
     try:
         _policy(variant)
-    except (ValueError, ImportError) as error:  # not solved, not solvable, or no numba
+    except (SolveError, ImportError) as error:  # not solved, not solvable, or no numba
         return str(error)
-    return None
+    return importable("cantstop.solve.kernels")  # the table loads without numba; a move would not
 
 
 @register(

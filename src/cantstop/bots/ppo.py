@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cantstop.bots.base import Budget, Level, register
+from cantstop.core.errors import BotUnfitError
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant, preset
 
@@ -84,10 +85,10 @@ def ppo_action(state: State, network: Network) -> Action:
     from cantstop.encoding.actions import action_index
     from cantstop.encoding.observation import encode
 
-    index = action_index(state.variant)
+    numbering = action_index(state.variant)
     scores = network.scores(encode(state, state.seat))
-    legal = index.mask(state).astype(bool)
-    return index.to_action(int(np.argmax(np.where(legal, scores, -np.inf))))
+    legal = numbering.mask(state).astype(bool)
+    return numbering.to_action(int(np.argmax(np.where(legal, scores, -np.inf))))
 
 
 def save_policy(policy: Any, path: Path, variant: str, num_players: int) -> None:
@@ -114,5 +115,5 @@ def save_policy(policy: Any, path: Path, variant: str, num_players: int) -> None
 def play_ppo(state: State, rng: random.Random, budget: Budget) -> Action:
     file = _trained_for(state.variant, state.num_players)
     if file is None:
-        raise ValueError(fits_ppo(state.variant, state.num_players))
+        raise BotUnfitError(fits_ppo(state.variant, state.num_players))
     return ppo_action(state, load_network(file))

@@ -12,7 +12,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from cantstop.arena.match import MatchSpec
+from cantstop.arena.match import MAX_TURNS, MatchSpec
 from cantstop.arena.report import print_report, print_standings
 from cantstop.arena.runner import Outcome, bot_labels, run_match
 from cantstop.arena.schedule import seat_orders
@@ -21,6 +21,7 @@ from cantstop.arena.tournament import run_tournament
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS, load_variant, variant_option
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_arena, fast_option
 from cantstop.cli.progress import progress_bar
+from cantstop.core.errors import SetupError, UnknownBotError
 from cantstop.core.variant import variant_spec
 
 
@@ -38,7 +39,7 @@ def match_options(command: Callable[..., None]) -> Callable[..., None]:
                      help="Thinking time per decision; over budget × tolerance + 50 ms forfeits."),
         click.option("--tolerance", type=click.FloatRange(min=1.0), default=2.0, show_default=True,
                      help="How far over its budget a decision may run before it forfeits."),
-        click.option("--max-turns", type=click.IntRange(min=1), default=2000, show_default=True,
+        click.option("--max-turns", type=click.IntRange(min=1), default=MAX_TURNS, show_default=True,
                      help="A game still going after this many turns is a draw."),
         click.option("--progress/--no-progress", default=True, show_default=True,
                      help="Progress bar on stderr."),
@@ -72,7 +73,7 @@ def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple
         )
     try:
         labels = bot_labels(list(bots), options.tolerance, variant)
-    except ValueError as error:
+    except (SetupError, UnknownBotError) as error:
         raise click.BadParameter(str(error), param_hint="BOTS") from None
     spec = MatchSpec(
         tuple(bots), labels, variant_spec(variant), options.seed, options.budget_ms, options.tolerance,
@@ -104,6 +105,22 @@ def note_rounding(console: Console, games: int, bots: int) -> None:
         console.print(f"playing {deals * orders} games: {deals} deals × {orders} seat orders", markup=False)
 
 
+def join_cluster(address: str, jobs: int) -> None:
+    """Check --ray before anything is written: the extra may be missing, or no cluster answer."""
+    if not address.strip():
+        raise click.BadParameter("name a cluster: auto, ray://HEAD:10001 or local", param_hint="--ray")
+    try:
+        import cantstop.arena.ray_backend  # noqa: F401
+        from cantstop.cluster import connect
+
+        if address != "local":  # a fresh local Ray starts with the games, once the match is set
+            connect(address, jobs, "cantstop arena --ray")
+    except ImportError as error:
+        raise click.UsageError(str(error)) from None
+    except ConnectionError as error:
+        raise click.ClickException(str(error)) from None
+
+
 @click.command()
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--games", "-n", type=click.IntRange(1, FAST_MAX_GAMES), default=100, show_default=True,
@@ -130,18 +147,13 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address:
     check_core_games(games)
     try:
         test = parse_sprt(sprt_text) if sprt_text is not None else None
-    except ValueError as error:
+    except SetupError as error:
         raise click.BadParameter(str(error), param_hint="--sprt") from None
     if test is not None and len(bots) != 2:
         raise click.UsageError(f"--sprt compares two bots, not {len(bots)}")
-    if ray_address is not None:
-        if not ray_address.strip():
-            raise click.BadParameter("name a cluster: auto, ray://HEAD:10001 or local", param_hint="--ray")
-        try:  # before anything is written: the extra may be missing
-            import cantstop.arena.ray_backend  # noqa: F401
-        except ImportError as error:
-            raise click.UsageError(str(error)) from None
     options = MatchOptions(**common)
+    if ray_address is not None:
+        join_cluster(ray_address, options.jobs)
     spec, out = prepare(bots, len(bots), options)
     errors = Console(stderr=True)
     note_rounding(errors, games, len(bots))

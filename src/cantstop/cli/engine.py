@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from cantstop.core.choices import format_choice
-from cantstop.core.errors import CantStopError
+from cantstop.core.errors import CantStopError, ColumnError, VariantError
 from cantstop.core.notation import from_notation, parse_dice, seat_letter, to_notation
 from cantstop.core.odds import chance_to_use, column_sets, percent
 from cantstop.core.record import Record, read_record
@@ -41,7 +41,7 @@ MAX_JOBS = 64
 def load_variant(name: str) -> Variant:
     try:
         return preset(name)
-    except ValueError as error:
+    except VariantError as error:
         raise click.BadParameter(str(error), param_hint="--variant") from None
 
 
@@ -66,7 +66,7 @@ def odds(columns: tuple[int, ...], variant_name: str, top: int) -> None:
     if columns:
         try:
             chance = chance_to_use(variant, columns)
-        except ValueError as error:
+        except ColumnError as error:
             raise click.BadParameter(str(error), param_hint="COLUMNS") from None
         click.echo(f"{' '.join(map(str, columns))}: {percent(float(chance), 2)} of rolls can use one of them ({variant.name})")
         return

@@ -20,8 +20,9 @@ from rich.console import Console
 
 from cantstop.bots.base import get_bot
 from cantstop.cli.engine import MAX_GAMES
-from cantstop.cli.histogram import histogram, write_plot
+from cantstop.cli.histogram import histogram, turn_limit_note, write_plot
 from cantstop.cli.progress import progress_bar
+from cantstop.core.errors import CantStopError, UnknownBotError
 
 if TYPE_CHECKING:
     from cantstop.fast.simulate import Simulation
@@ -55,7 +56,7 @@ def compiled_bot(name: str, hint: str = "BOTS") -> str:
                                  f"({', '.join(COMPILED)})", param_hint=hint)
     try:
         bot = get_bot(name).name
-    except ValueError as error:
+    except UnknownBotError as error:
         raise click.BadParameter(str(error), param_hint=hint) from None
     if bot not in COMPILED:
         raise click.BadParameter(
@@ -98,18 +99,18 @@ def _chunks(variant: str, bots: list[str], games: int, seed: int, threads: int |
         raise click.ClickException(str(error)) from None
     try:
         yield from chunks(variant, bots, games, seed, threads, max_turns or MAX_TURNS)
-    except (ValueError, MemoryError) as error:
+    except (CantStopError, MemoryError) as error:
         raise click.ClickException(str(error)) from None
 
 
 def fast_solitaire(bot: str, games: int, seed: int, jobs: int, variant: str,
-                   plot_path: str | None) -> None:
+                   plot_path: str | None, max_turns: int) -> None:
     """`cantstop solitaire BOT --fast`: the same report as the core path, from the simulator."""
     name = compiled_bot(bot, "BOT")
     errors = Console(stderr=True)
     counts: Counter[int] = Counter()
-    played = total = squares = 0
-    runs = _chunks(variant, [name], games, seed, _threads(jobs))
+    played = total = squares = unfinished = 0
+    runs = _chunks(variant, [name], games, seed, _threads(jobs), max_turns)
     try:
         for run in _progress(errors, errors.is_terminal, name, games, runs):
             values, tally = _tally(run.turns)
@@ -117,13 +118,15 @@ def fast_solitaire(bot: str, games: int, seed: int, jobs: int, variant: str,
             played += run.games
             total += int((run.turns.astype("int64")).sum())
             squares += int((run.turns.astype("int64") ** 2).sum())
+            unfinished += int((run.winner < 0).sum())
     except KeyboardInterrupt:
         errors.print(f"interrupted: the result of the {played:,} games played so far", markup=False)
         if not played:
             return
     mean = total / played
     se = math.sqrt(max(0.0, squares - played * mean * mean) / (played - 1) / played) if played > 1 else math.nan
-    click.echo(f"{name}: {mean:.3f} ± {se:.3f} turns (mean ± SE), {played} games, seed {seed}, fast")
+    click.echo(f"{name}: {mean:.3f} ± {se:.3f} turns (mean ± SE), {played} games, seed {seed}, fast; "
+               f"{turn_limit_note(unfinished, max_turns)}")
     click.echo(histogram(counts))
     if plot_path:
         write_plot(counts, name, plot_path)

@@ -26,6 +26,16 @@ def histogram(turns: tuple[int, ...] | Mapping[int, int], width: int = 50) -> st
     return "\n".join(lines)
 
 
+def turn_limit_note(unfinished: int, max_turns: int) -> str:
+    """What the turn limit did to a run, for its summary line."""
+    if not unfinished:
+        return f"no game reached the {max_turns:,}-turn limit"
+    return (
+        f"{unfinished:,} game{'s' if unfinished > 1 else ''} reached the {max_turns:,}-turn limit and "
+        f"count{'' if unfinished > 1 else 's'} as {max_turns:,} turns: the mean is a lower bound"
+    )
+
+
 def plot(turns: tuple[int, ...] | Mapping[int, int], bot: str, path: str) -> None:
     """A histogram image (from the turns, or their counts)."""
     import matplotlib

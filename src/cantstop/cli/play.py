@@ -8,7 +8,7 @@ import click
 
 from cantstop.cli.engine import load_variant, variant_option
 from cantstop.core.dice import SeededDice
-from cantstop.core.errors import RecordError, SetupError
+from cantstop.core.errors import RecordError, SetupError, UnknownBotError
 from cantstop.core.notation import SEATS
 
 MAX_DELAY = 60.0
@@ -77,7 +77,7 @@ def play(
                 if players is None:  # `--variant solitaire` alone means: you, alone
                     players = ",".join(DEFAULT_PLAYERS.split(",")[: config.variant.max_players])
                 config.seats, config.notices = parse_seats(players)
-            except ValueError as error:
+            except (SetupError, UnknownBotError) as error:
                 raise click.BadParameter(str(error), param_hint="--players") from None
             try:
                 check_seats(config.seats, config.variant)

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from cantstop.core.errors import UnknownBotError
 from cantstop.protocol.server import serve
 
 
@@ -15,7 +16,7 @@ def bot(name: str) -> None:
     """Serve the bot NAME (or a level) over the text protocol of docs/protocol.md."""
     try:
         serve(name, sys.stdin, sys.stdout)
-    except ValueError as error:
+    except UnknownBotError as error:
         raise click.BadParameter(f"{error}", param_hint="NAME") from None
     except KeyboardInterrupt:
         pass

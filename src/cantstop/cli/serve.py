@@ -13,7 +13,12 @@ import click
 @click.option("--allow-origin", multiple=True, help="Another origin allowed to open WebSockets (repeatable), e.g. https://example.org.")
 @click.option("--trusted-proxy", multiple=True, help="Address of a reverse proxy whose X-Forwarded-For/-Proto are believed (repeatable); also $CANTSTOP_TRUSTED_PROXIES.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes (more than one needs PostgreSQL).")
-def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_origin: tuple[str, ...], trusted_proxy: tuple[str, ...], workers: int) -> None:
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Log lines as text or as one JSON object each (with the request id).")
+@click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="warning", show_default=True, help="info logs every request.")
+def serve(
+    host: str, port: int, db_url: str | None, bot_delay: float, allow_origin: tuple[str, ...], trusted_proxy: tuple[str, ...], workers: int,
+    log_format: str, log_level: str,
+) -> None:
     """Serve the browser game: create games, play with friends and bots, watch, replay."""
     import uvicorn
     from sqlalchemy.exc import ArgumentError
@@ -46,11 +51,14 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
     os.environ["CANTSTOP_ORIGINS"] = " ".join(allow_origin)
     if trusted_proxy:
         os.environ["CANTSTOP_TRUSTED_PROXIES"] = " ".join(trusted_proxy)
+    from cantstop.web.ops.guard import GuardedHttp, GuardedSocket
+    from cantstop.web.ops.logs import log_config
     from cantstop.web.settings import Settings
     from cantstop.web.throttle import limit_items
 
     try:  # each worker reads the settings again; a mistake is told once, here
-        limit_items(Settings.from_env())
+        settings = Settings.from_env()
+        limit_items(settings)
     except ValueError as error:
         raise click.ClickException(f"bad setting {error}") from None
     uvicorn.run(
@@ -61,6 +69,13 @@ def serve(host: str, port: int, db_url: str | None, bot_delay: float, allow_orig
         workers=workers,
         ws_max_size=16 * 1024,
         ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
-        log_level="warning",
+        log_level=log_level,
+        log_config=log_config(log_format, log_level),
         proxy_headers=False,  # the application alone decides whose X-Forwarded-* to believe
+        # uvicorn's own protocols, with read timeouts and a cap per address (web/ops/guard.py)
+        http=GuardedHttp,
+        ws=GuardedSocket,
+        # On SIGTERM: stop accepting, close WebSockets with 1012 (the page reconnects), give
+        # requests in flight this long, then stop the service (its pending commits are made).
+        timeout_graceful_shutdown=settings.shutdown_grace,
     )

@@ -9,34 +9,54 @@ from dataclasses import dataclass
 
 import click
 
+from cantstop.arena.match import MAX_TURNS
 from cantstop.bots.base import Budget, bot_names, get_bot
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_option, fast_solitaire
-from cantstop.cli.histogram import check_plot_path, histogram, write_plot
+from cantstop.cli.histogram import check_plot_path, histogram, turn_limit_note, write_plot
 from cantstop.core.dice import SeededDice
-from cantstop.core.errors import SetupError
+from cantstop.core.errors import SetupError, UnknownBotError, VariantError
 from cantstop.core.record import Record
 from cantstop.core.state import new_game
 from cantstop.core.variant import preset
-from cantstop.table import BotPlayer, Table
+from cantstop.table import BotPlayer, Policy, Table
 
 
-def solitaire_game(bot: str, seed: int, variant: str = "solitaire") -> int:
-    """Turns `bot` needs to win a solitaire game with dice and bot seeded by `seed`."""
+class BotFailedError(RuntimeError):
+    """A bot's seat failed during a run: the run stops rather than print a figure it spoiled."""
+
+
+def solitaire_game(bot: str, seed: int, variant: str = "solitaire", max_turns: int = MAX_TURNS) -> int | None:
+    """Turns `bot` needs to win a solitaire game with dice and bot seeded by `seed`, or None
+    if it has not won after `max_turns` turns (a bot that never stops could bust forever).
+
+    Raises `BotFailedError` if the bot fails (crashes, or answers an illegal move): a
+    fallback move played in its stead would make the figure another bot's.
+    """
     player = BotPlayer(get_bot(bot), rng=random.Random(f"solitaire-bot-{seed}"), budget=Budget())
-    table = Table(Record(preset(variant), [bot]), SeededDice(f"solitaire-dice-{seed}"), [player], narrate=False)
-    table.run()
-    return table.state.turn
+    table = Table(
+        Record(preset(variant), [bot]), SeededDice(f"solitaire-dice-{seed}"), [player],
+        policy=Policy.FORFEIT, narrate=False,
+    )
+    table.run(until=lambda t: t.state.turn >= max_turns)
+    if table.forfeit is not None:
+        raise BotFailedError(
+            f"the bot {bot} failed in the game of seed {seed} ({table.forfeit.fault}: {table.forfeit.reason}); "
+            "no result is printed for a bot that cannot play"
+        )
+    return table.state.turn if table.over else None
 
 
-def _batch(job: tuple[str, list[int], str]) -> list[int]:
-    bot, seeds, variant = job
-    return [solitaire_game(bot, s, variant) for s in seeds]
+def _batch(job: tuple[str, list[int], str, int]) -> list[int | None]:
+    bot, seeds, variant, max_turns = job
+    return [solitaire_game(bot, s, variant, max_turns) for s in seeds]
 
 
 @dataclass(frozen=True)
 class SolitaireResult:
-    turns: tuple[int, ...]  # by game, in seed order
+    turns: tuple[int, ...]  # by game, in seed order; an unfinished game counts `max_turns`
+    max_turns: int = MAX_TURNS
+    unfinished: int = 0  # games stopped at the turn limit: then the mean is a lower bound
 
     @property
     def mean(self) -> float:
@@ -53,23 +73,28 @@ class SolitaireResult:
 
 
 def run_solitaire(
-    bot: str, games: int, seed: int = 0, jobs: int = 1, variant: str = "solitaire"
+    bot: str, games: int, seed: int = 0, jobs: int = 1, variant: str = "solitaire", max_turns: int = MAX_TURNS
 ) -> SolitaireResult:
-    """Play `games` solitaire games; the same seed gives the same games whatever `jobs` is."""
+    """Play `games` solitaire games; the same seed gives the same games whatever `jobs` is.
+
+    Raises `BotFailedError` as soon as a game's bot fails.
+    """
     seeds = [seed * 1_000_003 + i for i in range(games)]
     if jobs <= 1 or games < 2 * jobs:
-        return SolitaireResult(tuple(_batch((bot, seeds, variant))))
-    size = math.ceil(games / (jobs * 4))
-    chunks = [(bot, seeds[i : i + size], variant) for i in range(0, games, size)]
-    with ProcessPoolExecutor(jobs) as pool:
-        turns = [t for part in pool.map(_batch, chunks) for t in part]
-    return SolitaireResult(tuple(turns))
+        played = _batch((bot, seeds, variant, max_turns))
+    else:
+        size = math.ceil(games / (jobs * 4))
+        chunks = [(bot, seeds[i : i + size], variant, max_turns) for i in range(0, games, size)]
+        with ProcessPoolExecutor(jobs) as pool:
+            played = [t for part in pool.map(_batch, chunks) for t in part]
+    turns = tuple(max_turns if t is None else t for t in played)
+    return SolitaireResult(turns, max_turns, played.count(None))
 
 
 def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     try:
         return get_bot(value).name
-    except ValueError as error:
+    except UnknownBotError as error:
         raise click.BadParameter(str(error)) from None
 
 
@@ -82,12 +107,16 @@ def _bot_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
               help="Write a histogram image; its name's ending (.png, .svg, .pdf, ...) picks the format.")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True)
 @click.option("--variant", default="solitaire", show_default=True, help="A one-player variant.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=MAX_TURNS, show_default=True,
+              help="A game still going after this many turns stops there and counts that many.")
 @fast_option
-def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int, variant: str, fast: bool) -> None:
+def solitaire(
+    bot: str, games: int, seed: int, plot_path: str | None, jobs: int, variant: str, max_turns: int, fast: bool
+) -> None:
     """How many turns BOT (a name or a level) needs to claim three columns alone."""
     try:
         new_game(variant, 1)
-    except ValueError as error:
+    except (VariantError, SetupError) as error:
         raise click.BadParameter(str(error), param_hint="--variant") from None
     try:
         get_bot(bot).check(preset(variant), 1)
@@ -96,14 +125,17 @@ def solitaire(bot: str, games: int, seed: int, plot_path: str | None, jobs: int,
     if plot_path:
         check_plot_path(plot_path)  # before the games, not after minutes of them
     if fast:
-        return fast_solitaire(bot, games, seed, jobs, variant, plot_path)
+        return fast_solitaire(bot, games, seed, jobs, variant, plot_path, max_turns)
     check_core_games(games)
-    result = run_solitaire(bot, games, seed, jobs, variant)
+    try:
+        result = run_solitaire(bot, games, seed, jobs, variant, max_turns)
+    except BotFailedError as error:
+        raise click.ClickException(str(error)) from None
     if games > 1:
         summary = f"{result.mean:.3f} ± {result.standard_error:.3f} turns (mean ± SE), {games} games"
     else:  # one game has no spread to show
         summary = f"{result.turns[0]} turns, 1 game"
-    click.echo(f"{bot}: {summary}, seed {seed}")
+    click.echo(f"{bot}: {summary}, seed {seed}; {turn_limit_note(result.unfinished, max_turns)}")
     click.echo(histogram(result.turns))
     if plot_path:
         write_plot(result.turns, bot, plot_path)

@@ -126,6 +126,10 @@ def solve(
     progress = _parse_anchor(board, anchor) if anchor else None
     layers = _parse_layers(board, layer_slice) if layer_slice else None
     path = out or default_path(board)
+    try:  # the plan, the solve and its workers all need the kernels: say so before any of them
+        import cantstop.solve.kernels  # noqa: F401
+    except ImportError as error:
+        raise click.ClickException(str(error)) from None
     from cantstop.solve.solver import Plan
     from cantstop.solve.solver import solve as run
 
@@ -141,16 +145,19 @@ def solve(
     task = bar.add_task("solve", total=1.0)
     try:
         with bar:
-            table = run(
-                board, path, threads, restart, lambda done, total: bar.update(task, completed=done / total),
-                layers, workers,
-            )
+            table = run(board, path, threads, restart, lambda done, total: bar.update(task, completed=share(done, total)),
+                        layers, workers)
     except SolveError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
         click.echo(f"interrupted: the table {path} keeps what is solved; run the same command to resume")
         raise SystemExit(130) from None
     _report(board, table, progress)
+
+
+def share(done: float, total: float) -> float:
+    """The part of a solve done; a slice of finished games only (no work at all) is done at once."""
+    return done / total if total else 1.0
 
 
 def _parse_layers(board: Board, text: str) -> tuple[int, int]:
@@ -174,7 +181,7 @@ def _workers(ray_address: str | None, chunks: int | None, cpus: int) -> Workers 
             from cantstop.cluster import connect
 
             cluster = connect(ray_address, cpus, "cantstop solve --ray")
-        except ImportError as error:
+        except (ImportError, ConnectionError) as error:
             raise click.ClickException(str(error)) from None
         return RayParts(ray_address, chunks or 4 * int(cluster.cluster_resources().get("CPU", 1)))
     return LocalParts(chunks) if chunks else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cantstop.core.dice import Group
+from cantstop.core.errors import NotationError
 
 Choice = tuple[int, ...]  # column numbers advanced, sorted; (7, 7) moves column 7 twice
 
@@ -88,14 +89,22 @@ def format_choice(choice: Choice) -> str:
 
 
 def parse_choice(text: str) -> Choice:
-    """'6+10' or '6,10' or '6 10' back to `(6, 10)`; raises ValueError naming the fault."""
+    """'6+10' or '6,10' or '6 10' back to `(6, 10)`; raises `NotationError` naming the fault.
+
+    >>> parse_choice("10+6"), format_choice((7, 7))
+    ((6, 10), '7+7')
+    >>> parse_choice("six")
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.NotationError: bad choice 'six': write the columns joined by '+', e.g. 6+10 or 7
+    """
     parts = text.replace(",", "+").replace(" ", "+").split("+")
     try:
         columns = tuple(sorted(int(p) for p in parts if p))
     except ValueError:
-        raise ValueError(
+        raise NotationError(
             f"bad choice {text!r}: write the columns joined by '+', e.g. 6+10 or 7"
         ) from None
     if not columns:
-        raise ValueError(f"bad choice {text!r}: name at least one column, e.g. 7")
+        raise NotationError(f"bad choice {text!r}: name at least one column, e.g. 7")
     return columns

@@ -35,7 +35,11 @@ class DiceSource(Protocol):
 
 
 class SeededDice:
-    """Reproducible dice: the same seed gives the same rolls on every machine."""
+    """Reproducible dice: the same seed gives the same rolls on every machine.
+
+    >>> SeededDice(7).roll(4, 6) == SeededDice(7).roll(4, 6)
+    True
+    """
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
@@ -202,7 +206,12 @@ class RollOff:
 def roll_off(variant: Variant, num_players: int, source: DiceSource) -> RollOff:
     """Each player rolls two dice; the highest total starts and only tied players re-roll.
 
-    A wild face counts as the highest face, as the Turtles box says.
+    A wild face counts as the highest face, as the Turtles box says. The player count is
+    not checked here: `new_game` checks it.
+
+    >>> from cantstop.core.variant import preset
+    >>> roll_off(preset("classic"), 3, SeededDice(1))
+    RollOff(rounds=(((0, 6), (1, 7), (2, 9)),), first=2)
     """
     contenders = list(range(num_players))
     rounds = []

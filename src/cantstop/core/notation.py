@@ -3,7 +3,8 @@
     classic 00300500000/00000000000 00000600000 A decide 3 14
 
 Fields, space-separated: variant spec; each seat's pieces (one base-36 digit per
-column, lowest column first, seats joined by '/'); the runners in the same form;
+column, lowest column first, seats joined by '/'; a seat that has left the game is
+`-`); the runners in the same form;
 the seat to move (A-D; the winner once the game is over); the phase (`roll`,
 `choose:DDDD` with the dice on the table, `decide`, `over`); steps taken this turn;
 turns finished. A piece on a column's top space has claimed that column.
@@ -16,7 +17,7 @@ import string
 from typing import Any
 
 from cantstop.core.dice import Dice
-from cantstop.core.errors import NotationError
+from cantstop.core.errors import NotationError, VariantError
 from cantstop.core.state import Phase, State, make_state
 from cantstop.core.variant import Variant, preset, variant_spec
 
@@ -46,7 +47,9 @@ def parse_dice(text: str, variant: Variant) -> Dice:
 def to_notation(state: State) -> str:
     """The one-line notation of `state`."""
     columns = state.variant.columns
-    pieces = "/".join("".join(DIGITS[row[c]] for c in columns) for row in state.pieces)
+    pieces = "/".join(
+        "-" if p in state.out else "".join(DIGITS[row[c]] for c in columns) for p, row in enumerate(state.pieces)
+    )
     runners = "".join(DIGITS[state.runners[c]] for c in columns)
     phase = state.phase.name.lower()
     if state.phase is Phase.CHOOSE:
@@ -92,10 +95,14 @@ def from_notation(text: str) -> State:
     spec, pieces_text, runners_text, seat, phase_text, steps, turn = fields
     try:
         variant = preset(spec)
-    except ValueError as error:
+    except VariantError as error:
         raise NotationError(str(error)) from None
     rows = pieces_text.split("/")
-    pieces = tuple(_spaces(row, variant, f"pieces of seat {SEATS[i]}") for i, row in enumerate(rows[:4]))
+    out = tuple(i for i, row in enumerate(rows[:4]) if row == "-")
+    blank = "0" * len(variant.heights)
+    pieces = tuple(
+        _spaces(blank if i in out else row, variant, f"pieces of seat {SEATS[i]}") for i, row in enumerate(rows[:4])
+    )
     runners = _spaces(runners_text, variant, "runners")
     if seat not in SEATS[: len(pieces)]:
         raise NotationError(f"seat {seat!r} is not one of {SEATS[: len(pieces)]}")
@@ -108,7 +115,7 @@ def from_notation(text: str) -> State:
     dice = parse_dice(dice_text, variant) if dice_text else None
     if not (steps.isdigit() and turn.isdigit()):
         raise NotationError(f"steps and turn must be whole numbers, not {steps!r} and {turn!r}")
-    return build_state(variant, pieces, runners, SEATS.index(seat), phase, dice, int(steps), int(turn), len(rows))
+    return build_state(variant, pieces, runners, SEATS.index(seat), phase, dice, int(steps), int(turn), len(rows), out)
 
 
 def build_state(
@@ -121,9 +128,11 @@ def build_state(
     steps: int,
     turn: int,
     num_players: int | None = None,
+    out: tuple[int, ...] = (),
 ) -> State:
     """A state from its parts after checking that they make a reachable position."""
     num_players = len(pieces) if num_players is None else num_players
+    playing = [p for p in range(len(pieces)) if p not in out]
     if not variant.min_players <= num_players <= variant.max_players:
         raise NotationError(
             f"{num_players} seats, but {variant.name} is for {variant.min_players}..{variant.max_players}"
@@ -153,13 +162,17 @@ def build_state(
     if steps < used:
         problems.append(f"{used} runners on the board need at least {used} steps taken")
     wins = [sum(1 for c in variant.columns if row[c] == variant.height(c)) for row in pieces]
-    if phase is Phase.OVER and wins[seat] < variant.to_win:
+    if seat in out:
+        problems.append(f"seat {SEATS[seat]} has left the game, so it cannot be the one to move")
+    if phase is Phase.OVER and wins[seat] < variant.to_win and playing != [seat]:
         problems.append(f"the game is over but seat {SEATS[seat]} has not won")
     if phase is not Phase.OVER and max(wins) >= variant.to_win:
         problems.append("a seat has claimed enough columns to win, yet the game goes on")
+    if phase is not Phase.OVER and len(playing) < 2 <= len(pieces):
+        problems.append("one seat is left in the game, so the game is over")
     if problems:
         raise NotationError("impossible position: " + "; ".join(problems))
-    state = make_state(variant, pieces, runners, seat, phase, dice, steps, turn)
+    state = make_state(variant, pieces, runners, seat, phase, dice, steps, turn, tuple(sorted(set(out))))
     if phase is Phase.CHOOSE and not state.options:
         assert dice is not None
         raise NotationError(f"dice {format_dice(dice)} bust here, so they cannot be on the table")
@@ -178,6 +191,7 @@ def to_json(state: State) -> dict[str, Any]:
         "dice": list(state.dice) if state.dice else None,
         "steps": state.steps,
         "turn": state.turn,
+        **({"out": list(state.out)} if state.out else {}),
     }
 
 
@@ -204,13 +218,16 @@ def from_json(data: dict[str, Any] | str) -> State:
         if dice is not None:
             dice = parse_dice("".join(str(d) for d in dice), variant)
         seat, steps, turn = (int(obj[k]) for k in ("player", "steps", "turn"))
+        out = tuple(int(p) for p in obj.get("out", ()))
     except NotationError:
         raise
     except (KeyError, TypeError, ValueError, json.JSONDecodeError) as error:
         raise NotationError(
             f"bad position JSON ({type(error).__name__}: {error}); expected keys: "
-            "variant, pieces, runners, player, phase, dice, steps, turn"
+            "variant, pieces, runners, player, phase, dice, steps, turn (and out, the seats that left)"
         ) from None
     if not 0 <= seat < len(pieces):
         raise NotationError(f"player {seat} is not a seat 0..{len(pieces) - 1}")
-    return build_state(variant, pieces, runners, seat, phase, dice, steps, turn)
+    if any(not 0 <= p < len(pieces) or any(pieces[p]) for p in out):
+        raise NotationError(f"out {list(out)}: each must be a seat 0..{len(pieces) - 1} with no pieces on the board")
+    return build_state(variant, pieces, runners, seat, phase, dice, steps, turn, None, out)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cantstop.core.choices import Choice
+from cantstop.core.errors import ColumnError, PhaseError
 from cantstop.core.state import Phase, State, make_state
 from cantstop.core.variant import Variant
 
@@ -41,7 +42,7 @@ class RollOdds:
 def next_roll(state: State) -> RollOdds:
     """Odds of the next roll from `state` (its runners, claims and tops), exactly."""
     if state.phase not in (Phase.ROLL, Phase.DECIDE):
-        raise ValueError(f"odds are for a state about to roll, not one in {state.phase.name}")
+        raise PhaseError(f"odds are for a state about to roll, not one in {state.phase.name}")
     catalog = state.variant.catalog
     usable = 0
     steps = 0
@@ -64,7 +65,7 @@ def next_roll(state: State) -> RollOdds:
 def bust_after(state: State) -> dict[Choice, Fraction]:
     """For each choice a roll offers, the chance that the next roll busts once it is taken."""
     if state.phase is not Phase.CHOOSE:
-        raise ValueError(f"choices are offered in the choose phase, not in {state.phase.name}")
+        raise PhaseError(f"choices are offered in the choose phase, not in {state.phase.name}")
     return {option: next_roll(state.play(option)).bust for option in state.options}
 
 
@@ -73,7 +74,7 @@ def chance_to_use(variant: Variant, columns: tuple[int, ...]) -> Fraction:
     wanted = set(columns)
     unknown = wanted - set(variant.columns)
     if unknown:
-        raise ValueError(
+        raise ColumnError(
             f"no column {', '.join(map(str, sorted(unknown)))} in {variant.name}; "
             f"columns are {variant.columns.start}..{variant.columns.stop - 1}"
         )

@@ -11,7 +11,8 @@
 A turn line is its number, the seat, then for each roll the dice and the choice
 made; a roll that follows a choice means the player rolled again. The turn ends
 with `stop`, with `bust` after dice that fit nowhere, or (last line only) not at
-all while the game is in progress. `{...}` is a comment. The dice are kept, not
+all while the game is in progress. `resign:B` is seat B leaving the game, wherever it
+happens (its own turn ends there; with one seat left, the game). `{...}` is a comment. The dice are kept, not
 just the seed, so a replay never depends on a random generator.
 """
 
@@ -19,19 +20,27 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from cantstop.core.choices import Choice, format_choice, parse_choice
 from cantstop.core.dice import Dice
-from cantstop.core.errors import CantStopError, NotationError, RecordError
+from cantstop.core.errors import CantStopError, NotationError, RecordError, SetupError, VariantError
 from cantstop.core.notation import SEATS, format_dice, parse_dice, seat_letter
 from cantstop.core.state import ROLL, Decision, Phase, State, new_game
 from cantstop.core.variant import Variant, preset, variant_spec
 
-# One step of a game's history: dice put on the table, or an action of the player.
-Event = Dice | Choice | Decision
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A seat leaving the game (it resigned, or was made to) as an event of the history."""
+
+    seat: int
+
+
+# One step of a game's history: dice put on the table, an action of the player, a seat leaving.
+Event = Dice | Choice | Decision | Leave
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _COMMENT = re.compile(r"\{[^}]*\}")
 
@@ -94,6 +103,8 @@ class Record:
 
 
 def apply_event(state: State, event: Event) -> State:
+    if isinstance(event, Leave):
+        return state.leave(event.seat)
     if isinstance(event, Roll):
         if state.phase is Phase.DECIDE:
             state = state.play(ROLL)
@@ -106,16 +117,20 @@ def describe_event(event: Event) -> str:
         return "dice " + format_dice(event)
     if isinstance(event, tuple):
         return "choice " + format_choice(event)
+    if isinstance(event, Leave):
+        return f"seat {seat_letter(event.seat)} leaving"
     return str(event)
 
 
 # The one text and JSON form of each event; `cantstop.table.Move` builds on these.
 def event_text(event: Event) -> str:
-    """'1546' for dice, '6+10' for a choice, 'roll' or 'stop' for a decision."""
+    """'1546' for dice, '6+10' for a choice, 'roll' or 'stop' for a decision, 'resign:B'."""
     if isinstance(event, Roll):
         return format_dice(event)
     if isinstance(event, tuple):
         return format_choice(event)
+    if isinstance(event, Leave):
+        return f"resign:{seat_letter(event.seat)}"
     return event.value
 
 
@@ -125,10 +140,12 @@ def parse_event(token: str, variant: Variant) -> Event:
         return Roll(parse_dice(token, variant))
     if token in ("roll", "stop"):
         return Decision(token)
-    try:
-        return parse_choice(token)
-    except ValueError as error:
-        raise CantStopError(str(error)) from None
+    if token.startswith("resign:"):
+        letter = token.removeprefix("resign:")
+        if len(letter) != 1 or letter not in SEATS:
+            raise NotationError(f"bad seat in {token!r}: write resign: and a seat letter, A-D")
+        return Leave(SEATS.index(letter))
+    return parse_choice(token)
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -136,6 +153,8 @@ def event_json(event: Event) -> dict[str, Any]:
         return {"dice": list(event)}
     if isinstance(event, tuple):
         return {"choice": list(event)}
+    if isinstance(event, Leave):
+        return {"resign": event.seat}
     return {"decision": event.value}
 
 
@@ -145,6 +164,11 @@ def event_from_json(item: dict[str, Any]) -> Event:
         return Roll(tuple(int(d) for d in item["dice"]))
     if "choice" in item:
         return tuple(sorted(int(c) for c in item["choice"]))
+    if "resign" in item:
+        seat = item["resign"]
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise TypeError(f"resign names a seat number, not {seat!r}")
+        return Leave(seat)
     return Decision(item["decision"])
 
 
@@ -157,9 +181,11 @@ def _unquote(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
-def write_record(record: Record) -> str:
-    """The record as text; `read_record` gives it back equal."""
-    body, final = record_body(record)  # one replay gives both the moves and the result
+def write_record(record: Record, notes: Mapping[int, str] | None = None) -> str:
+    """The record as text; `read_record` gives it back equal. `notes` (event index -> text)
+    are written as comments before those events, e.g. who made a move in a seat's stead;
+    reading skips them."""
+    body, final = record_body(record, notes or {})  # one replay gives both the moves and the result
     result = seat_letter(final.seat) if final.is_over else "*"
     if body and not body.endswith("\n"):  # a turn in progress
         body += "\n"
@@ -180,21 +206,27 @@ def header_text(record: Record, result: str = "*", turns: int | None = None) -> 
     return "".join(f'[{k} "{_quote(v)}"]\n' for k, v in tags.items()) + "\n"
 
 
-def record_body(record: Record) -> tuple[str, State]:
+def record_body(record: Record, notes: Mapping[int, str] | None = None) -> tuple[str, State]:
     """The moves as text, one line per turn (the last one open while a turn goes on), and the final state."""
     states = record.states()  # checks every event, naming the first that does not replay
     state = next(states)
     parts: list[str] = []
-    for event, after in zip(record.events, states):
-        parts.append(event_layout(event, state, after, not parts or parts[-1].endswith("\n")))
+    for number, (event, after) in enumerate(zip(record.events, states)):
+        new_line = not parts or parts[-1].endswith("\n")
+        parts.append(event_layout(event, state, after, new_line, (notes or {}).get(number)))
         state = after
     return "".join(parts), state
 
 
-def event_layout(event: Event, before: State, after: State, new_line: bool) -> str:
+def event_layout(event: Event, before: State, after: State, new_line: bool, note: str | None = None) -> str:
     """The text one event adds to the moves: a new line starts with the turn's number and
-    seat, dice that bust are followed by 'bust', and the end of a turn ends its line."""
+    seat, a note is a `{comment}` before the event, dice that bust are followed by 'bust',
+    and the end of a turn ends its line."""
     text = f"{before.turn + 1}. {seat_letter(before.seat)}" if new_line else ""
+    # One line, and no brace that would end the comment early.
+    note = " ".join((note or "").replace("{", "(").replace("}", ")").split())
+    if note:
+        text += " {" + note + "}"
     if event is not ROLL:  # a roll again is implied by the dice that follow
         text += " " + event_text(event)
     if after.turn != before.turn:
@@ -225,7 +257,7 @@ def read_record(text: str) -> Record:
             body.append((number, line))
     try:
         variant = preset(tags.get("Variant", "classic"))
-    except ValueError as error:
+    except VariantError as error:
         raise RecordError(str(error), tag_lines.get("Variant")) from None
     players = [p.strip() for p in tags.get("Players", "").split(";") if p.strip()]
     if not players:
@@ -238,7 +270,7 @@ def read_record(text: str) -> Record:
     try:
         record = Record(variant, players, SEATS.index(first_tag))
         state = record.start()
-    except ValueError as error:
+    except SetupError as error:
         raise RecordError(str(error), tag_lines.get("Players")) from None
     record.tags = {k: v for k, v in tags.items() if k not in ("Variant", "Players", "First", "Result", "Turns")}
     for position, (number, line) in enumerate(body):

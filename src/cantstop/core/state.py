@@ -53,6 +53,22 @@ class State(NamedTuple):
     kept because every roll of every search looks its choices up by it.
     `runner_columns` (the columns holding a runner, ascending) is derived too: bots and
     the end of a turn need it, and keeping it costs a little only when a runner is placed.
+    `seat` is the seat to move (the winner once the game is over); `num_players` counts seats.
+
+    A move returns a new state and leaves this one as it was. An action the position does
+    not allow raises `IllegalActionError` naming the legal ones; dice that are no roll of
+    the variant raise `InvalidDiceError`.
+
+    >>> state = new_game("classic", 2).roll((2, 4, 5, 5))
+    >>> state.phase.name, state.options
+    ('CHOOSE', ((6, 10), (7, 9)))
+    >>> after = state.play((6, 10))
+    >>> after.runners[6], after.runners[10], after.legal_actions()
+    (1, 1, (<Decision.ROLL: 'roll'>, <Decision.STOP: 'stop'>))
+    >>> state.play(STOP)
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.IllegalActionError: stop is not legal here; legal actions: 6+10, 7+9
     """
 
     variant: Variant
@@ -67,6 +83,7 @@ class State(NamedTuple):
     status: tuple[int, ...]
     options: tuple[Choice, ...] = ()
     runner_columns: tuple[int, ...] = ()
+    out: tuple[int, ...] = ()  # the seats that have left the game, ascending
 
     # ----------------------------------------------------------------- queries
     @property
@@ -118,7 +135,8 @@ class State(NamedTuple):
         )
 
     def choices(self, dice: Dice) -> tuple[Choice, ...]:
-        """The legal choices the roll `dice` offers here (empty: the roll busts)."""
+        """The legal choices the roll `dice` offers here (empty: the roll busts); dice that are
+        not four faces of the variant raise `InvalidDiceError`."""
         try:
             outcome = self.variant.catalog.index[dice]
         except (KeyError, TypeError):
@@ -149,12 +167,21 @@ class State(NamedTuple):
         return not self.choices(dice)
 
     # ------------------------------------------------------------------ moves
-    # The moves unpack all twelve fields by position: the next state needs every one, and
+    # The moves unpack all thirteen fields by position: the next state needs every one, and
     # one unpack costs less than twelve attribute reads (benchmarks/unpack.py: 237 ns
     # against 391 ns per state on this project's 2-core machine, under load, 2026-11-24).
     def roll(self, dice: Dice) -> State:
-        """Put a roll on the table; a roll with no choice busts the turn."""
-        variant, pieces, runners, claimed, seat, phase, _, steps, turn, status, _, runner_columns = self
+        """Put a roll on the table; a roll with no choice busts the turn.
+
+        Raises `IllegalActionError` unless the dice are due (the ROLL phase), and
+        `InvalidDiceError` for dice that are not four faces of the variant.
+
+        >>> new_game("classic").roll((1, 2, 3))
+        Traceback (most recent call last):
+        ...
+        cantstop.core.errors.InvalidDiceError: bad dice (1, 2, 3): a roll is four dice, each 1..6
+        """
+        variant, pieces, runners, claimed, seat, phase, _, steps, turn, status, _, runner_columns, out = self
         if phase is not _ROLL:
             raise IllegalActionError(
                 f"cannot roll now: the game is in the {phase.name} phase; "
@@ -172,22 +199,29 @@ class State(NamedTuple):
         if options:
             return _new(
                 State,
-                (variant, pieces, runners, claimed, seat, _CHOOSE, dice, steps, turn, status, options, runner_columns),
+                (variant, pieces, runners, claimed, seat, _CHOOSE, dice, steps, turn, status, options, runner_columns, out),
             )
         return self._end_turn(pieces, claimed)
 
     def play(self, action: Action) -> State:
-        """Apply a player's action (a choice, ROLL or STOP); illegal ones raise."""
+        """Apply a player's action (a choice, ROLL or STOP); an action the position does not
+        allow raises `IllegalActionError` naming the legal ones.
+
+        >>> new_game("classic").play(ROLL)
+        Traceback (most recent call last):
+        ...
+        cantstop.core.errors.IllegalActionError: roll is not legal: the dice must be rolled first
+        """
         phase = self.phase
         if phase is _CHOOSE:
             if action in self.options:
                 return self._advance(action)
         elif phase is _DECIDE:
             if action is ROLL:
-                variant, pieces, runners, claimed, seat, _, _, steps, turn, status, _, runner_columns = self
+                variant, pieces, runners, claimed, seat, _, _, steps, turn, status, _, runner_columns, out = self
                 return _new(
                     State,
-                    (variant, pieces, runners, claimed, seat, _ROLL, None, steps, turn, status, (), runner_columns),
+                    (variant, pieces, runners, claimed, seat, _ROLL, None, steps, turn, status, (), runner_columns, out),
                 )
             if action is STOP:
                 if not self.variant.no_stop_on_occupied or self.may_stop():
@@ -207,7 +241,7 @@ class State(NamedTuple):
         return f"{describe_action(action)} is not legal here; legal actions: {legal}"
 
     def _advance(self, choice: Choice) -> State:
-        variant, pieces, runners_now, claimed, seat, _, _, steps, turn, status_now, _, runner_columns = self
+        variant, pieces, runners_now, claimed, seat, _, _, steps, turn, status_now, _, runner_columns, out = self
         runners = list(runners_now)
         status = list(status_now)
         own = pieces[seat]
@@ -269,11 +303,12 @@ class State(NamedTuple):
                 tuple(status),
                 (),
                 runner_columns,
+                out,
             ),
         )
 
     def _stop(self) -> State:
-        variant, pieces, runners, claimed, me, _, _, _, turn, _, _, runner_columns = self
+        variant, pieces, runners, claimed, me, _, _, _, turn, _, _, runner_columns, out = self
         catalog = variant.catalog
         tops = catalog.tops
         rows = list(pieces)
@@ -311,17 +346,22 @@ class State(NamedTuple):
                         column_status(variant, board, no_runners, claimed, me),
                         (),
                         (),
+                        out,
                     ),
                 )
         return self._end_turn(board, claimed)
 
     def _end_turn(
-        self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...]
+        self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], out: tuple[int, ...] | None = None
     ) -> State:
         variant = self.variant
+        if out is None:
+            out = self.out
         seat = self.seat + 1
         if seat == len(pieces):
             seat = 0
+        while out and seat in out:  # the seats that left are passed over
+            seat = seat + 1 if seat + 1 < len(pieces) else 0
         catalog = variant.catalog
         runners = catalog.no_runners
         if variant.skip:
@@ -330,8 +370,52 @@ class State(NamedTuple):
             status = tuple(map(getitem, catalog.turn_start_for(claimed), pieces[seat]))
         return _new(
             State,
-            (variant, pieces, runners, claimed, seat, _ROLL, None, 0, self.turn + 1, status, (), ()),
+            (variant, pieces, runners, claimed, seat, _ROLL, None, 0, self.turn + 1, status, (), (), out),
         )
+
+    # ---------------------------------------------------------------- leaving
+    def leave(self, seat: int) -> State:
+        """`seat` leaves the game (resigns): its pieces come off, so the columns it had
+        claimed open again, and play goes on without it. When it was that seat's turn, the
+        turn ends there (its runners vanish). With one seat left, that seat has won.
+
+        Raises `IllegalActionError` when the game is over or `seat` is not in it.
+
+        >>> from cantstop import new_game
+        >>> state = new_game("classic", num_players=3).leave(0)
+        >>> state.out, state.seat, state.turn
+        ((0,), 1, 1)
+        >>> state.leave(2).winner
+        1
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("no seat can leave: the game is over")
+        playing = [p for p in range(len(self.pieces)) if p not in self.out]
+        if seat not in playing:
+            seats = ", ".join("ABCD"[p] for p in playing)
+            raise IllegalActionError(f"seat number {seat} cannot leave: it is not in the game; seats playing: {seats}")
+        variant = self.variant
+        out = tuple(sorted((*self.out, seat)))
+        blank = (0,) * len(self.runners)
+        pieces = tuple(blank if p == seat else row for p, row in enumerate(self.pieces))
+        claimed = tuple(-1 if owner == seat else owner for owner in self.claimed)
+        playing.remove(seat)
+        if len(playing) == 1:
+            winner, runners = playing[0], variant.catalog.no_runners
+            status = column_status(variant, pieces, runners, claimed, winner)
+            return _new(
+                State,
+                (variant, pieces, runners, claimed, winner, Phase.OVER, None, 0, self.turn + 1, status, (), (), out),
+            )
+        if seat == self.seat:
+            return self._end_turn(pieces, claimed, out)
+        # Another seat's turn goes on: what its runners may do is worked out anew.
+        status = column_status(variant, pieces, self.runners, claimed, self.seat, self.steps)
+        state = self._replace(pieces=pieces, claimed=claimed, status=status, out=out)
+        if self.phase is _CHOOSE:
+            assert self.dice is not None
+            state = state._replace(options=state.choices(self.dice))
+        return state
 
 
 def _room(
@@ -394,6 +478,7 @@ def make_state(
     dice: Dice | None = None,
     steps: int = 0,
     turn: int = 0,
+    out: tuple[int, ...] = (),
 ) -> State:
     """A state from its essentials, deriving the rest; used by notation and tests.
 
@@ -415,6 +500,7 @@ def make_state(
         turn,
         column_status(variant, pieces, runners, claimed, seat, steps),
         runner_columns=tuple(c for c in range(2, len(runners)) if runners[c]),
+        out=out,
     )
     if phase is Phase.CHOOSE:
         assert dice is not None
@@ -423,7 +509,18 @@ def make_state(
 
 
 def new_game(variant: Variant | str = "classic", num_players: int = 2, first: int = 0) -> State:
-    """The opening position: nobody on the board, seat `first` to roll."""
+    """The opening position: nobody on the board, seat `first` to roll.
+
+    Raises `VariantError` for an unknown spec and `SetupError` for a player count or first
+    seat the variant does not allow, naming the allowed range.
+
+    >>> new_game("solitaire", 1).seat
+    0
+    >>> new_game("classic", 5)
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.SetupError: classic is for 1..4 players, not 5
+    """
     v = preset(variant) if isinstance(variant, str) else variant
     if not v.min_players <= num_players <= v.max_players:
         raise SetupError(

@@ -7,6 +7,8 @@ from enum import StrEnum
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
+from cantstop.core.errors import VariantError
+
 if TYPE_CHECKING:
     from cantstop.core.dice import RollCatalog
 
@@ -28,7 +30,15 @@ class Variant:
     """Everything the engine needs to know about a rule set.
 
     Columns are numbered from 2 (the smallest sum of two dice) upwards; `heights`
-    gives the spaces of each, top space included.
+    gives the spaces of each, top space included. Rules that make no game raise one
+    `VariantError` naming every fault.
+
+    >>> Variant(to_win=2).columns
+    range(2, 13)
+    >>> Variant(runners=0, faces=7)
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.VariantError: invalid variant: 7-faced dice make 13 sums, so heights needs 13 columns, not 11; ...
     """
 
     name: str = field(default="classic", compare=False)  # a label: rules decide equality
@@ -72,7 +82,7 @@ class Variant:
         if not 1 <= self.min_players <= self.max_players <= 4:
             problems.append("players must satisfy 1 <= min_players <= max_players <= 4")
         if problems:
-            raise ValueError("invalid variant: " + "; ".join(problems))
+            raise VariantError("invalid variant: " + "; ".join(problems))
 
     @property
     def columns(self) -> range:
@@ -114,6 +124,18 @@ PRESETS: dict[str, Variant] = {
     "turtles-long": replace(_TURTLES, name="turtles-long", to_win=4, max_players=3),
 }
 
+# What a menu shows for each preset; its name stays what commands and records use.
+PRESET_TITLES: dict[str, str] = {
+    "classic": "Classic",
+    "solitaire": "Solitaire (one player)",
+    "classic-long": "Classic, longer game (4 columns to win)",
+    "classic-skip": "Classic, skipping occupied spaces",
+    "classic-no-stop-on-occupied": "Classic, no stopping on an occupied space",
+    "turtles": "Can't Stop the Turtles",
+    "turtles-relay": "Turtles, relay race",
+    "turtles-long": "Turtles, longer game (4 races to win)",
+}
+
 
 _SPEC_FIELDS = (
     "heights",
@@ -136,23 +158,31 @@ def preset(spec: str) -> Variant:
     """A variant by name, e.g. 'classic', or a preset with changes: 'classic+to_win=5+skip'.
 
     Changes are `field=value` (heights as dot-separated numbers, e.g. 3.5.7) or a bare
-    flag name for a true boolean. A clear error lists what exists. The same spec gives the
-    same object, so positions read from text share one roll catalog and choice cache.
+    flag name for a true boolean. The same spec gives the same object, so positions read
+    from text share one roll catalog and choice cache. Raises `VariantError` naming the
+    presets, the options or the values a field takes.
+
+    >>> preset("classic+to_win=4+skip").to_win
+    4
+    >>> preset("classic+to_win=lots")
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.VariantError: bad value 'lots' for to_win in variant 'classic+to_win=lots': write a whole number
     """
     base, *changes = spec.strip().split("+")
     if base not in PRESETS:
-        raise ValueError(f"unknown variant {base!r}; known variants: {', '.join(PRESETS)}")
+        raise VariantError(f"unknown variant {base!r}; known variants: {', '.join(PRESETS)}")
     if not changes:
         return PRESETS[base]
     values: dict[str, object] = {}
     for change in changes:
         key, _, text = change.partition("=")
         if key not in _SPEC_FIELDS:
-            raise ValueError(
+            raise VariantError(
                 f"unknown variant option {key!r} in {spec!r}; options: {', '.join(_SPEC_FIELDS)}"
             )
         if key in values:
-            raise ValueError(f"{key} is changed twice in {spec!r}; give each option once")
+            raise VariantError(f"{key} is changed twice in {spec!r}; give each option once")
         values[key] = _parse_value(key, text if _ else "true", spec)
     return replace(PRESETS[base], name=spec.strip(), **values)  # type: ignore[arg-type]
 
@@ -172,7 +202,7 @@ def _parse_value(key: str, text: str, spec: str) -> object:
         return int(text)
     except ValueError:
         allowed = _ALLOWED_VALUES.get(key, "a whole number")
-        raise ValueError(f"bad value {text!r} for {key} in variant {spec!r}: write {allowed}") from None
+        raise VariantError(f"bad value {text!r} for {key} in variant {spec!r}: write {allowed}") from None
 
 
 _ALLOWED_VALUES = {  # what `_parse_value` reads, for its error message

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from cantstop.bots.base import Bot, get_bot
+from cantstop.core.errors import SetupError, UnknownBotError, VariantError
 from cantstop.core.state import new_game
 from cantstop.core.variant import Variant, preset
 
@@ -18,8 +19,8 @@ def variant_argument(variant: object) -> Variant:
         raise TypeError(f"variant must be a Variant or a spec such as 'classic', not {variant!r}")
     try:
         return preset(variant)
-    except ValueError as error:
-        raise ValueError(f"variant: {error}") from None
+    except VariantError as error:
+        raise VariantError(f"variant: {error}") from None
 
 
 def players_argument(variant: Variant, players: object) -> int:
@@ -28,8 +29,8 @@ def players_argument(variant: Variant, players: object) -> int:
         raise TypeError(f"players must be an integer, not {players!r}")
     try:
         new_game(variant, players)
-    except ValueError as error:
-        raise ValueError(f"players: {error}") from None
+    except SetupError as error:
+        raise SetupError(f"players: {error}") from None
     return players
 
 
@@ -42,8 +43,8 @@ def opponents_argument(opponents: str | Sequence[str | Bot]) -> tuple[Bot, ...]:
         if isinstance(opponent, str):
             try:
                 bots.append(get_bot(opponent).play)
-            except ValueError as error:
-                raise ValueError(f"opponents: {error}") from None
+            except UnknownBotError as error:
+                raise UnknownBotError(f"opponents: {error}") from None
         elif callable(opponent):
             bots.append(opponent)
         else:

@@ -36,6 +36,7 @@ from typing import Any, Literal
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 from numpy.typing import NDArray
 
 from cantstop.bots.base import Bot, Budget
@@ -91,6 +92,12 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         self.seat = 0 if seat == "random" else seat
         self._episodes = Episodes()
         self._budget = Budget()
+        if self.spec is None:  # made directly: say how to make it again, as `gymnasium.make` would
+            self.spec = EnvSpec(
+                "cantstop/CantStop-v0", entry_point="cantstop.envs.gym_env:CantStopEnv",
+                kwargs={"variant": variant, "opponents": opponents, "seat": seat, "render_mode": render_mode,
+                        "illegal_action": illegal_action, "illegal_reward": illegal_reward},
+            )
         self._table = self._new_table(CounterDice(0, 0), CounterRandom(0, 0))
         # No episode yet: stepping needs a reset first, as after an episode's end.
         self._ended = True

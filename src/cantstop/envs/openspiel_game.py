@@ -29,6 +29,7 @@ except ImportError as error:
     raise missing_extra("openspiel", "cantstop.envs.openspiel_game", error) from error
 
 from cantstop.core.actions import action_numbering
+from cantstop.core.errors import VariantError
 from cantstop.core.notation import format_dice, to_notation
 from cantstop.core.state import Phase, State, describe_action, new_game
 from cantstop.core.variant import Variant, preset, variant_spec
@@ -65,8 +66,8 @@ def spec_parameter(variant: Variant) -> str:
 def _variant(text: str) -> Variant:
     try:
         return preset(text.replace(":", "="))
-    except ValueError as error:
-        raise ValueError(f"variant: {error}") from None
+    except VariantError as error:
+        raise VariantError(f"variant: {error}") from None
 
 
 class _Shared(Generic[T]):

@@ -26,7 +26,7 @@ def check_render_mode(render_mode: str | None) -> str | None:
 
 
 def render_text(state: State) -> str:
-    index = action_index(state.variant)
+    numbering = action_index(state.variant)
     lines = [render_board(state).plain, to_notation(state)]
     if state.phase is Phase.OVER:
         lines.append(f"game over: {seat_letter(state.seat)} wins after {state.turn} turns")
@@ -35,9 +35,9 @@ def render_text(state: State) -> str:
         if state.dice is not None:
             status += f", dice {format_dice(state.dice)}"
         lines.append(status)
-        legal = index.legal(state)
+        legal = numbering.legal(state)
         if legal:
-            lines.append("actions: " + index.describe(legal))
+            lines.append("actions: " + numbering.describe(legal))
     return "\n".join(lines) + "\n"
 
 

@@ -45,7 +45,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from cantstop.bots.base import Bot, get_bot
-from cantstop.core.errors import IllegalActionError
+from cantstop.core.errors import IllegalActionError, UnknownBotError
 from cantstop.core.variant import Variant
 from cantstop.encoding.actions import action_index
 from cantstop.encoding.observation import observation_size
@@ -76,8 +76,8 @@ def compiled_opponents(opponents: str | Sequence[str | Bot]) -> tuple[str, ...]:
             )
         try:
             name = get_bot(opponent).name
-        except ValueError as error:
-            raise ValueError(f"opponents: {error}") from None
+        except UnknownBotError as error:
+            raise UnknownBotError(f"opponents: {error}") from None
         if name not in BOT_CODES:
             raise ValueError(
                 f"opponents: {opponent!r} has no compiled twin; the vector env plays "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from cantstop.core.errors import PhaseError, UnknownBotError
 from cantstop.core.state import Phase
 from cantstop.fast import kernels
 from cantstop.fast.batch import Batch
@@ -84,11 +85,11 @@ def bot_actions(batch: Batch, bot: str, seed: int = 0) -> np.ndarray:
     the twin of `CounterRandom(seed, b)` handed to the Python bot.
     """
     if bot not in BOT_CODES:
-        raise ValueError(f"no compiled bot {bot!r}; compiled bots: {', '.join(BOT_CODES)}")
+        raise UnknownBotError(f"no compiled bot {bot!r}; compiled bots: {', '.join(BOT_CODES)}")
     acting = np.isin(batch.phase, (CHOOSE, DECIDE))
     if not acting.all():
         b = int(np.flatnonzero(~acting)[0])
-        raise ValueError(
+        raise PhaseError(
             f"game {b} is in the {Phase(int(batch.phase[b])).name} phase: bots act in CHOOSE or DECIDE"
         )
     variant = batch.variant

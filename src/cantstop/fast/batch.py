@@ -18,7 +18,7 @@ from cantstop.core.state import Phase, State, describe_action, make_state
 from cantstop.core.variant import Variant
 from cantstop.fast import kernels
 from cantstop.fast.memory import check_count, check_fits
-from cantstop.fast.tables import H_ACTIONS, compile_variant
+from cantstop.fast.tables import H_ACTIONS, as_variant, compile_variant
 
 
 class _Slot:
@@ -92,8 +92,10 @@ def bytes_per_game(variant: Variant, players: int) -> int:
     return 4 * kernels.row_length(len(variant.heights), players)
 
 
-def new_batch(variant: Variant, players: int, size: int) -> Batch:
-    """`size` opening positions (seat 0 to roll); refused before allocating if too big."""
+def new_batch(variant: Variant | str, players: int, size: int) -> Batch:
+    """`size` opening positions (seat 0 to roll) of a variant or preset name; refused
+    before allocating if too big."""
+    variant = as_variant(variant)
     check_count(size, "a batch's size")
     if not variant.min_players <= players <= variant.max_players:
         raise ValueError(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from cantstop.core.errors import SetupError
+
 
 def available_bytes() -> int:
     """Memory the system can still give (Linux's MemAvailable; else physical memory)."""
@@ -22,7 +24,7 @@ def check_count(count: int, what: str) -> None:
     if isinstance(count, bool) or not isinstance(count, int):
         raise TypeError(f"{what} must be a whole number, not {count!r}")
     if count < 1:
-        raise ValueError(f"{what} must be at least 1, not {count}")
+        raise SetupError(f"{what} must be at least 1, not {count}")
 
 
 def check_fits(count: int, bytes_each: int, what: str) -> None:

@@ -18,7 +18,8 @@ from itertools import pairwise, permutations
 import numba as nb
 import numpy as np
 
-from cantstop.core.variant import Variant, preset
+from cantstop.core.errors import SetupError, UnknownBotError
+from cantstop.core.variant import Variant
 from cantstop.fast import kernels
 from cantstop.fast.act import BOT_CODES, EXPERT, light_act
 from cantstop.fast.bots import heuristic_tables
@@ -26,7 +27,7 @@ from cantstop.fast.counter import DICE_STREAM, DRAW_STREAM, MASK, nb_roll_number
 from cantstop.fast.expert import expert_act, fractions, new_scratch
 from cantstop.fast.kernels import OVER, R_PHASE, R_PLAYER, R_RUNNERS, R_TURN, ROLL
 from cantstop.fast.memory import check_count, check_fits
-from cantstop.fast.tables import H_COLUMNS, H_FACES, O_ROLL_INDEX, compile_variant
+from cantstop.fast.tables import H_COLUMNS, H_FACES, O_ROLL_INDEX, as_variant, compile_variant
 
 MAX_TURNS = 10_000  # a game still going after this many turns is a draw (winner -1)
 MAX_THREADS = 1024  # more threads than cores only take turns; this many is surely a slip
@@ -106,19 +107,15 @@ def _play(
         )
 
 
-def _variant(variant: Variant | str) -> Variant:
-    return preset(variant) if isinstance(variant, str) else variant
-
-
 def check_bots(variant: Variant, bots: Sequence[str]) -> np.ndarray:
     """Bot codes by bot, or a clear error: an unknown bot, or a player count the variant refuses."""
     unknown = [b for b in bots if b not in BOT_CODES]
     if unknown:
-        raise ValueError(
+        raise UnknownBotError(
             f"no compiled bot {unknown[0]!r}; compiled bots: {', '.join(BOT_CODES)}"
         )
     if not variant.min_players <= len(bots) <= variant.max_players:
-        raise ValueError(
+        raise SetupError(
             f"{variant.name} is for {variant.min_players}..{variant.max_players} players, "
             f"not {len(bots)}"
         )
@@ -131,7 +128,7 @@ def thread_count(threads: int | None) -> int:
     if threads is None:
         return most
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be 1..{MAX_THREADS} (this machine has {most} cores), not {threads!r}")
+        raise SetupError(f"threads must be 1..{MAX_THREADS} (this machine has {most} cores), not {threads!r}")
     return threads
 
 
@@ -145,7 +142,7 @@ def chunks(
     chunk: int = CHUNK,
 ) -> Iterator[Simulation]:
     """`simulate`, one chunk of games at a time: for progress bars and for stopping early."""
-    v = _variant(variant)
+    v = as_variant(variant)
     codes = check_bots(v, bots)
     check_count(games, "the number of games")
     check_count(max_turns, "max_turns")

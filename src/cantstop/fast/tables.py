@@ -27,7 +27,7 @@ import numpy as np
 from cantstop.core.actions import action_numbering
 from cantstop.core.choices import group_choices
 from cantstop.core.state import ROLL, STOP, Action
-from cantstop.core.variant import Variant
+from cantstop.core.variant import Variant, preset
 
 NO_LIMIT = 1 << 30  # the step limit of a variant without one
 
@@ -89,6 +89,11 @@ def choice_table(shape: tuple[int, ...]) -> tuple[int, ...]:
                     found.discard(sub)  # the lowest mask only
             table.append(bits)
     return tuple(table)
+
+
+def as_variant(variant: Variant | str) -> Variant:
+    """A variant, or a preset's name or spec ('classic', 'solitaire+faces=3') read as one."""
+    return preset(variant) if isinstance(variant, str) else variant
 
 
 @lru_cache(maxsize=64)

@@ -24,6 +24,7 @@ from cantstop.protocol.messages import (
     HELLO,
     HELLO_OK,
     Go,
+    MessageError,
     Option,
     parse_option,
 )
@@ -124,7 +125,7 @@ class ProtocolPlayer:
             elif line.startswith("option "):
                 try:
                     option = parse_option(line)
-                except ValueError as error:
+                except MessageError as error:
                     self.kill()
                     raise SeatFailed(Fault.PROTOCOL, str(error)) from None
                 self.options[option.name] = option

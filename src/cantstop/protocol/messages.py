@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cantstop.core.errors import CantStopError
 from cantstop.core.state import Action
 from cantstop.table.move import Move
+
+
+class MessageError(CantStopError):
+    """A protocol line that cannot be read or a value an option does not take; says what is allowed."""
 
 HELLO = "cantstop"  # the controller's first line
 HELLO_OK = "cantstopok"  # the engine's last line of the handshake
@@ -43,17 +48,17 @@ class Option:
         return " ".join(words)
 
     def check(self, value: str) -> str:
-        """The value, checked against the option's type; a ValueError says what is allowed."""
+        """The value, checked against the option's type; a `MessageError` says what is allowed."""
         if self.kind == "spin":
             if not value.lstrip("-").isdigit():
-                raise ValueError(f"option {self.name} takes a whole number, not {value!r}")
+                raise MessageError(f"option {self.name} takes a whole number, not {value!r}")
             number = int(value)
             if self.low is not None and self.high is not None and not self.low <= number <= self.high:
-                raise ValueError(f"option {self.name} takes {self.low}..{self.high}, not {number}")
+                raise MessageError(f"option {self.name} takes {self.low}..{self.high}, not {number}")
         elif self.kind == "check" and value not in ("true", "false"):
-            raise ValueError(f"option {self.name} takes true or false, not {value!r}")
+            raise MessageError(f"option {self.name} takes true or false, not {value!r}")
         elif self.kind == "combo" and value not in self.choices:
-            raise ValueError(f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}")
+            raise MessageError(f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}")
         return value
 
 
@@ -71,7 +76,7 @@ def parse_option(line: str) -> Option:
             fields[key] = value
         i += 2
     if words[:1] != ["option"] or i != len(words) or not {"name", "type"} <= fields.keys():
-        raise ValueError(f"bad option line {line!r}: write option name N type T default D")
+        raise MessageError(f"bad option line {line!r}: write option name N type T default D")
     low, high = fields.get("min"), fields.get("max")
     return Option(
         fields["name"],
@@ -87,7 +92,7 @@ def parse_setoption(line: str) -> tuple[str, str]:
     """`setoption name X value Y` → (X, Y); the value may hold spaces."""
     words = line.split()
     if len(words) < 3 or words[1] != "name":
-        raise ValueError(f"bad setoption {line!r}: write setoption name X value Y")
+        raise MessageError(f"bad setoption {line!r}: write setoption name X value Y")
     if "value" in words[3:]:
         at = words.index("value", 3)
         return " ".join(words[2:at]), " ".join(words[at + 1 :])
@@ -111,10 +116,10 @@ class Go:
 def parse_go(line: str) -> Go:
     words = line.split()
     if len(words) < 3 or words[1] != "movetime" or not words[2].isdigit():
-        raise ValueError(f"bad go {line!r}: write go movetime MS (milliseconds), e.g. go movetime 1000")
+        raise MessageError(f"bad go {line!r}: write go movetime MS (milliseconds), e.g. go movetime 1000")
     legal: tuple[Action, ...] = ()
     if len(words) > 3:
         if words[3] != "legal":
-            raise ValueError(f"bad go {line!r}: after the movetime only 'legal ACTION...' may follow")
+            raise MessageError(f"bad go {line!r}: after the movetime only 'legal ACTION...' may follow")
         legal = tuple(Move.parse(word).action for word in words[4:])
     return Go(int(words[2]), legal)

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from cantstop import __version__
 from cantstop.bots import Budget, get_bot
-from cantstop.core.errors import CantStopError
+from cantstop.core.errors import CantStopError, PhaseError
 from cantstop.core.notation import from_notation
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import preset
@@ -21,6 +21,7 @@ from cantstop.protocol.messages import (
     COMMANDS,
     GIVE_UP,
     HELLO_OK,
+    MessageError,
     Option,
     parse_go,
     parse_setoption,
@@ -34,7 +35,7 @@ class Engine:
     """One bot's side of a session: holds the options, the game and the position."""
 
     def __init__(self, bot: str, write: Callable[[str], None]) -> None:
-        self.info = get_bot(bot)  # raises ValueError for an unknown bot before any output
+        self.info = get_bot(bot)  # raises UnknownBotError before any output
         self.write = write
         self.options = {SEED.name: SEED.default}
         self.rng = random.Random(0)
@@ -62,7 +63,7 @@ class Engine:
             return True
         try:
             handler(line)
-        except (ValueError, CantStopError) as error:
+        except CantStopError as error:
             self.error(str(error))
         return True
 
@@ -78,17 +79,17 @@ class Engine:
     def setoption(self, line: str) -> None:
         name, value = parse_setoption(line)
         if name != SEED.name:
-            raise ValueError(f"unknown option {name!r}; options: {SEED.name}")
+            raise MessageError(f"unknown option {name!r}; options: {SEED.name}")
         self.options[name] = SEED.check(value)
 
     def newgame(self, line: str) -> None:
         words = line.split()
         if len(words) != 4 or not words[2].isdigit() or not words[3].isdigit():
-            raise ValueError(f"bad newgame {line!r}: write newgame VARIANT SEATS SEAT, e.g. newgame classic 2 0")
+            raise MessageError(f"bad newgame {line!r}: write newgame VARIANT SEATS SEAT, e.g. newgame classic 2 0")
         variant = preset(words[1])
         seats, seat = int(words[2]), int(words[3])
         if not variant.min_players <= seats <= variant.max_players or not 0 <= seat < seats:
-            raise ValueError(
+            raise MessageError(
                 f"bad newgame {line!r}: {variant.name} seats {variant.min_players}..{variant.max_players} "
                 "players and SEAT counts from 0"
             )
@@ -105,14 +106,14 @@ class Engine:
             request = parse_go(line)
             state = self.position
             if state is None:
-                raise ValueError("no position to move in: send position NOTATION before go")
+                raise MessageError("no position to move in: send position NOTATION before go")
             if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
-                raise ValueError(
+                raise PhaseError(
                     f"nothing to decide in the {state.phase.name.lower()} phase: "
                     "go is for positions in the choose or decide phase"
                 )
             action = self.info.play(state, self.rng, Budget(seconds=request.movetime_ms / 1000))
-        except (ValueError, CantStopError) as error:
+        except CantStopError as error:
             self.error(str(error))
             self.write(f"bestmove {GIVE_UP}")
             return

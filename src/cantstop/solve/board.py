@@ -12,6 +12,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from cantstop.core.errors import CantStopError, VariantError
 from cantstop.core.variant import Variant, preset, variant_spec
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     FloatArray = npt.NDArray[np.float64]
 
 
-class SolveError(ValueError):
+class SolveError(CantStopError):
     """A variant or table the solver cannot use; the message says why and what works."""
 
 
@@ -211,7 +212,7 @@ def board_of(spec_or_variant: str | Variant) -> Board:
     if isinstance(variant, str):
         try:
             variant = preset(variant)
-        except ValueError as error:
+        except VariantError as error:
             raise SolveError(str(error)) from None
     if variant.min_players > 1:
         raise SolveError(

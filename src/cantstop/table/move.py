@@ -6,8 +6,9 @@ Kinds and their one text form (the JSON form in brackets):
   rolled, `1546` (`{"dice": [1, 5, 4, 6]}`);
 - a choice: `6+10` (`{"choice": [6, 10]}`);
 - stop: `stop` (`{"decision": "stop"}`);
-- the out-of-band ones, which name their seat: `resign:A` (the seat leaves the game
-  and loses it), `timeout:A` (the seat's clock ran out), `fallback:A` (the table played
+- the out-of-band ones, which name their seat: `resign:A` (the seat leaves the game;
+  in a game among people the others play on, as the record's `resign:A` event),
+  `timeout:A` (the seat's clock ran out), `fallback:A` (the table played
   a move in the seat's stead; the move follows). JSON: `{"resign": 0}` and so on, with
   the reason, when there is one, under `"reason"`.
 
@@ -27,7 +28,15 @@ from cantstop.core.choices import Choice, parse_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import SEATS, seat_letter
-from cantstop.core.record import Event, Roll, event_from_json, event_json, event_text, parse_event
+from cantstop.core.record import (
+    Event,
+    Leave,
+    Roll,
+    event_from_json,
+    event_json,
+    event_text,
+    parse_event,
+)
 from cantstop.core.state import ROLL, STOP, Action, Decision
 from cantstop.core.variant import Variant
 
@@ -52,6 +61,22 @@ class MoveError(CantStopError):
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    """One move, in one text form and one JSON form that read back equal.
+
+    Reading raises `MoveError` (a `CantStopError`) naming what a move may be; so does
+    `action` for an out-of-band move, which is no action of the rules.
+
+    >>> move = Move.parse("6+10")
+    >>> move.kind, move.action, move.json()
+    (<Kind.CHOICE: 'choice'>, (6, 10), {'choice': [6, 10]})
+    >>> Move.from_json({"resign": 1, "reason": "left"}).text
+    'resign:B'
+    >>> Move.parse("jump")
+    Traceback (most recent call last):
+    ...
+    cantstop.table.move.MoveError: bad move 'jump': write a choice (6+10, 7, 7+7), roll, stop, ...
+    """
+
     kind: Kind
     dice: Dice = ()  # ROLL: the dice once rolled (a `Roll`); () while a seat asks for a roll
     columns: Choice = ()  # CHOICE: the columns advanced, sorted
@@ -61,7 +86,7 @@ class Move:
     # ------------------------------------------------------------ building
     @staticmethod
     def of(action: Action) -> Move:
-        """The move of an engine action (a choice, ROLL or STOP)."""
+        """The move of an engine action (a choice, ROLL or STOP); `MoveError` for anything else."""
         move = _ACTIONS.get(action)
         if move is None:
             if not isinstance(action, tuple):
@@ -75,6 +100,8 @@ class Move:
     def of_event(event: Event) -> Move:
         if isinstance(event, Roll):
             return Move.rolled(tuple(event))
+        if isinstance(event, Leave):
+            return Move.resign(event.seat)
         return Move.of(event)
 
     @staticmethod
@@ -116,11 +143,13 @@ class Move:
 
     @property
     def event(self) -> Event:
-        """What the record keeps of the move: dice, a choice or a decision."""
+        """What the record keeps of the move: dice, a choice, a decision or a seat leaving."""
         if self.kind is Kind.ROLL:
             if not self.dice:
                 return ROLL
             return self.dice if type(self.dice) is Roll else Roll(self.dice)
+        if self.kind is Kind.RESIGN:
+            return Leave(self.seat)
         return self.action
 
     # ------------------------------------------------------------ forms
@@ -143,7 +172,7 @@ class Move:
 
     @staticmethod
     def parse(text: str, variant: Variant | None = None) -> Move:
-        """A move from its text form; dice are read only against a `variant`."""
+        """A move from its text form; dice are read only against a `variant`. Raises `MoveError`."""
         word = text.strip()
         kind, colon, seat = word.partition(":")
         if colon:
@@ -156,12 +185,12 @@ class Move:
             if variant is not None:
                 return Move.of_event(parse_event(word, variant))
             return Move.of(Decision(word) if word in ("roll", "stop") else parse_choice(word))
-        except ValueError as error:
+        except CantStopError as error:  # a choice, or with a variant dice, that cannot be read
             raise MoveError(f"bad move {text!r}: {error}") from None
 
     @staticmethod
     def from_json(data: object) -> Move:
-        """A move from its JSON form (a dict as `json` makes)."""
+        """A move from its JSON form (a dict as `json` makes). Raises `MoveError`."""
         try:
             if not isinstance(data, dict):
                 raise TypeError(f"a move is an object, not {type(data).__name__}")

@@ -5,8 +5,9 @@ one), then each move appends its few characters and is flushed to the disk, so a
 quit, a crash or a closed terminal never loses a move and a long game costs no more
 per move than a short one. When the game ends, the `Result` tag (a single character
 written as `*` until then) is set in place. Undo cuts the last move off again.
-Out-of-band moves (a fallback, a forfeit) are kept as `{comments}` with their reason:
-readers of records pass over them, people read them.
+Out-of-band moves that change no position (a fallback, a forfeit in a match) are kept
+as `{comments}` with their reason: readers of records pass over them, people read them.
+A seat leaving a game among people is an event of the record (`resign:B`).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class RecordFile:
             self._set_result(final)
 
     def append(self, move: Move, before: State, after: State) -> None:
-        if move.out_of_band:  # a comment on a line of its own, or inside the turn's line
+        if move.out_of_band and after is before:  # a comment on a line of its own, or inside the turn's line
             reason = " ".join(move.reason.translate(_BRACES).split())
             note = f"{{{move.text} {reason}}}"
             text = note + "\n" if self._new_line else " " + note

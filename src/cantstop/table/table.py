@@ -21,7 +21,7 @@ from datetime import date
 from typing import Protocol
 
 from cantstop.core.dice import Dice, DiceSource, roll_off
-from cantstop.core.errors import CantStopError, IllegalActionError
+from cantstop.core.errors import CantStopError, IllegalActionError, SetupError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record
 from cantstop.core.state import ROLL, Phase, State, describe_action, describe_actions
@@ -99,6 +99,28 @@ def recorded_fault(why: str) -> tuple[Fault | None, str]:
 
 
 class Table:
+    """The driver of one game: its record and state, the seats' players and the dice.
+
+    Raises `SetupError` when `players` does not give one entry (None for a person) per
+    seat of the record. A move is refused with nothing applied: `StaleMoveError` when it
+    was made on an older `version`, `IllegalActionError` when it is out of turn, after
+    the end or against the rules (the message names the legal actions).
+
+    >>> from cantstop import SeededDice
+    >>> table = Table.new("classic", ["Ann", "Bob"], SeededDice(7), first=0)
+    >>> happened = table.play(Move.parse("roll"))
+    >>> table.seat, table.state.phase.name, table.version
+    (0, 'CHOOSE', 1)
+    >>> table.play(Move.parse("stop"))
+    Traceback (most recent call last):
+    ...
+    cantstop.core.errors.IllegalActionError: stop is not legal here; legal actions: ...
+    >>> table.play(Move.parse("roll"), version=0)
+    Traceback (most recent call last):
+    ...
+    cantstop.table.table.StaleMoveError: the move was made on version 0 but the game is at version 1; ...
+    """
+
     def __init__(
         self,
         record: Record,
@@ -116,7 +138,7 @@ class Table:
         self.deal: Deal = dice if callable(dice) else source_deal(dice)
         self.players: list[Player | None] = list(players) or [None] * len(record.players)
         if len(self.players) != len(record.players):
-            raise ValueError(f"{len(self.players)} players for {len(record.players)} seats")
+            raise SetupError(f"{len(self.players)} players for {len(record.players)} seats: one per seat")
         self.policy = policy
         self.sink = sink
         self.budget_ms = budget_ms
@@ -136,7 +158,10 @@ class Table:
         players: Sequence[Player | None] = (),
         policy: Policy = Policy.FALLBACK,
     ) -> Table:
-        """A new game; without `first`, the seats roll off for who starts (recorded as `RollOff`)."""
+        """A new game; without `first`, the seats roll off for who starts (recorded as `RollOff`).
+
+        Raises `VariantError` for an unknown variant spec and `SetupError` for a number of
+        names or a `first` seat the variant does not allow."""
         v = preset(variant) if isinstance(variant, str) else variant
         all_tags = {"Date": date.today().strftime("%Y.%m.%d"), **(tags or {})}
         if first is None and len(names) == 1:
@@ -181,8 +206,9 @@ class Table:
 
     # ---------------------------------------------------------------- moves
     def prepare(self, move: Move, version: int | None = None, seat: int | None = None) -> Move:
-        """The move as it will be applied (a roll gets its dice); raises and changes nothing
-        if it is stale, out of turn or illegal. Lets a caller store a move before applying it."""
+        """The move as it will be applied (a roll gets its dice); lets a caller store a move
+        before applying it. Changes nothing; raises `StaleMoveError` if `version` is not the
+        table's, `IllegalActionError` if the move is out of turn, after the end or illegal."""
         if version is not None and version != self.version:
             raise StaleMoveError(version, self.version)
         if move.out_of_band:
@@ -215,7 +241,7 @@ class Table:
         return self.state.play(move.action)
 
     def play(self, move: Move, version: int | None = None, seat: int | None = None) -> list[Happening]:
-        """Apply a move (see `prepare` for what is refused); returns what happened."""
+        """Apply a move; returns what happened. Raises as `prepare` does, applying nothing."""
         ready = self.prepare(move, version, seat)
         if ready.out_of_band:
             return self._out_of_band(ready)
@@ -287,6 +313,10 @@ class Table:
         return [fell, *self._apply(self.prepare(Move.of(action)))]
 
     def _forfeit(self, seat: int, fault: Fault | None, reason: str) -> list[Happening]:
+        """The seat is out: among people (FALLBACK) it leaves and the others play on; in a
+        match (FORFEIT) it has lost and the game ends there."""
+        if self.policy is Policy.FALLBACK:
+            return self._leave(seat, fault, reason)
         others = [s for s in range(len(self.players)) if s != seat]
         winner = others[0] if len(others) == 1 else None
         self.forfeit = Forfeited(seat, fault, reason, winner)
@@ -294,6 +324,20 @@ class Table:
         self.record.tags["Forfeit"] = f"{seat_letter(seat)} {why}"
         self._note(Move.resign(seat, why))
         return [self.forfeit]
+
+    def _leave(self, seat: int, fault: Fault | None, reason: str) -> list[Happening]:
+        before = self.state
+        after = before.leave(seat)
+        move = Move.resign(seat, reason if fault is None else f"{fault}: {reason}")
+        self.record.events.append(move.event)
+        if after.turn != before.turn:
+            self._rolls_this_turn = 0
+        self.state = after
+        self.moves.append(move)
+        self._previous = None  # no undo across a seat leaving
+        if self.sink is not None:
+            self.sink.append(move, before, after)
+        return [Forfeited(seat, fault, reason, after.winner)]
 
     # ---------------------------------------------------------------- players
     def ask(self) -> Move | SeatFailed:
@@ -360,7 +404,8 @@ class Table:
 
     # ---------------------------------------------------------------- undo
     def undo(self) -> State:
-        """Take back the last choice of the current turn, keeping the dice."""
+        """Take back the last choice of the current turn, keeping the dice; anything else to
+        take back raises `IllegalActionError` saying what can be undone."""
         last = self.moves[-1] if self.moves else None
         if last is None or last.kind is not Kind.CHOICE or self._previous is None or self.over:
             if self.state.phase is Phase.ROLL and last is not None and not self.over:

@@ -19,7 +19,7 @@ from cantstop.board import seat_style
 from cantstop.bots.advice import advise
 from cantstop.core.choices import format_choice
 from cantstop.core.dice import Dice
-from cantstop.core.errors import CantStopError
+from cantstop.core.errors import CantStopError, PhaseError, UnknownBotError
 from cantstop.core.notation import seat_letter
 from cantstop.core.odds import next_roll, percent
 from cantstop.core.state import STOP, Phase, State
@@ -245,7 +245,7 @@ class GameScreen(SizedScreen):
                 text.append(f"{bot.display} says: {tip.reason}")
                 if notice:
                     text.append(f"\n({notice})", style="italic")
-            except (ValueError, CantStopError) as error:
+            except (UnknownBotError, PhaseError) as error:
                 text.append(f"no advice: {error}")
         return text
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cantstop.bots import BotInfo, Level, get_bot
-from cantstop.core.errors import SetupError
+from cantstop.core.errors import SetupError, UnknownBotError
 from cantstop.core.variant import Variant
 
 LEVELS = tuple(Level)  # weakest first
@@ -33,29 +33,32 @@ def resolve_bot(wanted: str) -> tuple[BotInfo, str | None]:
     """The bot for a name or level, and a notice when a weaker level stands in."""
     try:
         return get_bot(wanted), None
-    except ValueError:
+    except UnknownBotError:
         if wanted not in {level.value for level in LEVELS}:
             raise
     index = [level.value for level in LEVELS].index(wanted)
     for level in reversed(LEVELS[:index]):
         try:
             info = get_bot(level.value)
-        except ValueError:
+        except UnknownBotError:
             continue
         return info, f"no {wanted} bot yet: {info.display} ({level.value}) plays instead"
-    raise ValueError(f"no bot of level {wanted} or weaker is installed")
+    raise UnknownBotError(f"no bot of level {wanted} or weaker is installed")
 
 
 def parse_seats(text: str, max_seats: int = 4) -> tuple[list[Seat], list[str]]:
-    """Seats from 'Ann,Bob,bot:expert', and any fallback notices; a ValueError says what is wrong."""
+    """Seats from 'Ann,Bob,bot:expert', and any fallback notices.
+
+    A `SetupError` says what is wrong with the list, an `UnknownBotError` which bots exist.
+    """
     parts = [p.strip() for p in text.split(",")]
     if not text.strip() or any(not p for p in parts):
-        raise ValueError(
+        raise SetupError(
             f"bad players {text!r}: list 1-{max_seats} seats separated by commas, "
             "people by name and computer players as bot:NAME or bot:LEVEL"
         )
     if len(parts) > max_seats:
-        raise ValueError(f"{len(parts)} seats in {text!r}: at most {max_seats} can play")
+        raise SetupError(f"{len(parts)} seats in {text!r}: at most {max_seats} can play")
     seats: list[Seat] = []
     notices: list[str] = []
     for part in parts:
@@ -79,9 +82,9 @@ def parse_seats(text: str, max_seats: int = 4) -> tuple[list[Seat], list[str]]:
 def check_name(name: str) -> None:
     """A person's name must read back from a seat spec (',') and a record's Players tag (';')."""
     if "," in name or ";" in name or len(name) > 24 or not name.isprintable():
-        raise ValueError(f"bad name {name!r}: at most 24 printable characters and no ',' or ';'")
+        raise SetupError(f"bad name {name!r}: at most 24 printable characters and no ',' or ';'")
     if name.lower().startswith(BOT_PREFIX):
-        raise ValueError(f"bad name {name!r}: a person's name cannot start with {BOT_PREFIX}")
+        raise SetupError(f"bad name {name!r}: a person's name cannot start with {BOT_PREFIX}")
 
 
 def seats_spec(seats: list[Seat]) -> str:

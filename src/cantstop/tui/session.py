@@ -14,7 +14,7 @@ from pathlib import Path
 import platformdirs
 
 from cantstop.core.dice import DiceSource, SeededDice
-from cantstop.core.errors import RecordError
+from cantstop.core.errors import RecordError, SetupError, UnknownBotError
 from cantstop.core.record import read_record
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
@@ -95,7 +95,7 @@ class Session:
         else:
             try:
                 seats, notices = parse_seats(spec)
-            except ValueError as error:
+            except (SetupError, UnknownBotError) as error:
                 raise RecordError(f"bad {SEATS_TAG} tag {spec!r}: {error}") from None
             if len(seats) != len(record.players):
                 raise RecordError(

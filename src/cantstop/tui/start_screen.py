@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Select, Static
 
 from cantstop.bots import bot_names, get_bot
-from cantstop.core.errors import SetupError
-from cantstop.core.variant import PRESETS, preset
+from cantstop.core.errors import SetupError, UnknownBotError
+from cantstop.core.variant import PRESET_TITLES, PRESETS, preset
 from cantstop.tui.messages import NewGame
 from cantstop.tui.seats import BOT_PREFIX, LEVELS, check_name, check_seats, parse_seats, resolve_bot
 from cantstop.tui.widgets import SizedScreen, TooSmall
@@ -69,7 +69,7 @@ class StartScreen(SizedScreen):
                     yield Input(DEFAULT_NAMES[i], id=f"name{i}", tooltip="the name shown on the board and in the record")
             with Horizontal(id="variant-row"):
                 yield Static("Rules", classes="label")
-                yield Select([(name, name) for name in PRESETS], value="classic", allow_blank=False, id="variant")
+                yield Select([(PRESET_TITLES[name], name) for name in PRESETS], value="classic", allow_blank=False, id="variant")
             yield Static(id="problem")
             yield Button("Start (Ctrl-S)", id="start", variant="success")
             yield Static(Text(f"Records are saved in {self.records}", style="grey50"))
@@ -112,7 +112,7 @@ class StartScreen(SizedScreen):
                 if self.query_one(f"#kind{i}", Select).value == PERSON:
                     check_name(self.query_one(f"#name{i}", Input).value.strip())
             seats, notices = parse_seats(self.spec())
-        except ValueError as error:
+        except (SetupError, UnknownBotError) as error:
             problem.update(str(error) if self.spec() else "Fill at least one seat.")
             return
         try:

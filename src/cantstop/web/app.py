@@ -18,6 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from cantstop.web import players
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
 from cantstop.web.notify import listen
+from cantstop.web.ops import Operations
+from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
 from cantstop.web.routes import lobby, pages, play, socket
 from cantstop.web.service import GameService
@@ -31,14 +33,15 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     of its fields given by name (`bot_delay=0`)."""
     settings = replace(settings or Settings(), **knobs)
     service = GameService(storage, settings.bot_delay, clock_scale=settings.clock_scale)
+    ops = Operations(service, settings)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
         await service.resume()
         listener = None
         if storage.shared:  # other processes may serve the same games: hear of their moves
             listener = asyncio.create_task(listen(storage.url, service.games.notified, service.games.catch_up_all, service.chat_notified))
-        yield
+        yield ops.lifespan_state
         if listener is not None:
             listener.cancel()
             await asyncio.gather(listener, return_exceptions=True)
@@ -55,8 +58,9 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
+    ops.install(app)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router, players.router):
+    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

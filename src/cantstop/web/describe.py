@@ -6,6 +6,7 @@ from typing import Any, assert_never
 
 from cantstop.bots import get_bot
 from cantstop.core.dice import Dice
+from cantstop.core.errors import UnknownBotError
 from cantstop.core.notation import seat_letter, to_json
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import Variant
@@ -21,7 +22,7 @@ def display_name(name: str | None) -> str | None:
     if name and name.startswith("bot:"):
         try:
             return get_bot(name[4:]).display
-        except ValueError:  # a bot this server no longer has: its name is all there is
+        except UnknownBotError:  # a bot this server no longer has: its name is all there is
             return name
     return name
 
@@ -62,13 +63,26 @@ def _extra(h: Happening) -> tuple[str, dict[str, Any]]:
 
 def log_lines(happenings: list[Happening], names: list[str], variant: Variant) -> list[dict[str, Any]]:
     """The log entries of what moves did, in the table's own words (`table.wording`), the
-    dice written '4-6-2-6' and bots called by their display names."""
+    dice written '4-6-2-6' and bots called by their display names.
+
+    A seat the table played for (its clock ran out, its bot failed) gets one entry: the move
+    made, saying why, and marked `fell_back` with the fault; not a note and then the move."""
     shown = display_names(names)
-    lines = []
+    lines: list[dict[str, Any]] = []
+    why: kinds.FellBack | None = None
     for h in happenings:
+        if isinstance(h, kinds.FellBack):
+            why = h
+            continue
         kind, extra = _extra(h)
         text = say(h, shown, variant, brief=True, dice=dice_text, options=False)  # the choices are buttons
+        if why is not None:
+            text, extra = f"{why.reason[:1].upper()}{why.reason[1:]}: {text}", {**extra, "fell_back": why.fault.value}
+            why = None
         lines.append({"kind": kind, "seat": h.seat, "text": text, **extra})
+    if why is not None:  # a note with no move after it: it stands alone
+        kind, extra = _extra(why)
+        lines.append({"kind": kind, "seat": why.seat, "text": say(why, shown, variant, brief=True), **extra})
     return lines
 
 

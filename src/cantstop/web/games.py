@@ -12,7 +12,7 @@ import json
 import re
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
@@ -20,7 +20,7 @@ from typing import Any
 from cantstop.core.dice import DiceSource
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
-from cantstop.core.record import Record
+from cantstop.core.record import Event, Record
 from cantstop.core.state import Phase, State
 from cantstop.table import Collected, Fault, Happening, Kind, Move, MoveError, Policy, Table
 from cantstop.table.wording import roll_off_line
@@ -116,6 +116,39 @@ class LiveGame:
         return entries
 
 
+def told_moves(table: Table, moves: Iterable[Move]) -> Iterator[list[Happening]]:
+    """Restore each move on `table` and yield what it did, one list per move. A fallback note
+    yields an empty list: its happening comes with the move the table made for the seat, which
+    follows it in the store, so the log tells the two as one line (`describe.log_lines`)."""
+    held: list[Happening] = []
+    for move in moves:
+        held += table.restore(move)
+        if move.kind is Kind.FALLBACK:
+            yield []
+            continue
+        yield held
+        held = []
+
+
+def fallback_notes(moves: Iterable[Move], events: Sequence[Event]) -> dict[int, str]:
+    """Record event index -> a note on each move the table made for a seat (the move after a
+    `fallback` note), for `write_record`: '{fallback:A timeout: the move clock ran out}'.
+    The moves are matched to the record's `events`, as not every move is one (notes are not;
+    a resignation is among people, where the seat leaves and play goes on)."""
+    notes: dict[int, str] = {}
+    number = 0
+    why: Move | None = None
+    for move in moves:
+        if move.kind is Kind.FALLBACK:
+            why = move
+        elif move.kind is not Kind.TIMEOUT and number < len(events) and move.event == events[number]:
+            if why is not None:
+                notes[number] = f"{why.text} {why.reason}".strip()
+                why = None
+            number += 1
+    return notes
+
+
 def parse_action(raw: str | list[int]) -> Move:
     """'roll', 'stop', a choice as '6+10' or [6, 10]; a clear error otherwise. A client's
     move is never an out-of-band one: the table makes those."""
@@ -159,6 +192,7 @@ class LiveGames:
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
+        self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
 
     # --------------------------------------------------------------- loading
     async def live(self, game_id: str) -> LiveGame:
@@ -204,8 +238,8 @@ class LiveGames:
             game.moved_at = time.time()  # play starts now: the first move's clock counts from here
             entries.append(start_line(game))
             game.log.extend(entries)
-        for move in moves:
-            entries += game.told(game.table.restore(move))
+        for happened in told_moves(game.table, moves):
+            entries += game.told(happened)
         if moves:
             game.moved_at = time.time()
         return entries
@@ -282,6 +316,7 @@ class LiveGames:
         one is refused and nothing changes), storage takes it under the next version (or
         refuses: another process stored that version first), and only then the table plays it.
         """
+        arrived = time.perf_counter()
         game = await self.live(game_id)
         if seat is None:
             raise ApiError(403, "not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
@@ -303,6 +338,8 @@ class LiveGames:
             except CantStopError as error:
                 raise ApiError(422, "illegal", str(error), legal=legal_json(table.state)) from None
             await self._commit(game, [ready], winner)
+            for hook in self.on_act:
+                hook(time.perf_counter() - arrived)
             return game.snapshot()
 
     async def fail_seat(self, game_id: str, version: int, fault: Fault, reason: str) -> bool:

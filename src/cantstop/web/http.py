@@ -6,7 +6,7 @@ import json
 import logging
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -54,14 +54,20 @@ def install_error_handlers(app: FastAPI) -> None:
 def invalid_json(error: RequestValidationError) -> dict[str, Any]:
     """A body that does not fit the endpoint's model: each problem as 'field: what is wrong'."""
     detail = jsonable_encoder(error.errors(), exclude={"input", "url"})
+    problems = field_problems(detail, skip=1, whole="the body")  # each loc starts with "body"
+    return {"error": "bad_request", "message": f"the request does not fit the API: {problems}", "detail": detail}
+
+
+def field_problems(errors: Sequence[Mapping[str, Any]], skip: int = 0, whole: str = "the message") -> str:
+    """Pydantic's errors (the first five) as 'field: what is wrong; ...', after `skip` parts of each location."""
     problems = []
-    for item in detail[:5]:
+    for item in errors[:5]:
         if item.get("type") == "json_invalid":  # its loc is a character position, not a field
-            problems.append(f"the body is not JSON ({item.get('ctx', {}).get('error', 'unreadable')})")
+            problems.append(f"{whole} is not JSON ({item.get('ctx', {}).get('error', 'unreadable')})")
             continue
-        field = ".".join(str(part) for part in item.get("loc", ())[1:]) or "the body"
+        field = ".".join(str(part) for part in item.get("loc", ())[skip:]) or whole
         problems.append(f"{field}: {item.get('msg', 'invalid')}")
-    return {"error": "bad_request", "message": "the request does not fit the API: " + "; ".join(problems), "detail": detail}
+    return "; ".join(problems)
 
 
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from cantstop.bots import get_bot
 from cantstop.core.dice import roll_off
+from cantstop.core.errors import BotUnfitError, UnknownBotError, VariantError
 from cantstop.core.notation import seat_letter
 from cantstop.core.variant import Variant, preset
 from cantstop.table.wording import roll_off_text
@@ -20,7 +21,7 @@ def bot_spec(name: str, variant: Variant, players: int) -> str:
     try:
         info = get_bot(name)
         info.check(variant, players)
-    except ValueError as error:  # an unknown bot, or one that cannot play this game
+    except (UnknownBotError, BotUnfitError) as error:
         raise ApiError(422, "bad_seat", str(error)) from None
     return info.name
 
@@ -40,7 +41,7 @@ class Lobby:
         `rematch_of` the new game is stored as that game's rematch, or not at all."""
         try:
             v = preset(variant)
-        except ValueError as error:
+        except VariantError as error:
             raise ApiError(422, "bad_variant", str(error)) from None
         if not v.min_players <= len(seats) <= v.max_players:
             raise ApiError(422, "bad_seats", f"{v.name} is for {v.min_players}..{v.max_players} players, not {len(seats)}")

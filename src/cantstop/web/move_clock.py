@@ -27,6 +27,7 @@ class MoveClock:
     def __init__(self, games: LiveGames, standby: float = 5.0) -> None:
         self.games = games
         self.standby = standby  # how much later a process that did not make the last move steps in
+        self.timeouts = 0  # moves this process made for people out of time (the metrics read it)
         games.on_move.append(self.wake)
         games.on_load.append(self.wake)
 
@@ -44,7 +45,8 @@ class MoveClock:
         if game.version != version:
             return
         try:
-            await self.games.fail_seat(game.meta.id, version, Fault.TIMEOUT, RAN_OUT)
+            if await self.games.fail_seat(game.meta.id, version, Fault.TIMEOUT, RAN_OUT):
+                self.timeouts += 1
         except Exception as error:  # the database is down: the next move or restart starts the clock again
             log.warning("the move clock of game %s could not act: %s", game.meta.id, error)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from cantstop.bots import get_bot
 from cantstop.bots.advice import advise
+from cantstop.core.errors import UnknownBotError
 from cantstop.core.odds import bust_after, next_roll
 from cantstop.core.state import Phase, State
 from cantstop.web.describe import action_json
@@ -35,7 +36,7 @@ def odds_json(state: State) -> dict[str, Any]:
         for level in ("expert", "hard", "medium", "easy"):
             try:
                 advice = advise(state, get_bot(level).name)
-            except ValueError:
+            except UnknownBotError:
                 continue
             result["advice"] = {"bot": get_bot(level).name, "action": action_json(advice.action), "reason": advice.reason}
             break

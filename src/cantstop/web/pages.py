@@ -30,14 +30,18 @@ PAGES = {
 }
 
 
+API_LINK = '<a href="/docs">API</a>'  # only where /docs is served (Settings.api_docs)
+
+
 @cache
-def page_html(name: str) -> str:
-    """The whole page `name` (a key of PAGES)."""
+def page_html(name: str, api_docs: bool = False) -> str:
+    """The whole page `name` (a key of PAGES); `api_docs` when the server shows its API pages."""
     page = PAGES[name]
     layout = Template((STATIC / "layout.html").read_text(encoding="utf-8"))
-    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
-    return layout.substitute(title=page.title, script=page.script, body_class=page.body_class, body=body)
+    body = Template((STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8"))
+    filled = body.safe_substitute(api_link=API_LINK if api_docs else "")
+    return layout.substitute(title=page.title, script=page.script, body_class=page.body_class, body=filled)
 
 
-def page_response(name: str) -> HTMLResponse:
-    return HTMLResponse(page_html(name))
+def page_response(name: str, api_docs: bool = False) -> HTMLResponse:
+    return HTMLResponse(page_html(name, api_docs))

@@ -48,14 +48,18 @@ def finished(storage: Storage, name: str | None, limit: int) -> list[dict[str, A
 
 
 def profile(storage: Storage, name: str) -> dict[str, Any] | None:
+    """A player's rating, history and games (finished ones, then those under way); None for a
+    name that sits in no game here."""
     rating = storage.ratings([name]).get(name)
     games = finished(storage, name, 20)
-    if rating is None and not games:
+    playing = [summary_json(g) for g in storage.games(("waiting", "playing"), 20, player=name)]
+    if rating is None and not games and not playing:
         return None
     history = [{"game": p.game_id, "at": p.at.isoformat(), "rating": round(p.ordinal, 2), "mu": round(p.mu, 2), "sigma": round(p.sigma, 2)}
                for p in storage.rating_history(name)]
     return {"name": name, "display": display_name(name), "bot": name.startswith("bot:"),
-            "rating": rating_json(rating) if rating else None, "history": history, "games": games}
+            "rating": rating_json(rating) if rating else None, "history": history, "games": games,
+            "playing": playing}
 
 
 def run(request: Request) -> tuple[Storage, Callable[..., Awaitable[Any]]]:
@@ -77,7 +81,7 @@ async def player(request: Request, name: str = NAME_PATH) -> dict[str, Any]:
     storage, db = run(request)
     found = await db(profile, storage, name)
     if found is None:
-        raise ApiError(404, "no_player", f"no player called {name!r} has finished a game here")
+        raise ApiError(404, "no_player", f"no player called {name!r} has played here")
     return found  # type: ignore[no-any-return]
 
 

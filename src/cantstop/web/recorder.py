@@ -15,6 +15,7 @@ from typing import Any
 from cantstop.web.storage import Append, StaleError, Storage
 
 CHECKPOINT_EVERY = 1.0  # seconds between SQLite checkpoints while events are being written
+DRAIN = 3.0  # seconds closing waits for the events already handed in to be committed
 
 
 class Recorder:
@@ -31,10 +32,18 @@ class Recorder:
         self._written = asyncio.Event()  # set by each commit, cleared by each checkpoint
         self._checkpointer: asyncio.Task[None] | None = None
         self._checkpoint_thread = ThreadPoolExecutor(1, thread_name_prefix="cantstop-checkpoint")
+        self.errors = 0  # storage calls that raised something other than a refusal (the metrics read it)
+        self._committing = False
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a (blocking) storage call off the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        except StaleError:
+            raise
+        except Exception:
+            self.errors += 1
+            raise
 
     async def append(self, append: Append) -> None:
         """Commit one event, batched with whatever other games commit at the same moment;
@@ -54,13 +63,16 @@ class Recorder:
             self._wake.clear()
             while self._pending:
                 batch, self._pending = self._pending, []
+                self._committing = True
                 try:
                     stored = await self.db(self.storage.append_many, [a for a, _ in batch])
                 except Exception as error:  # the database is down: every waiting action fails alike
+                    self._committing = False
                     for _, done in batch:
                         if not done.done():  # a cancelled waiter must not stop the writer
                             done.set_exception(error)
                     continue
+                self._committing = False
                 self._written.set()
                 for (a, done), ok in zip(batch, stored):
                     if done.done():
@@ -84,7 +96,15 @@ class Recorder:
                 continue
             self.checkpoints += 1
 
-    async def close(self) -> None:
+    async def close(self, drain: float = DRAIN) -> None:
+        """Stop, once what was handed in is committed (up to `drain` seconds): a move made
+        as the server stops is stored even if nobody waits for it any more."""
+        writer = self._writer
+        deadline = asyncio.get_running_loop().time() + drain
+        while writer is not None and not writer.done() and (self._pending or self._committing):
+            if asyncio.get_running_loop().time() >= deadline:
+                break
+            await asyncio.sleep(0.01)
         for task in (self._writer, self._checkpointer):
             if task is not None:
                 task.cancel()

@@ -73,7 +73,9 @@ class Created(BaseModel):
 
 class WsChat(Strict):
     type: Literal["chat"]
-    text: str = Field(max_length=1000, description="plain text, 1..200 characters once trimmed")
+    # No length limit here: the message's own size limit bounds it, and the chat's rule
+    # (1..200 characters once trimmed) is checked where it lives, with its own words.
+    text: str = Field(description="plain text, 1..200 characters once trimmed")
     token: str | None = Field(None, max_length=100, description="speak for this held seat (people at one screen)")
 
 

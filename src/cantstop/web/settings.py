@@ -30,6 +30,17 @@ class Settings:
     # A game's move clock (30 s, 2 min) lasts its seconds times this: tests make it tiny.
     clock_scale: float = 1.0
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
+    # Operations (web/ops): a request must finish its headers this many seconds after it
+    # began (or the connection opened), and its body this many seconds after its headers.
+    header_timeout: float = 10.0
+    body_timeout: float = 15.0
+    # Open connections (WebSockets included) one client address may hold; 0: no cap. A trusted
+    # proxy's connections are not capped: they carry many clients.
+    connections_per_address: int = 100
+    # /metrics answers only a request bearing this token (Authorization: Bearer ...); empty: off.
+    metrics_token: str = ""
+    # On SIGTERM, seconds the requests in flight get to finish before they are cancelled.
+    shutdown_grace: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -41,6 +52,8 @@ class Settings:
                 continue
             if f.type == "float":
                 given[f.name] = float(raw)
+            elif f.type == "int":
+                given[f.name] = int(raw)
             elif f.type == "bool":
                 given[f.name] = raw.strip().lower() in ("1", "yes", "true", "on")
             elif f.type.startswith("tuple"):

@@ -346,11 +346,13 @@ class Storage:
             row.created, tuple(Seat(*x) for x in seats), row.rematch, row.clock, row.updated,
         )
 
-    def games(self, status: tuple[str, ...], limit: int = 50) -> list[StoredGame]:
+    def games(self, status: tuple[str, ...], limit: int = 50, player: str | None = None) -> list[StoredGame]:
+        """Games of these statuses, the last moved first (only those `player` sits in, if given)."""
         with self.session() as s:
-            rows = s.scalars(
-                select(GameRow).where(GameRow.status.in_(status)).order_by(GameRow.updated.desc()).limit(limit)
-            ).all()
+            query = select(GameRow).where(GameRow.status.in_(status))
+            if player is not None:
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == player)))
+            rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
             return [self._stored(s, row) for row in rows]
 
     def claim_seat(self, game_id: str, seat: int, name: str) -> str | None:

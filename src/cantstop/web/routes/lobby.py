@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 from cantstop.bots import Level, bot_names, get_bot
-from cantstop.core.variant import PRESETS
+from cantstop.core.variant import PRESET_TITLES, PRESETS
 from cantstop.web.describe import summary_json
 from cantstop.web.errors import ApiError
 from cantstop.web.routes.deps import cookie_name, is_https, limit, service_of, token_of
@@ -17,14 +17,29 @@ from cantstop.web.storage import new_token
 router = APIRouter(prefix="/api")
 
 
+def level_bots() -> dict[str, str]:
+    """Level -> the bot a `bot:LEVEL` seat gets (`get_bot` decides), for the levels that seat one."""
+    seated = {}
+    for level in Level:
+        try:
+            seated[level.value] = get_bot(level.value).name
+        except ValueError:  # no bot of this level plays every game
+            continue
+    return seated
+
+
 @router.get("/variants")
 async def variants() -> dict[str, Any]:
-    """The rule presets and the bots (by name and by level) a seat may hold."""
+    """The rule presets and the bots (by name and by level) a seat may hold; `levels` names,
+    for each level, the bot that seat gets, so a menu's words cannot differ from the game."""
     infos = [get_bot(n) for n in bot_names()]
     return {
-        "variants": [{"name": n, "min_players": v.min_players, "max_players": v.max_players} for n, v in PRESETS.items()],
+        "variants": [
+            {"name": n, "title": PRESET_TITLES[n], "min_players": v.min_players, "max_players": v.max_players}
+            for n, v in PRESETS.items()
+        ],
         "bots": [{"name": b.name, "level": b.level.value, "description": b.description, "display": b.display} for b in infos],
-        "levels": [level.value for level in Level if any(b.level is level for b in infos)],
+        "levels": [{"name": level, "bot": bot} for level, bot in level_bots().items()],
     }
 
 

@@ -12,7 +12,7 @@ from cantstop.core.record import write_record
 from cantstop.table import Table
 from cantstop.web.describe import log_lines, state_json
 from cantstop.web.errors import ApiError
-from cantstop.web.games import parse_action
+from cantstop.web.games import fallback_notes, parse_action, told_moves
 from cantstop.web.odds import odds_json
 from cantstop.web.routes.deps import limit, service_of, token_of
 from cantstop.web.schemas import ActionIn
@@ -51,7 +51,7 @@ async def record(game_id: str, request: Request) -> PlainTextResponse:
     if game.record is None:
         raise ApiError(409, "not_started", "the game has not started: no record yet")
     return PlainTextResponse(
-        write_record(game.record),
+        write_record(game.record, fallback_notes(game.table.moves if game.table else (), game.record.events)),
         headers={"Content-Disposition": f'attachment; filename="cantstop-{game_id}.txt"'},
     )
 
@@ -65,8 +65,7 @@ async def replay(game_id: str, request: Request) -> dict[str, Any]:
     # The game told again: a fresh table takes the stored moves one by one, as the live one did.
     again = Table(game.meta.record([]), game.table.deal, policy=game.table.policy)
     frames = [{"version": 0, "turn": 0, "state": state_json(again.state), "log": game.log[:1]}]
-    for version, move in enumerate(list(game.table.moves), 1):
-        happened = again.restore(move)
+    for version, happened in enumerate(told_moves(again, list(game.table.moves)), 1):
         state = again.state
         frames.append({"version": version, "turn": state.turn, "state": state_json(state), "log": log_lines(happened, game.names, again.variant)})
     return {**game.snapshot(), "frames": frames}

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cantstop.web.errors import ApiError
 from cantstop.web.games import LiveGame, parse_action
-from cantstop.web.http import DB_DOWN, TOO_DEEP, json_depth
+from cantstop.web.http import DB_DOWN, TOO_DEEP, field_problems, json_depth
 from cantstop.web.routes.deps import limit, service_of, token_of
 from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent
 from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE, Settings
@@ -84,7 +84,7 @@ async def live(ws: WebSocket, game_id: str) -> None:
 ERRORS_ABOUT = {"action": "action", "chat": "chat", "mute": "chat", "present": "action"}  # which part of the page shows a refusal
 MODELS: dict[str, type[WsAction | WsChat | WsMute | WsPresent]] = {"action": WsAction, "chat": WsChat, "mute": WsMute, "present": WsPresent}
 EXPECTED = (
-    'expected {"type": "action", "version": N, "action": ...}, {"type": "chat", "text": ...},'
+    'send {"type": "action", "version": N, "action": ...}, {"type": "chat", "text": ...},'
     ' {"type": "mute", "spectators": true|false}, {"type": "present", "tokens": [...]} or {"type": "ping"}'
 )
 
@@ -103,12 +103,19 @@ async def handle(
         return {"type": "error", **TOO_DEEP}
     try:
         data = json.loads(text)
-        kind = data.get("type") if isinstance(data, dict) else None
-        if kind == "ping":
-            return {"type": "pong"}
-        message = MODELS[kind].model_validate(data) if kind in MODELS else WsAction.model_validate(data)
-    except (ValueError, ValidationError) as error:
-        return {"type": "error", "error": "bad_message", "message": f"{EXPECTED}: {str(error)[:300]}"}
+    except ValueError as error:
+        return bad_message(f"a message is JSON text, and this is not ({error}); {EXPECTED}")
+    kind = data.get("type") if isinstance(data, dict) else None
+    if kind == "ping":
+        return {"type": "pong"}
+    if kind is None:
+        return bad_message(f'a message is a JSON object with a "type"; {EXPECTED}')
+    if not isinstance(kind, str) or kind not in MODELS:
+        return bad_message(f"no message has the type {kind!r}; {EXPECTED}")
+    try:
+        message = MODELS[kind].model_validate(data)
+    except ValidationError as error:  # the fields named, each with what is wrong
+        return {**bad_message(f"this {kind} message does not fit: {field_problems(error.errors())}"), "about": ERRORS_ABOUT[kind]}
     service = service_of(ws)
     try:
         if isinstance(message, WsAction):
@@ -132,6 +139,10 @@ async def handle(
         return {"type": "error", "about": ERRORS_ABOUT[message.type], **error.json()}
     except SQLAlchemyError:
         return {"type": "error", "about": ERRORS_ABOUT[message.type], **DB_DOWN}
+
+
+def bad_message(message: str) -> dict[str, Any]:
+    return {"type": "error", "error": "bad_message", "message": message}
 
 
 async def present(ws: WebSocket, game: LiveGame, tokens: list[str], here: set[int]) -> None:

@@ -8,8 +8,9 @@ export function createChat(root, send) {
   const log = text("ol", null, "chat-log");
   log.setAttribute("aria-live", "polite");
   log.setAttribute("aria-label", "chat messages");
+  // No maxLength: a browser would cut a longer pasted message silently. It is checked on
+  // sending instead, where the note can say why and the words stay in the box to shorten.
   const input = document.createElement("input");
-  input.maxLength = MAX;
   input.autocomplete = "off";
   input.placeholder = "Say something…";
   input.setAttribute("aria-label", "chat message");
@@ -31,14 +32,22 @@ export function createChat(root, send) {
 
   let who = { seat: null, token: null }; // whom this page speaks for
   let muted = false;
+  let sent = null; // the last message sent, given back to the box if the server refuses it
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const message = input.value.trim();
     if (!message) return;
+    const length = [...message].length; // characters, as the server counts them
+    if (length > MAX) {
+      note.textContent = `A chat message has at most ${MAX} characters; this one has ${length}. Shorten it and send again.`;
+      return;
+    }
     note.textContent = "";
-    if (send({ type: "chat", text: message, ...(who.token ? { token: who.token } : {}) })) input.value = "";
-    else note.textContent = "Not connected: the message was not sent.";
+    if (send({ type: "chat", text: message, ...(who.token ? { token: who.token } : {}) })) {
+      sent = message;
+      input.value = "";
+    } else note.textContent = "Not connected: the message was not sent.";
   });
   muteBox.addEventListener("change", () => {
     send({ type: "mute", spectators: muteBox.checked, ...(who.token ? { token: who.token } : {}) });
@@ -80,9 +89,16 @@ export function createChat(root, send) {
       showMuted();
     },
     receive(message) {
-      if (message.type === "chat") add(message);
-      else if (message.type === "chat_mute") setMuted(message.spectators_muted, message.by);
-      else if (message.type === "error") note.textContent = message.message;
+      if (message.type === "chat") {
+        if (message.text === sent) sent = null; // it went through
+        add(message);
+      } else if (message.type === "chat_mute") {
+        setMuted(message.spectators_muted, message.by);
+      } else if (message.type === "error") {
+        note.textContent = message.message;
+        if (sent !== null && !input.value) input.value = sent; // refused: the words come back to be fixed
+        sent = null;
+      }
     },
   };
 }

@@ -183,8 +183,11 @@ function renderControls(state) {
     state.legal.forEach((choice, i) => {
       const b = button(`${i + 1}`, "choice", () => act(choice));
       const how = state.ways && state.ways[i] ? pairsLabel(state.ways[i]) : "";
-      b.replaceChildren(text("kbd", String(i + 1)), text("span", choiceLabel(choice), "choice-columns"), text("span", how, "choice-dice"));
-      b.setAttribute("aria-label", `${i + 1}: move ${choice.join(" and ")}${how ? `, from ${state.ways ? wayText(state.ways[i], state) : ""}` : ""}`);
+      // The spoken name starts with the words on the button (as they are read, spaced), then
+      // explains them, so a person who says what they see ("click 6 + 10") reaches it.
+      b.replaceChildren(text("kbd", String(i + 1)), " ", text("span", choiceLabel(choice), "choice-columns"), " ", text("span", how, "choice-dice"));
+      const explained = `move ${choice.join(" and ")}${how && state.ways ? `, from ${wayText(state.ways[i], state)}` : ""}`;
+      b.setAttribute("aria-label", `${b.textContent.trim()}: ${explained}`);
       b.dataset.choice = JSON.stringify(choice);
       b.disabled = !mine || busy;
       // Hovering or focusing a choice shows its dice pairs and ghosts its runners on the board.
@@ -554,6 +557,7 @@ function receive(message) {
   say(words);
 }
 
+const RESTARTING = 1012; // the close code a server sends its sockets when it stops (SIGTERM)
 let retry = 500;
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${gameId}`);
@@ -562,9 +566,14 @@ function connect() {
   ws.addEventListener("message", (e) => {
     receive(JSON.parse(e.data));
   });
-  ws.addEventListener("close", async () => {
+  ws.addEventListener("close", async (event) => {
     ui.live.classList.remove("on");
     ui.live.title = "reconnecting…";
+    if (event.code === RESTARTING) {
+      // The server is stopping to restart: come back once it is up, not all sockets at once.
+      ui.live.title = "the server is restarting: reconnecting…";
+      retry = 1000 + Math.floor(Math.random() * 2000);
+    }
     if (!game && await noSuchGame()) return; // nothing to wait for
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);

@@ -82,17 +82,17 @@ function newGame() {
 async function setup() {
   const info = await api("/api/variants");
   variants = info.variants;
-  // A level plays its strongest bot: the last one listed for it.
-  const strongest = (level) => info.bots.filter((b) => b.level === level).pop();
+  // A level seats the bot the server names for it: the label says that bot, never a guess.
+  const display = Object.fromEntries(info.bots.map((b) => [b.name, b.display]));
   seatOptions = [["open", "A person with the link (open seat)"], [HERE, "A person at this screen"],
-    ...info.levels.map((l) => [`bot:${l}`, `Computer, ${l} (${strongest(l).display})`]),
+    ...info.levels.map((l) => [`bot:${l.name}`, `Computer, ${l.name} (${display[l.bot]})`]),
     ...info.bots.map((b) => [`bot:${b.name}`, `${b.display} — ${b.description}`])];
   for (const v of variants) {
-    const o = text("option", v.name);
+    const o = text("option", v.title);
     o.value = v.name;
     $("variant").append(o);
   }
-  const bot = { value: `bot:${info.levels[0]}`, name: "" };
+  const bot = { value: `bot:${info.levels[0].name}`, name: "" };
   setSeats([{ value: "open", name: "" }, bot]);
   $("variant").addEventListener("change", () => {
     const v = variantOf($("variant").value);

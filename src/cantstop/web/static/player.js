@@ -73,6 +73,8 @@ async function show() {
   }
   $("plot").replaceChildren(profile.history.length ? plot(profile.history, $("plot").clientWidth)
     : text("p", "No rated games yet: games of two or more players are rated.", "meta"));
+  $("playing").replaceChildren(...profile.playing.map((g) => gameItem(g)));
+  $("playing-card").hidden = !profile.playing.length;
   $("recent").replaceChildren(...(profile.games.length ? profile.games.map((g) => gameItem(g)) : [text("li", "No finished games yet.", "meta")]));
   document.body.dataset.ready = "true";
 }

@@ -14,7 +14,8 @@ const board = (runners = {}, pieces = {}, claimed = {}) => ({ heights: HEIGHTS, 
 const SCENES = [
   {
     title: "Welcome to Can't Stop",
-    say: "Race up the eleven columns, one for each sum of two dice. Claim three columns to win. Five short steps show you how.",
+    // the count of steps is put in from SCENES itself below, so it cannot drift from them
+    say: "Race up the eleven columns, one for each sum of two dice. Claim three columns to win. STEPS short steps show you how.",
   },
   {
     title: "1. Roll",
@@ -56,6 +57,11 @@ const SCENES = [
     after: { position: board({}, { 7: 6 }, { 12: 0 }), say: "Column 12 is yours: nobody may play it again. Claim three columns and you win. Good luck!" },
   },
 ];
+
+// The numbered steps after the welcome: the welcome names how many, the counter counts them.
+const STEPS = SCENES.length - 1;
+const NUMBERS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
+SCENES[0].say = SCENES[0].say.replace("STEPS", NUMBERS[STEPS] ?? String(STEPS));
 
 export const tourSeen = () => localStorage.getItem(SEEN) === "1";
 
@@ -102,7 +108,7 @@ export function startTour() {
     const s = SCENES[index];
     title.textContent = s.title;
     words.textContent = s.say;
-    steps.textContent = `${index + 1} of ${SCENES.length}`;
+    steps.textContent = index ? `Step ${index} of ${STEPS}` : "";
     next.textContent = index === SCENES.length - 1 ? "Play" : "Next";
     next.disabled = Boolean(s.act || s.choices);
     show(s.position, s.dice);

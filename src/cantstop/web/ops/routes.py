@@ -1,0 +1,48 @@
+"""/healthz (the process answers), /readyz (and reaches its database) and /metrics."""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from cantstop.web.errors import ApiError
+from cantstop.web.http import DB_DOWN
+from cantstop.web.ops.room import Operations
+
+router = APIRouter(include_in_schema=False)
+PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def ops_of(request: Request) -> Operations:
+    ops: Operations = request.app.state.ops
+    return ops
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """Alive: the process serves requests (it says nothing of the database)."""
+    return {"status": "alive"}
+
+
+@router.get("/readyz")
+async def readyz(request: Request) -> JSONResponse:
+    """Ready: the database answers a query; 503 when it does not (send no players here)."""
+    if await ops_of(request).database_reachable():
+        return JSONResponse({"status": "ready"})
+    return JSONResponse(DB_DOWN, status_code=503, headers={"Retry-After": "5"})
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    """Prometheus text, for a scraper that sends the configured token as a bearer token."""
+    ops = ops_of(request)
+    token = ops.settings.metrics_token
+    if not token:
+        raise ApiError(404, "not_found", "metrics are off: set CANTSTOP_METRICS_TOKEN to serve them to holders of that token")
+    auth = request.headers.get("authorization", "")
+    given = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+    if not secrets.compare_digest(given.encode(), token.encode()):
+        raise ApiError(401, "bad_token", "metrics need 'Authorization: Bearer <the metrics token>'", headers={"WWW-Authenticate": "Bearer"})
+    return Response(ops.metrics.text(), media_type=PROMETHEUS_TEXT)

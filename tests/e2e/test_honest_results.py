@@ -1,0 +1,149 @@
+"""No command prints a figure that a failing bot produced: bots that cannot play are refused
+before the first game, a bot that fails mid-run stops the run, and a run has a turn limit.
+
+Each test runs the command line in a fresh interpreter after a few lines of set-up: the
+venv has numba, so its absence is made by `sys.modules['numba'] = None`; the bots that
+crash or never stop are registered there, leaving this process's registry alone.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from cantstop.solve.board import board_of
+from cantstop.solve.solver import solve
+from cantstop.solve.table import default_path
+
+NO_NUMBA = "import sys; sys.modules['numba'] = None"
+
+CRASHES_AT_TURN_3 = """
+from cantstop.bots import Level, get_bot, register
+
+play_rule28 = get_bot("rule28").play
+
+@register("crashy", Level.EASY, "plays rule28, crashes on its third turn", "Crashy bot")
+def crashy(state, rng, budget):
+    if state.turn == 2:
+        raise RuntimeError("out of ideas")
+    return play_rule28(state, rng, budget)
+"""
+
+NEVER_STOPS = """
+from cantstop.bots import Level, register
+from cantstop.core.state import ROLL
+
+@register("greedy", Level.EASY, "never stops", "Greedy bot")
+def greedy(state, rng, budget):
+    legal = state.legal_actions()
+    return ROLL if ROLL in legal else legal[0]
+"""
+
+
+def cantstop(prelude: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`cantstop ARGS` in a fresh interpreter, after `prelude`."""
+    script = f"{prelude}\nfrom cantstop.cli import main\nmain(prog_name='cantstop')"
+    return subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode != 0, done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+    for word in words:
+        assert word in done.stderr, done.stderr
+
+
+def test_expert2_without_the_fast_extra_is_refused_before_the_first_game() -> None:
+    done = cantstop(NO_NUMBA, "solitaire", "expert2", "--games", "3", "--seed", "1")
+    assert done.returncode == 2 and "turns" not in done.stdout
+    assert_one_line_error(done, "Expert II bot cannot play solitaire", "pip install -e '.[fast]'")
+
+
+def test_expert2_plays_against_rivals_without_the_fast_extra(tmp_path: Path) -> None:
+    # With rivals it plays as the expert, which needs no solver: nothing to refuse.
+    done = cantstop(NO_NUMBA, "arena", "expert2", "random", "--games", "2", "--jobs", "1", "--no-progress",
+                    "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "expert2" in done.stdout
+
+
+def test_optimal_without_the_fast_extra_is_refused_even_on_a_solved_board(tmp_path: Path) -> None:
+    spec = "solitaire+faces=3+heights=1.2.3.2.1"
+    folder = {"CANTSTOP_SOLVE_DIR": str(tmp_path)}
+    board = board_of(spec)
+    solve(board, tmp_path / default_path(board).name, threads=1)
+    done = cantstop(NO_NUMBA, "solitaire", "optimal", "--games", "3", "--variant", spec, env=folder)
+    assert done.returncode == 2 and "turns" not in done.stdout
+    assert_one_line_error(done, "Optimal bot cannot play", "pip install -e '.[fast]'")
+    # With numba the same table plays.
+    done = cantstop("", "solitaire", "optimal", "--games", "3", "--variant", spec, env=folder)
+    assert done.returncode == 0 and "optimal: " in done.stdout, done.stderr
+
+
+def test_solve_without_the_fast_extra_is_a_one_line_error(tmp_path: Path) -> None:
+    table = tmp_path / "t.table"
+    done = cantstop(NO_NUMBA, "solve", "solitaire+faces=3+heights=1.2.3.2.1", "--out", str(table))
+    assert_one_line_error(done, "the solver needs the 'fast' extra", "pip install -e '.[fast]'")
+    assert not table.exists()
+
+
+def test_a_bot_that_crashes_mid_run_stops_solitaire_with_its_name() -> None:
+    done = cantstop(CRASHES_AT_TURN_3, "solitaire", "crashy", "--games", "4", "--seed", "2")
+    assert_one_line_error(done, "the bot crashy failed", "RuntimeError: out of ideas")
+    assert "turns" not in done.stdout and "#" not in done.stdout
+    in_workers = cantstop(CRASHES_AT_TURN_3, "solitaire", "crashy", "--games", "4", "--jobs", "2")
+    assert_one_line_error(in_workers, "the bot crashy failed")
+
+
+def test_a_bot_that_never_stops_ends_at_the_turn_limit_which_is_reported() -> None:
+    done = cantstop(NEVER_STOPS, "solitaire", "greedy", "--games", "3", "--max-turns", "40")
+    assert done.returncode == 0, done.stderr
+    assert "3 games reached the 40-turn limit and count as 40 turns: the mean is a lower bound" in done.stdout
+    assert done.stdout.startswith("greedy: 40.000 ± 0.000 turns")
+
+
+def test_the_turn_limit_is_the_arenas_and_is_reported_when_no_game_reaches_it() -> None:
+    done = cantstop("", "solitaire", "rule28", "--games", "3")
+    assert done.returncode == 0, done.stderr
+    assert "no game reached the 2,000-turn limit" in done.stdout.splitlines()[0]
+
+
+# Ray finds no cluster, even if another process on this machine runs one.
+NO_RAY_CLUSTER = """
+import functools
+import ray._private.services as services
+services.find_gcs_addresses = functools.cache(lambda: [])  # Ray clears this cache on shutdown
+services.find_bootstrap_address = lambda temp_dir: None
+"""
+
+
+def test_arena_with_no_ray_cluster_is_a_one_line_error_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "match"
+    args = ("arena", "random", "rule28", "--games", "2", "--ray", "auto", "--out", str(out), "--no-progress")
+    done = cantstop(NO_RAY_CLUSTER, *args, env={"RAY_ADDRESS": ""})
+    assert_one_line_error(done, "cantstop arena --ray: no Ray cluster at 'auto'", "ray start --head")
+    assert not out.exists()  # so the same command runs once a cluster is up
+
+
+def test_solve_with_no_ray_cluster_is_a_one_line_error(tmp_path: Path) -> None:
+    args = ("solve", "solitaire+faces=3+heights=1.2.3.2.1", "--ray", "auto", "--out", str(tmp_path / "t.table"))
+    done = cantstop(NO_RAY_CLUSTER, *args, env={"RAY_ADDRESS": ""})
+    assert_one_line_error(done, "cantstop solve --ray: no Ray cluster at 'auto'", "ray start --head")
+    assert not (tmp_path / "t.table").exists()
+
+
+def test_solving_a_slice_of_finished_games_only_marks_it_done(tmp_path: Path) -> None:
+    # Layers 0 and 1 of this board hold only finished games: no work, once a ZeroDivisionError.
+    spec = "solitaire+faces=3+heights=2.3.4.3.2"
+    table = tmp_path / "t.table"
+    done = cantstop("", "solve", spec, "--layers", "0:2", "--out", str(table))
+    assert done.returncode == 0, done.stderr
+    assert "solved layers 0:2 of 15" in done.stdout and "--layers 2:15" in done.stdout
+    rest = cantstop("", "solve", spec, "--layers", "2:15", "--out", str(table))
+    assert rest.returncode == 0, rest.stderr
+    assert "optimal expected turns from the empty board" in rest.stdout
