@@ -18,7 +18,7 @@ import time
 
 from cantstop.cli.solitaire import run_solitaire
 from cantstop.solve.board import board_of
-from cantstop.solve.table import Table, default_path
+from cantstop.solve.value_file import ValueFile, default_path
 
 LADDER = (
     "solitaire+faces=3+heights=1.2.3.2.1",
@@ -35,12 +35,12 @@ LADDER = (
 BOTS = ("rule28", "ga", "expert")
 
 
-def solve(spec: str) -> tuple[float, float, float, Table]:
+def solve(spec: str) -> tuple[float, float, float, ValueFile]:
     """Solve in a child process: (wall s, CPU s, peak MiB); a table solved before gives its time."""
     board = board_of(spec)
     path = default_path(board)
     if path.exists():
-        table = Table.open(path, board)
+        table = ValueFile.open(path, board)
         if table.header.complete:
             return table.header.seconds, float("nan"), float("nan"), table
     start = time.perf_counter()
@@ -50,7 +50,7 @@ def solve(spec: str) -> tuple[float, float, float, Table]:
     if status:
         raise SystemExit(f"cantstop solve {spec} failed ({status})")
     cpu = usage.ru_utime + usage.ru_stime
-    return time.perf_counter() - start, cpu, usage.ru_maxrss / 1024, Table.open(path, board)
+    return time.perf_counter() - start, cpu, usage.ru_maxrss / 1024, ValueFile.open(path, board)
 
 
 def main() -> None:

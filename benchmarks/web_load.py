@@ -39,7 +39,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 from cantstop.core.record import Record
-from cantstop.web.storage import Storage
+from cantstop.web.db.storage import Storage
 
 
 def free_port() -> int:

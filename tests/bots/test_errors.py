@@ -17,8 +17,9 @@ def test_an_unknown_bot_is_an_unknown_bot_error_listing_bots_and_levels() -> Non
 
 
 def test_a_bot_that_cannot_play_the_game_is_a_bot_unfit_error_saying_why() -> None:
-    with pytest.raises(BotUnfitError, match=r"cannot play classic with 2 players: it plays one-player games only"):
-        get_bot("optimal").check(preset("classic"), 2)
+    # The solver solves one- and two-player games only.
+    with pytest.raises(BotUnfitError, match=r"cannot play classic with 3 players: it plays one- and two-player games only"):
+        get_bot("optimal").check(preset("classic"), 3)
 
 
 def test_a_bot_unfit_error_is_still_a_setup_error_for_callers_that_catch_those() -> None:

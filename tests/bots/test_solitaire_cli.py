@@ -64,7 +64,7 @@ def test_a_plot_that_could_not_be_written_is_refused_before_the_games(tmp_path: 
 def test_one_game_shows_its_turns_without_a_spread() -> None:
     result = CliRunner().invoke(main, ["solitaire", "random", "--games", "1"])
     assert result.exit_code == 0 and "nan" not in result.output
-    assert result.output.splitlines()[0].endswith(" turns, 1 game, seed 0")
+    assert result.output.splitlines()[0].endswith(" turns, 1 game, seed 0; no game reached the 2,000-turn limit")
 
 
 def test_absurd_numbers_of_games_or_jobs_are_refused_at_once() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cantstop.solve.board import board_of
 from cantstop.solve.solver import solve
-from cantstop.solve.table import default_path
+from cantstop.solve.value_file import default_path
 
 NO_NUMBA = "import sys; sys.modules['numba'] = None"
 

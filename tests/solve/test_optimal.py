@@ -15,7 +15,7 @@ from cantstop.cli.solitaire import run_solitaire
 from cantstop.core.errors import SetupError
 from cantstop.core.state import Phase
 from cantstop.core.variant import preset
-from cantstop.solve.board import SolveError
+from cantstop.solve.errors import SolveError
 from cantstop.tui.seats import check_seats, parse_seats
 
 from .conftest import DICE_4D6, TINY, solved
@@ -46,7 +46,7 @@ def test_the_optimal_bot_refuses_unsolved_variants_and_rivals(solved_folder: Pat
     with pytest.raises(SolveError, match=r"not solved .*cantstop solve"):
         play(state, random.Random(0), Budget())
     rivals = new_game(BOARD_A.replace("solitaire", "classic"), 2).roll((1, 1, 2, 2))
-    with pytest.raises(SolveError, match="one-player games; this game has 2 players"):
+    with pytest.raises(SolveError, match=r"not solved for 2 players .*cantstop solve .* --players 2"):
         play(rivals, random.Random(0), Budget())
 
 
@@ -161,7 +161,7 @@ def test_every_front_end_refuses_the_optimal_bot_before_a_game_it_cannot_play(so
     assert runner.invoke(main, ["solitaire", "optimal", "--variant", BOARD_A, "--games", "2"]).exit_code == 0
     two = BOARD_A.replace("solitaire", "classic")
     result = runner.invoke(main, ["arena", "optimal", "random", "--games", "2", "--variant", two, "--out", str(tmp_path / "a")])
-    assert result.exit_code == 2 and "one-player games only" in result.output
+    assert result.exit_code == 2 and "not solved for 2 players" in result.output
     assert not (tmp_path / "a").exists()
     seats, _ = parse_seats("bot:optimal")
     with pytest.raises(SetupError, match="not solved"):

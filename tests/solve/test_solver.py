@@ -13,13 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cantstop.core.variant import preset
-from cantstop.solve.board import Board, SolveError, board_of, solver_key
+from cantstop.solve.board import Board, board_of, solver_key
+from cantstop.solve.duo import board_for
+from cantstop.solve.errors import SolveError
 from cantstop.solve.parts import LocalParts, RayParts, spans
-from cantstop.solve.solver import Layer, solve
-from cantstop.solve.table import HEADER_BYTES, Table, read_header
+from cantstop.solve.solver import solve
+from cantstop.solve.value_file import HEADER_BYTES, ValueFile, read_header
 
 from .brute_force import brute_force
-from .conftest import TINY, solved
+from .conftest import DUO, TINY, solved
 
 
 @pytest.mark.parametrize("spec", TINY)
@@ -59,7 +61,7 @@ def brute_counts(board: Board) -> tuple[int, int]:
 def test_anchor_and_state_counts_match_an_enumeration(spec: str) -> None:
     board = board_of(spec)
     assert (board.live_anchors, board.states) == brute_counts(board)
-    layers = [Layer.of(board, number) for number in range(board.layers)]
+    layers = [board.layer(number) for number in range(board.layers)]
     assert sum((layer.kind > 0).sum() for layer in layers) == board.live_anchors
     solved_work = sum(layer.work.sum() for layer in layers)
     assert (solved_work < board.states) == board.symmetric  # mirrors are copied, not solved
@@ -133,7 +135,7 @@ def test_layers_solved_in_slices_and_parts_equal_one_solve(tmp_path: Path, solve
 
 def test_parts_split_a_layer_by_work_and_cover_it_once() -> None:
     board = board_of("solitaire+heights=1.1.2.2.3.3.3.2.2.1.1")
-    layer = Layer.of(board, 12)
+    layer = board.layer(12)
     for count, position in [(1, 0), (4, 0), (7, 100), (10**6, 0)]:
         parts = spans(layer, position, count)
         assert parts[0][0] == position and parts[-1][1] == len(layer.order)
@@ -157,9 +159,10 @@ def test_a_solve_on_a_local_ray_cluster_equals_the_solve_in_place(tmp_path: Path
 SMALL = TINY[1]
 
 
-@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
-def test_interrupted_solve_resumes_to_the_same_values(how: str, tmp_path: Path, solved_folder: Path) -> None:
-    board = board_of(SMALL)
+@pytest.mark.parametrize(("how", "players"), [("ctrl-c", 1), ("sigterm", 1), ("ctrl-c", 2), ("sigterm", 2)])
+def test_interrupted_solve_resumes_to_the_same_values(how: str, players: int, tmp_path: Path, solved_folder: Path) -> None:
+    spec = SMALL if players == 1 else DUO[0]
+    board = board_for(spec, players)
     path = tmp_path / "t.table"
     calls = 0
 
@@ -178,10 +181,10 @@ def test_interrupted_solve_resumes_to_the_same_values(how: str, tmp_path: Path, 
     header = read_header(path)
     assert not header.writing and not header.complete
     assert (header.layers_done, header.anchors_done) > (0, 0)
-    Table.open(path, board)  # the checksum holds: a clean resume point
+    ValueFile.open(path, board)  # the checksum holds: a clean resume point
     resumed = solve(board, path, threads=1)
     assert resumed.header.complete
-    assert (resumed.values == solved(SMALL).values).all()
+    assert (resumed.values == solved(spec, players).values).all()
 
 
 def test_a_damaged_table_is_never_loaded(tmp_path: Path, solved_folder: Path) -> None:
@@ -191,25 +194,25 @@ def test_a_damaged_table_is_never_loaded(tmp_path: Path, solved_folder: Path) ->
 
     path.write_bytes(good[:-8])
     with pytest.raises(SolveError, match="truncated"):
-        Table.open(path, board)
+        ValueFile.open(path, board)
 
     flipped = bytearray(good)
     flipped[HEADER_BYTES + 8 * 5] ^= 1
     path.write_bytes(bytes(flipped))
     with pytest.raises(SolveError, match="corrupt"):
-        Table.open(path, board)
+        ValueFile.open(path, board)
 
     path.write_bytes(b"x" * len(good))
     with pytest.raises(SolveError, match="not a solver table"):
-        Table.open(path, board)
+        ValueFile.open(path, board)
 
     path.write_bytes(good)
     with pytest.raises(SolveError, match="holds the table of"):
-        Table.open(path, board_of(TINY[0]))
+        ValueFile.open(path, board_of(TINY[0]))
 
     path.write_bytes(good.replace(b'"writing": false', b'"writing": true '))
     with pytest.raises(SolveError, match="--restart"):
-        Table.open(path, board)
+        ValueFile.open(path, board)
     # A restart rebuilds it.
     assert solve(board, path, threads=1, restart=True).values.tolist() == solved(SMALL).values.tolist()
 
@@ -226,7 +229,7 @@ def test_the_checksum_reads_holes_as_zeros_and_agrees_with_hashing_every_byte(tm
 
     import numpy as np
 
-    from cantstop.solve.table import checksum
+    from cantstop.solve.value_file import checksum
 
     path = tmp_path / "sparse.table"
     count = 3_000_000  # 24 MB: several hash blocks and holes between the values
@@ -242,3 +245,4 @@ def test_the_checksum_reads_holes_as_zeros_and_agrees_with_hashing_every_byte(tm
     values[7] = 0.5
     values.flush()
     assert checksum(path) != expected
+

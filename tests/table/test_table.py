@@ -23,8 +23,11 @@ from cantstop.table import (
     Fault,
     FellBack,
     Forfeited,
+    GameOverError,
+    IllegalMoveError,
     Kind,
     Move,
+    NotYourTurnError,
     Policy,
     Rolled,
     SeatFailed,
@@ -125,17 +128,21 @@ def test_undo_takes_back_a_choice_but_keeps_the_dice() -> None:
 
 def test_illegal_stale_and_out_of_turn_moves_change_nothing() -> None:
     table = Table.new("classic", ["Ann", "Bob"], NoDice(), first=0)
-    with pytest.raises(IllegalActionError, match="the turn starts with a roll"):
+    with pytest.raises(IllegalMoveError, match="the turn starts with a roll") as first:
         table.play(choice(6, 8))
+    assert first.value.legal == (ROLL,)
     table.play(Move.rolled((1, 5, 4, 6)))
     before = (table.state, list(table.record.events), table.version)
-    with pytest.raises(IllegalActionError, match="legal actions: 5\\+11, 6\\+10, 7\\+9"):
+    with pytest.raises(IllegalMoveError, match="legal actions: 5\\+11, 6\\+10, 7\\+9") as illegal:
         table.play(choice(6, 8))
-    with pytest.raises(StaleMoveError, match="made on version 0 but the game is at version 1"):
+    assert illegal.value.legal == ((5, 11), (6, 10), (7, 9))
+    with pytest.raises(StaleMoveError, match="made on version 0 but the game is at version 1") as stale:
         table.play(choice(6, 10), version=0)
-    with pytest.raises(IllegalActionError, match="seat A's turn, not seat B's"):
+    assert (stale.value.made_on, stale.value.current) == (0, 1)
+    with pytest.raises(NotYourTurnError, match=r"it is Ann's turn \(seat A\), not seat B's") as turn:
         table.play(choice(6, 10), seat=1)
-    with pytest.raises(IllegalActionError, match="roll is not legal now"):
+    assert (turn.value.seat, turn.value.to_move) == (1, 0)
+    with pytest.raises(IllegalMoveError, match="roll is not legal now"):
         table.play(ROLL_MOVE)
     assert (table.state, table.record.events, table.version) == before
     table.play(choice(6, 10), version=1, seat=0)
@@ -148,6 +155,33 @@ def test_prepare_gives_the_move_with_its_dice_and_applies_nothing() -> None:
     assert ready.kind is Kind.ROLL and len(ready.dice) == 4 and table.version == 0
     table.play(ready, version=0)
     assert table.record.events == [Roll(ready.dice)]
+
+
+def test_a_trial_plays_the_failure_policy_and_leaves_the_table_and_its_sink_alone() -> None:
+    table = Table.new("classic", ["Ann", "Bob"], SeededDice(4), first=0)
+    table.play(Move.rolled((1, 5, 4, 6)))
+    kept = table.sink = Collected()
+    before = (table.state, list(table.record.events), dict(table.record.tags), list(table.moves), table.version)
+    trial = table.trial()
+    told = trial.fail(Fault.TIMEOUT, "the clock ran out")
+    made = trial.moves[table.version:]
+    assert [m.kind for m in made] == [Kind.FALLBACK, Kind.CHOICE] and isinstance(told[0], FellBack)
+    assert (table.state, table.record.events, table.record.tags, table.moves, table.version) == before
+    assert kept.moves == [] and trial.sink is None
+    for move in made:  # what the trial made, restored on the table, gives the trial's position
+        table.restore(move)
+    assert table.state == trial.state and table.moves == trial.moves
+
+
+def test_a_seat_gets_its_player_through_the_table() -> None:
+    table = Table.new("classic", ["Ann", "Bob"], SeededDice(4), first=0)
+    bot = BotPlayer(get_bot("random"), rng=random.Random(1))
+    table.set_player(1, bot)
+    assert table.players == [None, bot]
+    table.set_player(1, None)
+    assert table.players == [None, None]
+    with pytest.raises(IndexError, match=r"no seat 2: this game has seats 0\.\.1"):
+        table.set_player(2, bot)
 
 
 def broken(state: State, rng: random.Random, budget: Budget) -> Action:
@@ -179,8 +213,9 @@ def test_under_the_forfeit_policy_a_cheating_bot_loses_and_it_is_recorded() -> N
     assert told[-1] == Forfeited(1, Fault.ILLEGAL, told[-1].reason, winner=0)  # type: ignore[union-attr]
     assert "13 is not legal" in table.record.tags["Forfeit"] and table.over and table.winner == 0
     assert table.moves[-1].text == "resign:B"
-    with pytest.raises(IllegalActionError, match="the game is over"):
+    with pytest.raises(GameOverError, match="the game is over: Ann won") as over:
         table.play(ROLL_MOVE)
+    assert over.value.winner == 0 and isinstance(over.value, IllegalActionError)
 
 
 def test_a_timeout_goes_through_the_same_policy() -> None:

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, pg_schema, postgres_url
 
 from cantstop.web.app import create_app
-from cantstop.web.storage import Storage
+from cantstop.web.db.storage import Storage
 
 
 @pytest.fixture

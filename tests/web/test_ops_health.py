@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 from web_helpers import NO_LIMITS, auth, join, new_game, pg_schema, postgres_url, wait_for
 
 from cantstop.web.app import create_app
-from cantstop.web.storage import Storage
+from cantstop.web.db.storage import Storage
 
 TOKEN = "scrape-me"
 SCRAPER = auth(TOKEN)

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, Server
 
 from cantstop.web.app import create_app
+from cantstop.web.db.storage import Storage
 from cantstop.web.ops.logs import REQUEST_ID, JsonFormatter, RequestIdFilter, log_config
-from cantstop.web.storage import Storage
 
 MINTED = re.compile(r"[0-9a-f]{16}")
 

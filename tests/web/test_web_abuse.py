@@ -13,12 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
-from cantstop.web import throttle as throttle_module
 from cantstop.web.app import create_app
-from cantstop.web.errors import ApiError
+from cantstop.web.db.storage import Storage
+from cantstop.web.errors import TooMany
+from cantstop.web.rate_limit import SWEEP_EVERY, RateLimiter, limit_items
 from cantstop.web.settings import MAX_DEPTH, Settings
-from cantstop.web.storage import Storage
-from cantstop.web.throttle import Throttle, limit_items
 
 DEEP = 980  # a message this deep used to drop the WebSocket (code 1006)
 
@@ -37,7 +36,7 @@ def test_unknown_game_ids_leave_nothing_in_memory(client: TestClient) -> None:
     for i in range(200):
         assert client.get(f"/api/games/unknown{i}").status_code == 404
         assert client.post(f"/api/games/other{i}/actions", json={"version": 0, "action": "roll"}).status_code == 404
-    assert games.held == {} and games._loading == {}
+    assert games.held == {} and games.loads_in_flight == 0
 
 
 def test_json_nested_too_deep_is_a_clean_error_over_http(client: TestClient) -> None:
@@ -187,19 +186,18 @@ def test_limits_count_per_client_address_believing_only_a_trusted_proxy(storage:
     assert creates(()) == [201, 429, 429]  # anyone else's header is ignored
 
 
-def test_a_window_refuses_past_its_amount_until_it_ends_and_ended_windows_are_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_window_refuses_past_its_amount_until_it_ends_and_ended_windows_are_swept() -> None:
     clock = [1000.0]
-    monkeypatch.setattr(throttle_module.time, "monotonic", lambda: clock[0])
-    throttle = Throttle(Settings(rate_action="2 per 10 seconds", rate_chat="off"))
+    throttle = RateLimiter(Settings(rate_action="2 per 10 seconds", rate_chat="off"), clock=lambda: clock[0])
 
     async def hits(what: str, client: str, n: int) -> list[int | None]:
         refused: list[int | None] = []
         for _ in range(n):
             try:
-                await throttle.check(what, client)
+                throttle.check(what, client)
                 refused.append(None)
-            except ApiError as error:
-                refused.append(error.extra["retry_after"])
+            except TooMany as error:
+                refused.append(error.retry_after)
         return refused
 
     assert asyncio.run(hits("action", "a", 3)) == [None, None, 10]  # the window opened at the first hit
@@ -208,31 +206,51 @@ def test_a_window_refuses_past_its_amount_until_it_ends_and_ended_windows_are_sw
     clock[0] += 0.5  # the first window has ended: a new one opens
     assert asyncio.run(hits("action", "a", 3)) == [None, None, 10]
     assert asyncio.run(hits("chat", "a", 50)) == [None] * 50  # off
-    clock[0] += throttle_module.SWEEP_EVERY
+    clock[0] += SWEEP_EVERY
     asyncio.run(hits("action", "c", 1))
-    assert list(throttle._windows) == [("action", "c")]
+    assert throttle.counted == [("action", "c")]
 
 
 def test_counting_starts_no_threads() -> None:
     """The `limits` package's in-memory storage started a timer thread every 10 ms and held
     up the event loop until each had started: counting is on every action's path."""
-    throttle = Throttle(Settings(rate_action="1000/second"))
+    throttle = RateLimiter(Settings(rate_action="1000/second"))
     before = threading.active_count()
 
     async def many() -> None:
         for i in range(200):
-            await throttle.check("action", f"client{i % 7}")
+            throttle.check("action", f"client{i % 7}")
 
     asyncio.run(many())
     assert threading.active_count() == before
 
 
-def test_rate_settings_come_from_the_environment_and_bad_ones_are_named() -> None:
-    settings = Settings.from_env({"CANTSTOP_RATE_CHAT": "5 per 10 seconds", "CANTSTOP_TRUSTED_PROXIES": "10.0.0.1 ::1", "CANTSTOP_API_DOCS": "1"})
+def test_rate_settings_come_from_the_environment_and_bad_ones_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {"CANTSTOP_RATE_CHAT": " 5 per 10 seconds ", "CANTSTOP_TRUSTED_PROXIES": "10.0.0.1 ::1", "CANTSTOP_API_DOCS": "1"}.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
     assert settings.rate_chat == "5 per 10 seconds" and settings.trusted_proxies == ("10.0.0.1", "::1") and settings.api_docs
     assert str(limit_items(settings)["chat"]) == "5 per 10 second"
     with pytest.raises(ValueError, match="rate_action: 'fast' is not a rate"):
         limit_items(Settings(rate_action="fast"))
+
+
+def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    defaults = {"bot_delay": 0.8, "origins": (), "trusted_proxies": (), "rate_create": "20/minute", "rate_join": "60/minute",
+                "rate_action": "30/second", "rate_chat": "10/minute", "socket_rate": 20.0, "clock_scale": 1.0, "api_docs": False,
+                "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5}
+    for name in defaults:
+        monkeypatch.delenv(f"CANTSTOP_{name.upper()}", raising=False)
+    assert Settings().model_dump() == defaults
+    given = {"bot_delay": ("0", 0.0), "origins": ("https://a.example https://b.example", ("https://a.example", "https://b.example")),
+             "rate_join": ("off", "off"), "socket_rate": ("2.5", 2.5), "clock_scale": ("0.01", 0.01), "api_docs": ("yes", True),
+             "connections_per_address": ("7", 7), "metrics_token": (" secret ", "secret")}
+    for name, (text, _) in given.items():
+        monkeypatch.setenv(f"CANTSTOP_{name.upper()}", text)
+    assert Settings().model_dump() == {**defaults, **{name: value for name, (_, value) in given.items()}}
+    monkeypatch.setenv("CANTSTOP_API_DOCS", "maybe")
+    with pytest.raises(ValueError, match="api_docs"):
+        Settings()
 
 
 def test_serve_refuses_to_start_on_a_rate_it_cannot_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,29 +7,23 @@ from typing import Any
 
 import pytest
 
-import cantstop.web.games as games_module
+import cantstop.web.games.live as games_module
 from cantstop.core.state import ROLL
-from cantstop.table import Move, Table
+from cantstop.table import Collected, Kind, Move
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.tokens import new_token
 from cantstop.web.service import GameService
-from cantstop.web.storage import Storage, new_token
 
 
-def test_one_action_is_applied_once(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[Any] = []
-    real = Table._apply
-
-    def counting(table: Table, move: Move) -> Any:
-        calls.append(move)
-        return real(table, move)
-
+def test_one_action_is_applied_once(storage: Storage) -> None:
     async def run() -> None:
         service = GameService(storage, bot_delay=0)
         game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
         game = await service.games.live(game_id)
-        assert game.state is not None
-        monkeypatch.setattr(Table, "_apply", counting)
+        assert game.state is not None and game.table is not None
+        applied = game.table.sink = Collected()  # the table hands each move it applies to its sink
         await service.games.act(game_id, game.state.seat, 0, Move.of(ROLL))
-        assert game.version == 1 and len(calls) == 1
+        assert game.version == 1 and len(applied.moves) == 1 and applied.moves[0].kind is Kind.ROLL and len(applied.moves[0].dice) == 4
         await service.close()
 
     asyncio.run(run())
@@ -63,7 +57,7 @@ def test_concurrent_loads_of_a_game_make_one_live_game_and_leave_nothing_behind(
         assert all(game is loads[0] for game in loads) and service.games.held == {game_id: loads[0]}
         missing = await asyncio.gather(*(service.games.live("nothing-here") for _ in range(20)), return_exceptions=True)
         assert all(getattr(error, "code", None) == "no_game" for error in missing)
-        assert service.games._loading == {}
+        assert service.games.loads_in_flight == 0
         await maker.close()
         await service.close()
 

@@ -13,8 +13,8 @@ from web_helpers import auth, join, new_game, pick, wait_for
 
 from cantstop.core.record import read_record
 from cantstop.web.app import create_app
+from cantstop.web.db.storage import Storage
 from cantstop.web.settings import MAX_BODY
-from cantstop.web.storage import Storage
 
 
 def my_turn(seat: int) -> Any:

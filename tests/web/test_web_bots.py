@@ -10,12 +10,12 @@ from dataclasses import replace
 
 import pytest
 
-import cantstop.web.bot_seats as bot_seats_module
+import cantstop.web.games.bot_seats as bot_seats_module
 from cantstop.bots import BotInfo, Budget
 from cantstop.core.state import ROLL, STOP, Phase, State
 from cantstop.table import Move
+from cantstop.web.db.storage import Storage
 from cantstop.web.service import GameService
-from cantstop.web.storage import Storage
 
 
 @pytest.fixture

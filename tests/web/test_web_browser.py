@@ -797,7 +797,9 @@ def test_every_page_runs_under_a_strict_content_security_policy(browser: Any, se
     page.hover("#controls .choice >> nth=0")
     page.keyboard.press("o")
     page.wait_for_selector(".odds-head")
-    for path, ready in (("/", "#finished"), ("/leaderboard", "[data-ready=true]"), ("/player/bot:random", "[data-ready=true]"), ("/rules", "[data-ready=true]")):
+    for path, ready in (("/", "#finished"), ("/leaderboard", "[data-ready=true]"), ("/player/bot:random", "[data-ready=true]"),
+                        ("/sign-in", "[data-ready=true]"), ("/sign-up", "[data-ready=true]"), ("/account", "[data-ready=true]"),
+                        ("/rules", "[data-ready=true]")):
         page.goto(server.url + path)
         page.wait_for_selector(ready)
     page.click("#tour-start")

@@ -13,7 +13,7 @@ from web_helpers import Server
 
 from cantstop.bots import get_bot
 from cantstop.core.variant import PRESET_TITLES
-from cantstop.web.chat import MAX_CHAT
+from cantstop.web.games.chat import MAX_CHAT
 
 OPTIONS = "sel => [...document.querySelectorAll(sel + ' option')].map((o) => [o.value, o.textContent])"
 

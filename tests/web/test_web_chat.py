@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
-from cantstop.web.chat import HISTORY, MAX_CHAT
-from cantstop.web.storage import Storage
+from cantstop.web.db.storage import Storage
+from cantstop.web.games.chat import HISTORY, MAX_CHAT
 
 
 def seated(client: TestClient) -> tuple[str, dict[int, str]]:

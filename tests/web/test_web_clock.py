@@ -15,9 +15,11 @@ from web_helpers import NO_LIMITS, wait_for
 from cantstop.core.state import ROLL, STOP, Phase
 from cantstop.table import Kind, Move
 from cantstop.web.app import create_app
-from cantstop.web.move_clock import RAN_OUT
+from cantstop.web.db.rows import GameRow
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.tokens import new_token
+from cantstop.web.games.clock import RAN_OUT
 from cantstop.web.service import GameService
-from cantstop.web.storage import GameRow, Storage, new_token
 
 TINY = 0.005  # a 30 s clock lasts 0.15 s in these tests
 

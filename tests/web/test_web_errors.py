@@ -10,8 +10,13 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
+from cantstop.core.errors import CantStopError
+from cantstop.core.state import ROLL, STOP
+from cantstop.table import GameOverError, IllegalMoveError, NotYourTurnError, StaleMoveError
 from cantstop.web.app import create_app
-from cantstop.web.storage import Storage
+from cantstop.web.db.storage import Storage
+from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound, TooMany
+from cantstop.web.http import refusal
 
 
 def down(*_: Any) -> Any:
@@ -93,3 +98,25 @@ def test_an_unexpected_failure_is_a_json_500(storage: Storage, monkeypatch: pyte
 def test_framework_refusals_are_json(client: TestClient, method: str, path: str, status: int, error: str) -> None:
     response = client.request(method, path)
     assert response.status_code == status and response.json()["error"] == error and response.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "body", "headers"),
+    [
+        (NotFound("no_game", "no game 'x'"), 404, {"error": "no_game", "message": "no game 'x'"}, {}),
+        (NotAllowed("bad_token", "no seat"), 403, {"error": "bad_token", "message": "no seat"}, {}),
+        (Conflict("rematch_exists", "made", game="g", url="/game/g"), 409,
+         {"error": "rematch_exists", "message": "made", "game": "g", "url": "/game/g"}, {}),
+        (Invalid("bad_name", "no"), 422, {"error": "bad_name", "message": "no"}, {}),
+        (TooMany("slow down", 7), 429, {"error": "too_many", "message": "slow down", "retry_after": 7}, {"Retry-After": "7"}),
+        (StaleMoveError(3, 5), 409, {"error": "stale", "message": str(StaleMoveError(3, 5)), "version": 5}, {}),
+        (NotYourTurnError("seat B's turn", 0, 1), 409, {"error": "not_your_turn", "message": "seat B's turn"}, {}),
+        (GameOverError("over", 1), 409, {"error": "game_over", "message": "over"}, {}),
+        (IllegalMoveError("no", (ROLL, STOP)), 422, {"error": "illegal", "message": "no", "legal": ["roll", "stop"]}, {}),
+        (IllegalMoveError("no", ((6, 10), (7,))), 422, {"error": "illegal", "message": "no", "legal": [[6, 10], [7]]}, {}),
+    ],
+)
+def test_each_refusal_gets_its_status_and_body_in_one_place(
+    error: CantStopError, status: int, body: dict[str, Any], headers: dict[str, str]
+) -> None:
+    assert refusal(error) == (status, body, headers)

@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS, new_game
 
 from cantstop.web.app import create_app
+from cantstop.web.db.storage import Storage
 from cantstop.web.pages import PAGES, page_html
-from cantstop.web.storage import Storage
 
 
 def test_every_response_carries_the_security_headers(client: TestClient) -> None:

@@ -10,7 +10,9 @@ from sqlalchemy import select
 from web_helpers import auth, pick, wait_for
 
 from cantstop.core.record import read_record
-from cantstop.web.storage import SeatRow, Storage, hash_token, new_token
+from cantstop.web.db.rows import SeatRow
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.tokens import hash_token, new_token
 
 
 def create(client: TestClient, body: dict[str, Any]) -> Any:

@@ -10,8 +10,8 @@ from starlette.websockets import WebSocketDisconnect
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
+from cantstop.web.db.storage import Storage
 from cantstop.web.settings import MAX_MESSAGE, Settings
-from cantstop.web.storage import Storage
 
 
 def seated(client: TestClient) -> tuple[str, dict[int, str]]:

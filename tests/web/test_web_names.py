@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from web_helpers import join, new_game
 
-from cantstop.web.errors import ApiError
+from cantstop.web.errors import Invalid
 from cantstop.web.names import checked_name, name_key
 
 
@@ -66,7 +66,7 @@ def test_two_seats_cannot_hold_names_that_match_after_normalising(client: TestCl
 def test_an_accepted_name_is_plain_normal_text(name: str) -> None:
     try:
         accepted = checked_name(name)
-    except ApiError as refusal:
+    except Invalid as refusal:
         assert refusal.code == "bad_name" and refusal.message
         return
     assert accepted == checked_name(accepted)  # normalising is idempotent

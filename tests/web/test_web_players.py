@@ -9,7 +9,8 @@ from test_web_api import play_out
 from web_helpers import join, new_game
 
 from cantstop.core.record import read_record
-from cantstop.web.storage import Rating, Storage
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.values import Rating
 
 
 def finish(client: TestClient, name: str, bot: str = "bot:random") -> str:

@@ -11,10 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import auth, join, pick, until
 
-from cantstop.web.errors import ApiError
-from cantstop.web.games import parse_action
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.tokens import new_token
+from cantstop.web.db.values import RematchExists
+from cantstop.web.errors import NotAllowed
+from cantstop.web.games.live import parse_action
 from cantstop.web.service import GameService
-from cantstop.web.storage import RematchExists, Storage, new_token
 
 
 def play_out(client: TestClient, game_id: str, tokens: dict[int, str]) -> dict[str, Any]:
@@ -157,7 +159,7 @@ def test_another_process_tells_its_watchers_of_the_rematch(storage: Storage) -> 
         watched = await there.games.live(game_id)
         queue: asyncio.Queue[str] = asyncio.Queue()
         watched.listeners.add(queue)
-        with pytest.raises(ApiError, match="only a player"):
+        with pytest.raises(NotAllowed, match="only a player"):
             await here.lobby.rematch(game_id, set())
         new_id, tokens = await here.lobby.rematch(game_id, {0})
         assert list(tokens) == [0] and await there.lobby.seat_of(new_id, tokens[0]) == 0

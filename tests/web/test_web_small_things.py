@@ -15,10 +15,10 @@ from cantstop.core.record import Leave, read_record
 from cantstop.core.variant import PRESET_TITLES, PRESETS
 from cantstop.table import Kind, Move
 from cantstop.web.app import create_app
-from cantstop.web.chat import MAX_CHAT
-from cantstop.web.games import fallback_notes
-from cantstop.web.move_clock import RAN_OUT
-from cantstop.web.storage import Storage
+from cantstop.web.db.storage import Storage
+from cantstop.web.games.chat import MAX_CHAT
+from cantstop.web.games.clock import RAN_OUT
+from cantstop.web.games.live import fallback_notes
 
 TINY = 0.005  # a 30 s clock lasts 0.15 s here
 

@@ -14,19 +14,13 @@ from sqlalchemy import inspect, select
 from web_helpers import new_game, wait_for
 
 from cantstop.core.state import ROLL, STOP
-from cantstop.table import Move
+from cantstop.table import Move, StaleMoveError
 from cantstop.web.app import create_app
-from cantstop.web.recorder import Recorder
-from cantstop.web.storage import (
-    Append,
-    EventRow,
-    Rating,
-    SeatRow,
-    StaleError,
-    Storage,
-    decode_move,
-    encode_move,
-)
+from cantstop.web.db.moves import decode_move, encode_move
+from cantstop.web.db.recorder import Recorder
+from cantstop.web.db.rows import EventRow, SeatRow
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.values import Append, Rating
 
 
 def test_migrations_create_the_schema_and_are_idempotent(any_storage: Storage) -> None:
@@ -55,7 +49,7 @@ def test_a_version_is_stored_once(any_storage: Storage) -> None:
     assert any_storage.start(game_id, 1, {"RollOff": "A:3 B:9"})
     assert not any_storage.start(game_id, 0, {})
     any_storage.append(game_id, 1, Move.rolled((1, 2, 3, 4)))
-    with pytest.raises(StaleError):
+    with pytest.raises(StaleMoveError):
         any_storage.append(game_id, 1, Move.rolled((6, 6, 6, 6)))
     any_storage.append(game_id, 2, Move.of((3, 7)))
     any_storage.append(game_id, 3, Move.of(STOP))
@@ -107,7 +101,7 @@ def test_racing_writers_store_exactly_one_action_per_version(any_storage: Storag
         try:
             any_storage.append(game_id, 1, Move.rolled((face, 1, 1, 1)))
             outcomes.append("stored")
-        except StaleError:
+        except StaleMoveError:
             outcomes.append("stale")
 
     threads = [threading.Thread(target=write, args=(f,)) for f in range(1, 7)]
@@ -156,7 +150,7 @@ def test_the_migrations_build_exactly_the_models_schema(any_storage: Storage) ->
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from cantstop.web.storage import Base
+    from cantstop.web.db.rows import Base
 
     with any_storage.engine.connect() as conn:
         differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from cantstop import PRESETS, new_game
 from cantstop.core.state import ROLL, Phase, State
 from cantstop.table import Move, what_happened
-from cantstop.web.describe import display_name, display_names, log_lines, state_json
-from cantstop.web.ways import roll_ways
+from cantstop.web.games.describe import display_name, display_names, log_lines, state_json
+from cantstop.web.games.ways import roll_ways
 
 
 def positions(variant: str, seed: int, steps: int) -> list[State]:

@@ -50,7 +50,8 @@ def estimate(heights: tuple[int, ...], to_win: int, knots: tuple[tuple[float, ..
 @lru_cache(maxsize=16)
 def _policy(variant: Variant) -> Policy | None:
     """The turn optimiser of a one-player variant with a fitted curve, else None."""
-    from cantstop.solve.board import SolveError, board_of
+    from cantstop.solve.board import board_of
+    from cantstop.solve.errors import SolveError
     from cantstop.solve.policy import Policy
 
     try:

@@ -47,16 +47,18 @@ class Rivals:
     def action(self, state: State) -> Action:
         """The best action of a CHOOSE or DECIDE state against the learned value."""
         turn = self.turn(state)
-        spaces = [r or p for r, p in zip(state.runners[2:], turn.progress, strict=True)]
+        own = state.pieces[state.seat][2:]
+        spaces = [r or p for r, p in zip(state.runners[2:], own, strict=True)]
+        taken = [r - p if r else 0 for r, p in zip(state.runners[2:], own, strict=True)]
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():
                 return ROLL
-            return ROLL if self._value(turn, spaces) < self._stop_losses(state, [spaces])[0] else STOP
+            return ROLL if self._value(turn, taken) < self._stop_losses(state, [spaces])[0] else STOP
         if state.phase is not Phase.CHOOSE:
             raise ValueError(f"the rivals bot acts in CHOOSE or DECIDE, not {state.phase.name}")
 
         def after(choice: tuple[int, ...]) -> float:
-            moved = list(spaces)
+            moved = list(taken)
             for column in choice:
                 moved[column - 2] += 1
             return self._value(turn, moved)
@@ -75,32 +77,26 @@ class Rivals:
         heights = self.variant.heights
         own = state.pieces[state.seat]
         progress = tuple(h if state.claimed[c] >= 0 else own[c] for c, h in enumerate(heights, 2))
-        offsets, spaces = self._states(progress)
+        spaces = _turn_states(progress, heights, tuple(int(m) for m in self.classes.runner_masks))
         stops = np.empty(len(spaces))
         stops[0] = 0.0  # the turn start: no stop there
         stops[1:] = self._stop_losses(state, spaces[1:])
         x = 1.0 - float(self.model.chances(*self._bust(state), self.variant.to_win)[0, -1])
         best_a = np.empty(len(spaces))
         best_b = np.empty(len(spaces))
-        kernel_offsets = np.empty(len(offsets), np.int64)
-        progress_array = np.array(progress, dtype=np.int64)
-        kernels.turn_pass(
-            self.board.anchor_index(progress), progress_array, x, np.zeros(1), self.rules,
-            best_a, best_b, kernel_offsets, kernels.exact(), stops, False,
-        )
-        turn = Turn(progress, x, best_a, best_b, kernel_offsets)
+        room = np.array([h - p for h, p in zip(heights, progress, strict=True)], dtype=np.int64)
+        offsets = np.empty(len(self.classes.runner_masks) + 1, np.int64)
+        kernels.layout(room, self.classes.runner_masks, offsets)
+        kernels.turn_pass(room, x, self.rules, stops, best_a, best_b, offsets)
+        turn = Turn(x, room, best_a, best_b, stops, offsets)
         self._turns[key] = turn
         if len(self._turns) > _TURNS_KEPT:
             self._turns.popitem(last=False)
         return turn
 
-    def _states(self, progress: tuple[int, ...]) -> tuple[IntArray, IntArray]:
-        """Where each runner mask's states start, and every in-turn state's spaces, in the kernel's order."""
-        return _turn_states(progress, self.variant.heights, tuple(int(m) for m in self.classes.runner_masks))
-
-    def _value(self, turn: Turn, spaces: list[int]) -> float:
-        """The chance to lose after the decision of the in-turn state with runners on `spaces`."""
-        return turn.value(spaces, self.variant.heights, self.classes.mask_rank)
+    def _value(self, turn: Turn, taken: list[int]) -> float:
+        """The chance to lose after the decision of the in-turn state with `taken[c]` steps taken in column index c."""
+        return turn.after(turn.number(taken, self.classes.mask_rank))
 
     def _bust(self, state: State) -> tuple[IntArray, IntArray]:
         """The position a bust hands on, players from the next to move (the mover last)."""
@@ -141,7 +137,8 @@ class Rivals:
 
 
 @lru_cache(maxsize=64)
-def _turn_states(progress: tuple[int, ...], heights: tuple[int, ...], masks: tuple[int, ...]) -> tuple[IntArray, IntArray]:
+def _turn_states(progress: tuple[int, ...], heights: tuple[int, ...], masks: tuple[int, ...]) -> IntArray:
+    """Every in-turn state's spaces, in the kernel's numbering (see `cantstop.solve.kernels`)."""
     room = [h - p for h, p in zip(heights, progress, strict=True)]
     blocks = [np.array([progress], dtype=np.int64)]  # mask 0: the turn start alone
     for m in masks[1:]:
@@ -155,6 +152,4 @@ def _turn_states(progress: tuple[int, ...], heights: tuple[int, ...], masks: tup
             block[:, c] += 1 + local % room[c]
             local = local // room[c]
         blocks.append(block)
-    sizes = [len(b) for b in blocks]
-    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    return offsets, np.concatenate(blocks)
+    return np.concatenate(blocks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cantstop import __version__
+from cantstop.cli.admin import admin
 from cantstop.cli.arena import arena, tournament
 from cantstop.cli.engine import odds, options, replay
 from cantstop.cli.play import play
@@ -31,3 +32,4 @@ main.add_command(tournament)
 main.add_command(bot)
 main.add_command(serve)
 main.add_command(solve)
+main.add_command(admin)

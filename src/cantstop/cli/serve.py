@@ -23,8 +23,9 @@ def serve(
     import uvicorn
     from sqlalchemy.exc import ArgumentError
 
+    from cantstop.web.db.storage import Storage
+    from cantstop.web.db.url import default_url
     from cantstop.web.server import describe_url
-    from cantstop.web.storage import Storage, default_url
 
     url = db_url or default_url()
     if workers > 1 and url.startswith("sqlite"):
@@ -53,11 +54,11 @@ def serve(
         os.environ["CANTSTOP_TRUSTED_PROXIES"] = " ".join(trusted_proxy)
     from cantstop.web.ops.guard import GuardedHttp, GuardedSocket
     from cantstop.web.ops.logs import log_config
+    from cantstop.web.rate_limit import limit_items
     from cantstop.web.settings import Settings
-    from cantstop.web.throttle import limit_items
 
     try:  # each worker reads the settings again; a mistake is told once, here
-        settings = Settings.from_env()
+        settings = Settings()
         limit_items(settings)
     except ValueError as error:
         raise click.ClickException(f"bad setting {error}") from None

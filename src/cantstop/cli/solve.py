@@ -1,4 +1,4 @@
-"""`cantstop solve SPEC`: solve a one-player variant exactly; `--list` the tables solved so far."""
+"""`cantstop solve SPEC [--players 2]`: solve a one- or two-player variant exactly; `--list` the tables solved so far."""
 
 from __future__ import annotations
 
@@ -17,11 +17,36 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from cantstop.solve.board import Board, SolveError, board_of
-from cantstop.solve.table import HEADER_BYTES, Table, data_folder, default_path, read_header
+from cantstop.solve.board import Board
+from cantstop.solve.duo import DuoBoard, board_for
+from cantstop.solve.errors import SolveError
+from cantstop.solve.value_file import (
+    HEADER_BYTES,
+    ValueFile,
+    data_folder,
+    default_path,
+    read_header,
+)
 
 if TYPE_CHECKING:
     from cantstop.solve.parts import Workers
+
+
+def _parse_position(board: Board, text: str) -> int:
+    """'0.1.0.2.0' (alone) or '0.1.0.2.0/1.0.0.0.0' (mover/rival) -> the position's index, checked."""
+    if isinstance(board, DuoBoard):
+        mover, slash, rival = text.partition("/")
+        if not slash:
+            raise click.BadParameter(
+                f"{text!r}: give the mover's and the rival's progress joined by '/', e.g. "
+                + "/".join([".".join("0" for _ in board.heights)] * 2),
+                param_hint="--anchor",
+            )
+        try:
+            return board.index_of(_parse_anchor(board, mover), _parse_anchor(board, rival))
+        except SolveError as error:
+            raise click.BadParameter(f"{text!r}: {error}", param_hint="--anchor") from None
+    return board.anchor_index(_parse_anchor(board, text))
 
 
 def _parse_anchor(board: Board, text: str) -> tuple[int, ...]:
@@ -63,10 +88,12 @@ def _list_tables() -> None:
             with path.open("rb") as file:
                 file.seek(HEADER_BYTES)
                 (empty,) = struct.unpack("<d", file.read(8))
-            status = f"solved in {header.seconds:,.0f} s: {empty:.6f} turns from the empty board"
+            what = "turns" if header.players == 1 else "the first player's chance to win"
+            status = f"solved in {header.seconds:,.0f} s: {empty:.6f}, {what} from the empty board"
         else:
             status = f"partial: {header.layers_done} of {header.layers} layers (resumable)"
-        click.echo(f"{header.key}: {header.anchors:,} anchors, {status}")
+        players, unit = ("", "anchors") if header.players == 1 else (f" ({header.players} players)", "positions")
+        click.echo(f"{header.key}{players}: {header.anchors:,} {unit}, {status}")
 
 
 def _progress_bar() -> Progress:
@@ -83,7 +110,10 @@ def _progress_bar() -> Progress:
 @click.command("solve")
 @click.argument("spec", required=False)
 @click.option("--list", "list_only", is_flag=True, help="List the tables solved so far and stop.")
-@click.option("--anchor", help="Also print this anchor's value: progress per column, e.g. 0.1.0.2.0.")
+@click.option("--players", type=int, default=1, show_default=True,
+              help="Players: 1 (expected turns) or 2 (the mover's chance to win).")
+@click.option("--anchor", help="Also print this position's value: progress per column, e.g. 0.1.0.2.0; "
+              "with two players the mover's and the rival's, e.g. 0.1.0.2.0/1.0.0.0.0.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Table file (default: the user's data folder, see --list).")
 @click.option("--threads", type=click.IntRange(1, 256), help="Threads (default: every core).")
@@ -98,6 +128,7 @@ def _progress_bar() -> Progress:
 def solve(
     spec: str | None,
     list_only: bool,
+    players: int,
     anchor: str | None,
     out: Path | None,
     threads: int | None,
@@ -107,9 +138,11 @@ def solve(
     chunks: int | None,
     ray_address: str | None,
 ) -> None:
-    """Solve the one-player variant SPEC exactly and print the optimal expected turns.
+    """Solve the variant SPEC exactly: alone, the optimal expected turns; with --players 2, the
+    first player's chance to win.
 
-    SPEC is a variant as `play --variant` reads it, e.g. solitaire+faces=3+heights=1.2.3.2.1.
+    SPEC is a variant as `play --variant` reads it, e.g. solitaire+faces=3+heights=1.2.3.2.1
+    (classic+faces=3+heights=1.2.3.2.1 with two players).
     An interrupted solve (Ctrl-C) resumes where it stopped when run again. With
     --layers, --chunks or --ray a solve can be spread over runs, processes and machines
     (docs/solving.md); the values are the same to the bit.
@@ -120,10 +153,10 @@ def solve(
     if spec is None:
         raise click.UsageError("give a variant SPEC to solve, or --list")
     try:
-        board = board_of(spec)
+        board = board_for(spec, players)
     except SolveError as error:
-        raise click.BadParameter(str(error), param_hint="SPEC") from None
-    progress = _parse_anchor(board, anchor) if anchor else None
+        raise click.BadParameter(str(error), param_hint="SPEC" if players in (1, 2) else "--players") from None
+    position = _parse_position(board, anchor) if anchor else None
     layers = _parse_layers(board, layer_slice) if layer_slice else None
     path = out or default_path(board)
     try:  # the plan, the solve and its workers all need the kernels: say so before any of them
@@ -152,7 +185,7 @@ def solve(
     except KeyboardInterrupt:
         click.echo(f"interrupted: the table {path} keeps what is solved; run the same command to resume")
         raise SystemExit(130) from None
-    _report(board, table, progress)
+    _report(board, table, position, anchor)
 
 
 def share(done: float, total: float) -> float:
@@ -187,17 +220,22 @@ def _workers(ray_address: str | None, chunks: int | None, cpus: int) -> Workers 
     return LocalParts(chunks) if chunks else None
 
 
-def _report(board: Board, table: Table, progress: tuple[int, ...] | None) -> None:
+def _report(board: Board, table: ValueFile, position: int | None, anchor: str | None) -> None:
     seconds = table.header.seconds
     if not table.header.complete:
         done = table.header.layers_done
+        flag = "" if board.players == 1 else f" --players {board.players}"
         click.echo(
             f"solved layers 0:{done} of {table.header.layers} in {seconds:,.1f} s; table: {table.path}; "
-            f"the rest: cantstop solve '{board.key}' --layers {done}:{table.header.layers}"
+            f"the rest: cantstop solve '{board.key}'{flag} --layers {done}:{table.header.layers}"
         )
         return
     click.echo(f"solved in {seconds:,.1f} s; table: {table.path}")
-    click.echo(f"optimal expected turns from the empty board: {table.value(0):.12f}")
-    if progress is not None:
-        value = table.value(board.anchor_index(progress))
-        click.echo(f"optimal expected turns from {'.'.join(map(str, progress))}: {value:.12f}")
+    if board.players == 1:
+        click.echo(f"optimal expected turns from the empty board: {table.value(0):.12f}")
+        if position is not None:
+            click.echo(f"optimal expected turns from {anchor}: {table.value(position):.12f}")
+        return
+    click.echo(f"the first player's chance to win from the empty board: {table.value(0):.12f}")
+    if position is not None:
+        click.echo(f"the mover's chance to win from {anchor}: {table.value(position):.12f}")

@@ -1,7 +1,7 @@
-"""A variant as the solver sees it: checked, measured and turned into flat catalog.
+"""A one-player variant as the solver sees it: checked, measured and turned into flat tables.
 
-Everything here is plain Python except `RollClasses`, which builds the numpy
-arrays the kernels read.
+Everything here is plain Python except the arrays the kernels read (`RollClasses`,
+`Board.turns`, `Board.layer`), built with numpy.
 """
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from cantstop.core.errors import CantStopError, VariantError
+from cantstop.core.errors import VariantError
 from cantstop.core.variant import Variant, preset, variant_spec
+from cantstop.solve.errors import SolveError
+from cantstop.solve.layer import FINISHED, MIRRORED, SOLVED, Layer
+from cantstop.solve.value_file import HEADER_BYTES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,10 +24,6 @@ if TYPE_CHECKING:
 
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
-
-
-class SolveError(CantStopError):
-    """A variant or table the solver cannot use; the message says why and what works."""
 
 
 # Fields that change nothing when a player is alone: no rival's piece to skip or share.
@@ -53,6 +52,8 @@ class Board:
     to_win: int = field(init=False, compare=False)
     step_limit: int = field(init=False, compare=False)  # most steps in one turn; -1: no limit
 
+    players = 1  # the value is the expected turns to finish
+
     def __post_init__(self) -> None:
         v = self.variant
         numbers = {
@@ -64,6 +65,11 @@ class Board:
         }
         for name, value in numbers.items():
             object.__setattr__(self, name, value)  # a frozen dataclass's own fields, once
+
+    @property
+    def closed_most(self) -> int:
+        """The most columns closed at a live anchor: its claims."""
+        return self.to_win - 1
 
     @property
     def symmetric(self) -> bool:
@@ -195,9 +201,76 @@ class Board:
         return 200 * widest + 200 * 2**20 + threads * 24 * self.most_local
 
     def disk_bytes(self) -> int:
-        from cantstop.solve.table import HEADER_BYTES
-
         return HEADER_BYTES + 8 * self.anchors
+
+    def layer(self, number: int) -> Layer:
+        """The anchors `number` steps short of every column claimed (layer 0 the most advanced).
+
+        On a symmetric board only one anchor of each mirror pair is solved; the other
+        (`kind` MIRRORED) is copied from it when its layer is done.
+        """
+        import numpy as np
+
+        # Every way to leave `number` steps undone: column by column, keeping the
+        # partial totals that the columns still to come can complete.
+        index = np.zeros(1, dtype=np.int64)
+        short = np.zeros(1, dtype=np.int64)
+        after = sum(self.heights)
+        for stride, h in zip(self.strides, self.heights, strict=True):
+            after -= h
+            grown = [(index + (h - d) * stride, short + d) for d in range(min(h, number) + 1)]
+            index = np.concatenate([i for i, _ in grown])
+            short = np.concatenate([s for _, s in grown])
+            keep = (short <= number) & (short + after >= number)
+            index, short = index[keep], short[keep]
+        order = np.sort(index)
+        claims = np.zeros(len(order), dtype=np.int64)
+        mirror = np.zeros(len(order), dtype=np.int64)
+        sums = [np.ones(len(order))] + [np.zeros(len(order)) for _ in range(self.runners)]
+        for stride, h, opposite in zip(self.strides, self.heights, self.strides[::-1], strict=True):
+            digit = order // stride % (h + 1)
+            claims += digit == h
+            mirror += digit * opposite
+            room = (h - digit).astype(np.float64)
+            for k in range(self.runners, 0, -1):  # elementary symmetric sums of the rooms
+                sums[k] += sums[k - 1] * room
+        kind = np.where(claims < self.to_win, SOLVED, FINISHED).astype(np.int8)
+        if self.symmetric:
+            kind[(kind == SOLVED) & (mirror < order)] = MIRRORED
+        work = np.where(kind == SOLVED, np.sum(sums, axis=0), 0.0)
+        return Layer(number, order, kind, mirror, work)
+
+    def turns(self) -> tuple[Any, ...]:
+        """The kernels' view of every anchor's turn (see `kernels.turn_of`): a column's code is its progress."""
+        import numpy as np
+
+        n, top = self.columns, max(self.heights)
+        code_room = np.zeros((n, top + 1), np.int64)
+        code_weight = np.zeros((n, top + 1, top + 1), np.int64)
+        for i, (h, stride) in enumerate(zip(self.heights, self.strides, strict=True)):
+            for p in range(h + 1):
+                code_room[i, p] = h - p
+                code_weight[i, p, : h - p + 1] = [(p + d) * stride for d in range(h - p + 1)]
+        radix = np.array([h + 1 for h in self.heights], np.int64)
+        return np.array(self.strides, np.int64), radix, code_room, code_weight
+
+    @cached_property
+    def _turns(self) -> tuple[Any, ...]:
+        return self.turns()
+
+    def rules(self) -> tuple[Any, ...]:
+        return RollClasses.build(self).rules(self)
+
+    def solve_chunk(
+        self, layer: Layer, start: int, stop: int, values: FloatArray, rules: tuple[Any, ...], threads: int
+    ) -> FloatArray:
+        """The values of positions `start:stop` of the layer's order, for `Layer.store`."""
+        from cantstop.solve import kernels
+
+        found: FloatArray = kernels.solve_alone(
+            layer.order[start:stop], layer.kind[start:stop], values, rules, self._turns, self.most_local, threads
+        )
+        return found
 
     def anchor_index(self, progress: tuple[int, ...]) -> int:
         return sum(p * s for p, s in zip(progress, self.strides, strict=True))
@@ -206,14 +279,19 @@ class Board:
         return tuple(index // s % (h + 1) for s, h in zip(self.strides, self.heights, strict=True))
 
 
+def variant_of(spec_or_variant: str | Variant) -> Variant:
+    """The variant of a spec (a SolveError naming the fault if it is not one), or the variant itself."""
+    if not isinstance(spec_or_variant, str):
+        return spec_or_variant
+    try:
+        return preset(spec_or_variant)
+    except VariantError as error:
+        raise SolveError(str(error)) from None
+
+
 def board_of(spec_or_variant: str | Variant) -> Board:
     """The solver's board of a variant (or spec), refused clearly when one player cannot play it."""
-    variant = spec_or_variant
-    if isinstance(variant, str):
-        try:
-            variant = preset(variant)
-        except VariantError as error:
-            raise SolveError(str(error)) from None
+    variant = variant_of(spec_or_variant)
     if variant.min_players > 1:
         raise SolveError(
             f"the solver solves one-player games, but {variant.name!r} has min_players="
@@ -223,23 +301,38 @@ def board_of(spec_or_variant: str | Variant) -> Board:
     return Board(variant)
 
 
+class TurnRules(Protocol):
+    """What the roll classes are built from: a solver board, alone or with a rival."""
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def columns(self) -> int: ...
+    @property
+    def runners(self) -> int: ...
+    @property
+    def step_limit(self) -> int: ...
+    @property
+    def closed_most(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class RollClasses:
     """The rolls grouped by what they offer, as flat arrays for the kernels.
 
     With every runner placed only the runner columns matter; otherwise only the columns
-    open at the anchor. For each such column mask (a *key*), rolls whose sum groups
+    open at the position. For each such column mask (a *key*), rolls whose sum groups
     agree on those columns are merged into one class with their summed probability;
     a class with no group left can only bust.
 
     `runner_masks[j]`: every column mask with at most `runners` columns, by (size, mask),
     so a turn's successor always has a later mask; `mask_rank[mask]` is j or -1.
     `key_slot[mask]`: the slot of a key (-1 if none); classes of slot s are
-    `slot_start[s]:slot_start[s+1]`; groups of class k are `class_start[k]:class_start[k+1]`;
-    group g has `group_len[g]` columns (0-based) in `group_cols[g]`.
+    `slot_start[s]:slot_start[s+1]`; the groups of class k are `class_start[k]:class_start[k+1]`,
+    group g being of kind `group_kind[g]`. A *kind* is a group's sums (0-based columns,
+    ascending): `kind_len[k]` of them in `kind_cols[k]`, its choices in every position
+    at `choice_tables[kind_table[k]:]` (core's rule, tabled by `fast.tables.choice_table`).
     `mask_cols[j]`: the columns of runner mask j, ascending, padded with -1.
-    `group_pair[g]`: a group of one or two sums numbered a * (n + 1) + b (b = n for
-    one sum), so that its best option is worked out once per state; -1 for three sums.
     """
 
     runner_masks: IntArray
@@ -248,18 +341,16 @@ class RollClasses:
     slot_start: IntArray
     class_weight: FloatArray
     class_start: IntArray
-    group_len: IntArray
-    group_cols: IntArray
+    group_kind: IntArray
     mask_cols: IntArray
-    group_pair: IntArray
+    kind_len: IntArray
+    kind_cols: IntArray
+    kind_table: IntArray
+    choice_tables: IntArray
 
-    def rules(self, board: Board) -> tuple[Any, ...]:
+    def rules(self, board: TurnRules) -> tuple[Any, ...]:
         """What the kernels read, as one tuple (see kernels.turn_pass)."""
-        import numpy as np
-
         return (
-            np.array(board.heights, dtype=np.int64),
-            np.array(board.strides, dtype=np.int64),
             board.runners,
             board.step_limit,
             self.runner_masks,
@@ -269,15 +360,19 @@ class RollClasses:
             self.slot_start,
             self.class_weight,
             self.class_start,
-            self.group_len,
-            self.group_cols,
-            self.group_pair,
+            self.group_kind,
+            self.kind_len,
+            self.kind_cols,
+            self.kind_table,
+            self.choice_tables,
         )
 
     @staticmethod
     @lru_cache(maxsize=8)  # a tenth of a second on 11 columns; every layer of a solve asks again
-    def build(board: Board) -> RollClasses:
+    def build(board: TurnRules) -> RollClasses:
         import numpy as np
+
+        from cantstop.fast.tables import choice_table, shape_of
 
         n, r = board.columns, board.runners
         masks = sorted(
@@ -285,30 +380,40 @@ class RollClasses:
         )
         rank = np.full(1 << n, -1, dtype=np.int64)
         rank[masks] = np.arange(len(masks))
-        # Keys: full runner sets, and the open columns of any live anchor (< to_win claimed).
+        # Keys: full runner sets, and the open columns of any live position.
         full = (1 << n) - 1
         keys = {sum(1 << i for i in cols) for cols in combinations(range(n), r)}
-        for missing in range(board.to_win):
+        for missing in range(board.closed_most + 1):
             keys |= {full - sum(1 << i for i in cols) for cols in combinations(range(n), missing)}
         catalog = board.variant.catalog
         total = catalog.total
         key_slot = np.full(1 << n, -1, dtype=np.int64)
-        slot_start, weights, class_start, lengths, cols = [0], [], [0], [], []
+        slot_start, weights, class_start, group_kind = [0], [], [0], []
+        kinds: dict[tuple[int, ...], int] = {}
+        shapes: dict[tuple[int, ...], int] = {}
+        choice_tables: list[int] = []
+        kind_table: list[int] = []
         for slot, key in enumerate(sorted(keys)):
             key_slot[key] = slot
             merged: dict[tuple[tuple[int, ...], ...], int] = {}
             for groups, weight in zip(catalog.groups, catalog.weights, strict=True):
                 kept = {
-                    tuple(c - 2 for c in group if key >> (c - 2) & 1) for group in groups
+                    tuple(sorted(c - 2 for c in group if key >> (c - 2) & 1)) for group in groups
                 } - {()}
                 signature = tuple(sorted(kept))
                 merged[signature] = merged.get(signature, 0) + weight
             for signature, weight in sorted(merged.items()):
                 weights.append(weight / total)
                 for group in signature:
-                    lengths.append(len(group))
-                    cols.append(group + (0,) * (3 - len(group)))
-                class_start.append(len(lengths))
+                    if group not in kinds:
+                        kinds[group] = len(kinds)
+                        shape = shape_of(group)
+                        if shape not in shapes:
+                            shapes[shape] = len(choice_tables)
+                            choice_tables += choice_table(shape)
+                        kind_table.append(shapes[shape])
+                    group_kind.append(kinds[group])
+                class_start.append(len(group_kind))
             slot_start.append(len(weights))
         return RollClasses(
             runner_masks=np.array(masks, dtype=np.int64),
@@ -317,17 +422,13 @@ class RollClasses:
             slot_start=np.array(slot_start, dtype=np.int64),
             class_weight=np.array(weights, dtype=np.float64),
             class_start=np.array(class_start, dtype=np.int64),
-            group_len=np.array(lengths, dtype=np.int64),
-            group_cols=np.array(cols, dtype=np.int64).reshape(-1, 3),
+            group_kind=np.array(group_kind, dtype=np.int64),
             mask_cols=np.array(
                 [[i for i in range(n) if m >> i & 1] + [-1] * (max(r, 1) - m.bit_count()) for m in masks],
                 dtype=np.int64,
             ).reshape(len(masks), max(r, 1)),
-            group_pair=np.array(
-                [
-                    -1 if length == 3 else g[0] * (n + 1) + (g[1] if length == 2 else n)
-                    for g, length in zip(cols, lengths, strict=True)
-                ],
-                dtype=np.int64,
-            ),
+            kind_len=np.array([len(k) for k in kinds], dtype=np.int64),
+            kind_cols=np.array([k + (-1,) * (3 - len(k)) for k in kinds], dtype=np.int64).reshape(-1, 3),
+            kind_table=np.array(kind_table, dtype=np.int64),
+            choice_tables=np.array(choice_tables, dtype=np.int64),
         )

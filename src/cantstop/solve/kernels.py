@@ -1,11 +1,20 @@
-"""The numba passes: one anchor's turn graph evaluated at a bust value, and Newton on it.
+"""The numba passes over one turn, in small steps, and the Newton solves built on them.
 
-In-turn states of an anchor are numbered locally: runner masks in the order of
-`RollClasses.runner_masks` (by size, then mask), and within a mask the runners'
-spaces above the anchor in mixed radix (the lowest column varies fastest). Every
-successor of a state has a higher number, so one pass from the top number down
-evaluates the whole turn. A state's value is kept as a + b·x, x the bust value:
-b is the chance of busting from there, which Newton's step needs.
+A turn is plain arrays: `room[c]`, the steps column c can still take this turn (0:
+closed), and `stops[s]`, what stopping in in-turn state s is worth. In-turn states
+are numbered locally: runner masks in the order of `RollClasses.runner_masks` (by
+size, then mask), and within a mask the steps taken in each runner column, less one,
+in mixed radix over the rooms (the lowest column varies fastest). Every successor of
+a state has a higher number, so one pass from the top number down evaluates the whole
+turn. A state's value is kept as a + b·x, x the bust's worth: b is the chance of
+busting from there, which Newton's step needs. Values are minimised: expected turns
+alone, the chance of losing against a rival.
+
+The steps: `turn_of` (room and stop weights of a position, read from the board's
+tables), `layout` (where each mask's states start), `fill_stops` or
+`fill_estimated_stops`, `turn_pass` (the turn at one bust worth), then `newton_alone`
+(x = 1 + W(x)) or `newton_pair` (u = 1 − W_P(v), v = 1 − W_Q(u)). The choice rule is
+core's `group_choices`, read from the tables `cantstop.fast.tables.choice_table` builds.
 """
 
 from __future__ import annotations
@@ -24,20 +33,103 @@ except ImportError as error:
 import numba
 import numpy as np
 
+from cantstop.solve.layer import ALONE, FINISHED, SOLVED, WON
+
 F = TypeVar("F", bound=Callable[..., Any])
 _jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
 _parallel = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, parallel=True))
 _range: Any = numba.prange
 
-FINISHED, SOLVED, MIRRORED = 0, 1, 2  # what solve_chunk does with an anchor
-NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes
-TOLERANCE = 1e-13  # relative change of x at which the solver's Newton has converged
+NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes alone, 3 to 8 pairs of passes
+TOLERANCE = 1e-13  # relative change of x at which the solver's Newton has converged (turns)
+PAIR_TOLERANCE = 1e-14  # absolute change of a chance to win at which a pair has converged
+BLOCKED = -(1 << 50)  # a stop weight: stopping is not allowed here (no_stop_on_occupied)
+NO_LIMIT = 1 << 30  # steps left in a turn without a step limit
+
+
+@_jit
+def turn_of(index: int, turns: Any, room: Any, weights: Any) -> None:
+    """Fill `room` and the stop `weights` of the turn from position `index`.
+
+    `turns` is a board's (strides, radix, code_room, code_weight): column i of the
+    position holds code `index // strides[i] % radix[i]`, which allows `code_room[i, code]`
+    steps; a stop with d steps taken there adds `code_weight[i, code, d]` to the index of
+    the position the stop hands on (BLOCKED: no stop).
+    """
+    strides, radix, code_room, code_weight = turns
+    for i in range(strides.shape[0]):
+        code = index // strides[i] % radix[i]
+        room[i] = code_room[i, code]
+        for d in range(weights.shape[1]):
+            weights[i, d] = code_weight[i, code, d]
+
+
+@_jit
+def layout(room: Any, masks: Any, offsets: Any) -> int:
+    """Set offsets[j] to where runner mask j's states start; return the turn's state count."""
+    total = 0
+    for j in range(masks.shape[0]):
+        m = masks[j]
+        size = 1
+        for i in range(room.shape[0]):
+            if m >> i & 1:
+                size *= room[i]
+        offsets[j] = total
+        total += size
+    offsets[masks.shape[0]] = total
+    return total
+
+
+@_jit
+def _decode(m: int, local: int, room: Any, taken: Any) -> int:
+    """Set taken[c], the steps taken in column c, for state `local` of mask m; return their sum."""
+    rest = local
+    steps = 0
+    for i in range(room.shape[0]):
+        if m >> i & 1:
+            d = rest % room[i]
+            rest //= room[i]
+            taken[i] = d + 1
+            steps += d + 1
+        else:
+            taken[i] = 0
+    return steps
+
+
+@_jit
+def fill_stops(room: Any, weights: Any, values: Any, masks: Any, offsets: Any, stops: Any) -> None:
+    """stops[s] = values[Σ weights[c, steps taken in c]] for every in-turn state s (inf if BLOCKED)."""
+    n = room.shape[0]
+    taken = np.zeros(n, np.int64)
+    for j in range(masks.shape[0]):
+        m = masks[j]
+        for local in range(offsets[j + 1] - offsets[j]):
+            _decode(m, local, room, taken)
+            index = 0
+            for i in range(n):
+                index += weights[i, taken[i]]
+            stops[offsets[j] + local] = values[index] if index >= 0 else np.inf
+
+
+@_jit
+def fill_estimated_stops(progress: Any, room: Any, estimate: Any, masks: Any, offsets: Any, stops: Any) -> None:
+    """stops[s] = the estimate of the anchor a stop in state s reaches (one player)."""
+    n = room.shape[0]
+    taken = np.zeros(n, np.int64)
+    space = np.zeros(n, np.int64)
+    for j in range(masks.shape[0]):
+        m = masks[j]
+        for local in range(offsets[j + 1] - offsets[j]):
+            _decode(m, local, room, taken)
+            for i in range(n):
+                space[i] = progress[i] + taken[i]
+            stops[offsets[j] + local] = estimated(space, estimate)
 
 
 @_jit
 def _successor(
-    m: int, here: int, c1: int, c2: int, c3: int, space: Any, progress: Any, room: Any,
-    local_stride: Any, offsets: Any, mask_rank: Any, mask_cols: Any,
+    m: int, here: int, c1: int, c2: int, c3: int, taken: Any, room: Any, local_stride: Any,
+    offsets: Any, mask_rank: Any, mask_cols: Any,
 ) -> int:
     """The number of the state reached by stepping columns c1, c2, c3 (-1: none)."""
     m2 = m
@@ -52,7 +144,7 @@ def _successor(
         return int(idx)
     for c in (c1, c2, c3):
         if c >= 0:
-            space[c] += 1
+            taken[c] += 1
     j2 = mask_rank[m2]
     idx = offsets[j2]
     stride = 1
@@ -60,18 +152,12 @@ def _successor(
         i = mask_cols[j2, t]
         if i < 0:
             break
-        idx += (space[i] - progress[i] - 1) * stride
+        idx += (taken[i] - 1) * stride
         stride *= room[i]
     for c in (c1, c2, c3):
         if c >= 0:
-            space[c] -= 1
+            taken[c] -= 1
     return int(idx)
-
-
-@_jit
-def _playable(c: int, steps: int, m: int, left: int, free: Any, steps_left: int) -> bool:
-    """Can column c take `steps` steps now (room, the turn's step limit, a runner for it)?"""
-    return free[c] >= steps and steps_left >= steps and (m >> c & 1 == 1 or left > 0)
 
 
 @_jit
@@ -80,6 +166,273 @@ def _least(found: bool, va: float, vb: float, a: float, b: float, x: float) -> t
     if found and va + vb * x <= a + b * x:
         return True, va, vb
     return True, a, b
+
+
+@_jit
+def _best_option(
+    kind: int, m: int, here: int, left: int, steps_left: int, x: float, room: Any, taken: Any,
+    local_stride: Any, offsets: Any, rules: Any, best_a: Any, best_b: Any,
+) -> tuple[bool, float, float]:
+    """The best choice a sum group of `kind` offers in state `here`: (any, a, b).
+
+    The choices are core's `group_choices`, looked up in the group shape's table by
+    each sum's code (2 · room capped + has a runner) and the runners and steps left.
+    """
+    mask_rank, mask_cols = rules[3], rules[4]
+    kind_len, kind_cols, kind_table, choice_tables = rules[10], rules[11], rules[12], rules[13]
+    length = kind_len[kind]
+    base = length + 1
+    key = 0
+    for e in range(length):
+        c = kind_cols[kind, e]
+        free = min(room[c] - taken[c], length)
+        key = key * (2 * base) + 2 * free + (m >> c & 1)
+    key = (key * base + min(left, length)) * base + max(0, min(steps_left, length))
+    options = choice_tables[kind_table[kind] + key]
+    found = False
+    va = 0.0
+    vb = 0.0
+    for sub in range(1, 1 << length):
+        if options >> sub & 1:
+            c1 = kind_cols[kind, 0] if sub & 1 else -1
+            c2 = kind_cols[kind, 1] if sub & 2 else -1
+            c3 = kind_cols[kind, 2] if sub & 4 else -1
+            idx = _successor(m, here, c1, c2, c3, taken, room, local_stride, offsets, mask_rank, mask_cols)
+            found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
+    return found, va, vb
+
+
+@_jit
+def turn_pass(
+    room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any
+) -> tuple[float, float]:
+    """Evaluate the turn with a bust worth `x`; returns the turn start's value (a, b).
+
+    Fills best_a/best_b with each in-turn state's value after its decision (the better
+    of stopping there and rolling on; a tie stops). `offsets` must be the turn's
+    `layout`, `stops` its stop values. A group of sums has its best option worked out
+    once per state however many rolls offer it.
+    """
+    runners, step_limit, masks = rules[0], rules[1], rules[2]
+    key_slot, slot_start, class_weight, class_start, group_kind = rules[5], rules[6], rules[7], rules[8], rules[9]
+    n = room.shape[0]
+    open_mask = 0
+    for i in range(n):
+        if room[i] > 0:
+            open_mask |= 1 << i
+    taken = np.zeros(n, np.int64)
+    local_stride = np.zeros(n, np.int64)
+    kinds = rules[10].shape[0]
+    seen = np.zeros(kinds, np.int64)  # the state number + 1 a kind's entry is for
+    kind_found = np.zeros(kinds, np.bool_)
+    kind_a = np.zeros(kinds, np.float64)
+    kind_b = np.zeros(kinds, np.float64)
+    start_a = 0.0
+    start_b = 0.0
+    for j in range(masks.shape[0] - 1, -1, -1):
+        size = offsets[j + 1] - offsets[j]
+        if size == 0:
+            continue
+        m = masks[j]
+        k = 0
+        stride = 1
+        for i in range(n):
+            if m >> i & 1:
+                k += 1
+                local_stride[i] = stride
+                stride *= room[i]
+        left = runners - k
+        slot = key_slot[m] if left == 0 else key_slot[open_mask]
+        for local in range(size - 1, -1, -1):
+            here = offsets[j] + local
+            steps = _decode(m, local, room, taken)
+            steps_left = NO_LIMIT if step_limit < 0 else step_limit - steps
+            ra = 0.0
+            rb = 0.0
+            for cl in range(slot_start[slot], slot_start[slot + 1]):
+                found = False
+                va = 0.0
+                vb = 0.0
+                for g in range(class_start[cl], class_start[cl + 1]):
+                    kd = group_kind[g]
+                    if seen[kd] != here + 1:
+                        seen[kd] = here + 1
+                        kind_found[kd], kind_a[kd], kind_b[kd] = _best_option(
+                            kd, m, here, left, steps_left, x, room, taken, local_stride, offsets, rules,
+                            best_a, best_b,
+                        )
+                    if kind_found[kd]:
+                        found, va, vb = _least(found, va, vb, kind_a[kd], kind_b[kd], x)
+                w = class_weight[cl]
+                if found:
+                    ra += w * va
+                    rb += w * vb
+                else:
+                    rb += w
+            if k == 0:
+                start_a = ra
+                start_b = rb
+            elif stops[here] <= ra + rb * x:  # ties stop: a sure thing over a gamble
+                best_a[here] = stops[here]
+                best_b[here] = 0.0
+            else:
+                best_a[here] = ra
+                best_b[here] = rb
+    return start_a, start_b
+
+
+@_jit
+def neighbour_bound(room: Any, stops: Any, mask_rank: Any, offsets: Any) -> float:
+    """The best stop one step on (a lower bound on expected turns: progress never hurts)."""
+    x = 0.0
+    for i in range(room.shape[0]):
+        if room[i] > 0:
+            x = max(x, stops[offsets[mask_rank[1 << i]]])
+    return x
+
+
+@_jit
+def newton_alone(
+    room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any, tolerance: float
+) -> tuple[float, int]:
+    """Newton's method on x = 1 + W(x) from `x`; returns x and the passes taken.
+
+    It stops when a step changes x by at most `tolerance` (relative); the solver asks
+    for TOLERANCE, a bot can take far less care (each pass is a whole turn graph).
+    From a lower bound the first step lands at or above the fixed point (W is concave),
+    later steps descend to it.
+    """
+    for passes in range(1, NEWTON_STEPS + 1):
+        a, b = turn_pass(room, x, rules, stops, best_a, best_b, offsets)
+        if b >= 1.0:  # only bust-loving policies are optimal this low: start higher
+            x = 2.0 * x + 1.0
+            continue
+        nxt = (1.0 + a) / (1.0 - b)
+        if abs(nxt - x) <= tolerance * max(1.0, nxt):
+            return nxt, passes
+        x = nxt
+    return x, NEWTON_STEPS
+
+
+@_jit
+def newton_pair(
+    room_p: Any, stops_p: Any, best_p: Any, offsets_p: Any,
+    room_q: Any, stops_q: Any, best_q: Any, offsets_q: Any,
+    rules: Any, alone: bool, tolerance: float,
+) -> tuple[float, float, int]:
+    """The movers' chances (u, v) of a position P and its mirror Q; returns them and the rounds.
+
+    u = 1 − W_P(v) and v = 1 − W_Q(u), W the least chance of losing over the turn with
+    a bust worth the rival's chance; with `alone` (P is its own mirror) u = 1 − W_P(u).
+    G(u) = 1 − W_P(1 − W_Q(u)) − u falls with u (its slope b_P·b_Q − 1 ≤ 0), from
+    G(0) ≥ 0 to G(1) ≤ 0: Newton's step, kept inside the bracket [lo, hi] of the root
+    and replaced by bisection when it leaves it or when the bracket has not halved
+    in two rounds. `best_p` and `best_q` are each (best_a, best_b) of their turn.
+    """
+    lo, hi, u, v = 0.0, 1.0, 0.5, 0.5
+    widths = (1.0, 1.0)
+    aq, bq = 0.0, 0.0
+    for rounds in range(1, NEWTON_STEPS + 1):
+        if alone:
+            ap, bp = turn_pass(room_p, u, rules, stops_p, best_p[0], best_p[1], offsets_p)
+            v = u
+            g = 1.0 - ap - bp * u - u
+            slope = -1.0 - bp
+        else:
+            aq, bq = turn_pass(room_q, u, rules, stops_q, best_q[0], best_q[1], offsets_q)
+            v = 1.0 - aq - bq * u
+            ap, bp = turn_pass(room_p, v, rules, stops_p, best_p[0], best_p[1], offsets_p)
+            g = 1.0 - ap - bp * v - u
+            slope = bp * bq - 1.0
+        if g == 0.0:
+            return u, v, rounds
+        if g > 0.0:
+            lo = u
+        else:
+            hi = u
+        nxt = u - g / slope if slope < 0.0 else -1.0
+        inside = lo <= nxt <= hi
+        if not (inside and abs(nxt - u) <= tolerance) and (not inside or hi - lo > 0.5 * widths[0]):
+            nxt = 0.5 * (lo + hi)
+        widths = (widths[1], hi - lo)
+        if abs(nxt - u) <= tolerance:
+            return nxt, (nxt if alone else 1.0 - aq - bq * nxt), rounds
+        u = nxt
+    return u, v, NEWTON_STEPS
+
+
+@_parallel
+def solve_alone(
+    anchors: Any, kind: Any, values: Any, rules: Any, turns: Any, most_local: int, workers: int
+) -> Any:
+    """One player: the expected turns of `anchors` (all of one layer) as `kind` says.
+
+    Reads `values` only for the layers above (a stop always advances), so it may be a
+    read-only view of the table. A MIRRORED anchor's value is left NaN: the solver
+    copies it from its mirror image once the layer is done.
+    """
+    masks, mask_rank = rules[2], rules[3]
+    n = turns[0].shape[0]
+    count = anchors.shape[0]
+    out = np.full(count, np.nan)
+    for w in _range(workers):
+        best_a = np.empty(most_local, np.float64)
+        best_b = np.empty(most_local, np.float64)
+        stops = np.empty(most_local, np.float64)
+        offsets = np.empty(masks.shape[0] + 1, np.int64)
+        room = np.empty(n, np.int64)
+        weights = np.empty((n, turns[3].shape[2]), np.int64)
+        for t in range(w, count, workers):
+            if kind[t] == FINISHED:
+                out[t] = 0.0
+            elif kind[t] == SOLVED:
+                turn_of(anchors[t], turns, room, weights)
+                layout(room, masks, offsets)
+                fill_stops(room, weights, values, masks, offsets, stops)
+                x = neighbour_bound(room, stops, mask_rank, offsets)
+                out[t], _ = newton_alone(room, x, rules, stops, best_a, best_b, offsets, TOLERANCE)
+    return out
+
+
+@_parallel
+def solve_pairs(
+    anchors: Any, kind: Any, partner: Any, values: Any, rules: Any, turns: Any, most_local: int, workers: int
+) -> Any:
+    """Two players: the chances of `anchors` (out[:count]) and of their mirrors (out[count:]).
+
+    `kind` is FINISHED (the player not to move has won: 0), WON (the mover has: 1),
+    SOLVED (a pair with `partner`, its mirror) or ALONE (its own mirror).
+    """
+    masks = rules[2]
+    n = turns[0].shape[0]
+    count = anchors.shape[0]
+    out = np.full(2 * count, np.nan)
+    for w in _range(workers):
+        best_p = (np.empty(most_local, np.float64), np.empty(most_local, np.float64))
+        best_q = (np.empty(most_local, np.float64), np.empty(most_local, np.float64))
+        stops_p = np.empty(most_local, np.float64)
+        stops_q = np.empty(most_local, np.float64)
+        offsets_p = np.empty(masks.shape[0] + 1, np.int64)
+        offsets_q = np.empty(masks.shape[0] + 1, np.int64)
+        room_p = np.empty(n, np.int64)
+        room_q = np.empty(n, np.int64)
+        weights = np.empty((n, turns[3].shape[2]), np.int64)
+        for t in range(w, count, workers):
+            if kind[t] == FINISHED or kind[t] == WON:
+                out[t] = out[count + t] = 0.0 if kind[t] == FINISHED else 1.0
+                continue
+            turn_of(anchors[t], turns, room_p, weights)
+            layout(room_p, masks, offsets_p)
+            fill_stops(room_p, weights, values, masks, offsets_p, stops_p)
+            if kind[t] != ALONE:
+                turn_of(partner[t], turns, room_q, weights)
+                layout(room_q, masks, offsets_q)
+                fill_stops(room_q, weights, values, masks, offsets_q, stops_q)
+            out[t], out[count + t], _ = newton_pair(
+                room_p, stops_p, best_p, offsets_p, room_q, stops_q, best_q, offsets_q, rules,
+                kind[t] == ALONE, PAIR_TOLERANCE,
+            )
+    return out
 
 
 @_jit
@@ -132,266 +485,9 @@ def _interpolate(u: float, xs: Any, ys: Any) -> float:
     return float(ys[lo] + (ys[hi] - ys[lo]) * (u - xs[lo]) / (xs[hi] - xs[lo]))
 
 
-@_jit
-def anchor_value(index: int, space: Any, values: Any, estimate: Any) -> float:
-    """The value of the anchor `index` (progress `space`): from the table, or estimated."""
-    if estimate[0].shape[0] == 0:
-        return float(values[index])
-    return estimated(space, estimate)
-
 
 def exact() -> tuple[Any, Any, Any]:
     """The `estimate` argument that means none: every anchor's value is read from the table."""
     return np.zeros((0, 0)), np.zeros((2, 0)), np.zeros(2)
 
 
-@_jit
-def turn_pass(
-    anchor: int, progress: Any, x: float, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any,
-    estimate: Any, stops: Any, fill: bool,
-) -> tuple[float, float, int]:
-    """Evaluate the turn from `anchor` with a bust worth `x`.
-
-    Fills best_a/best_b with each in-turn state's value after its decision (the
-    better of stopping there and rolling on), offsets with where each runner mask's
-    states start; returns the turn start's roll value (a, b) and the state count.
-    `stops` holds each state's stop value: read from the table or the estimate when
-    `fill`, else kept from an earlier pass over the same anchor (they do not depend on x).
-    Choices follow the core's rule: the maximal playable sub-multisets of each sum
-    group. A group of one or two sums (every variant but the relay) has a number,
-    and its best option is worked out once per state however many rolls share it.
-    """
-    heights, strides, runners, step_limit, masks, mask_rank, mask_cols, key_slot = rules[:8]
-    slot_start, class_weight, class_start, group_len, group_cols, group_pair = rules[8:]
-    n = heights.shape[0]
-    room = np.empty(n, np.int64)
-    open_mask = 0
-    for i in range(n):
-        room[i] = heights[i] - progress[i]
-        if room[i] > 0:
-            open_mask |= 1 << i
-    total = 0
-    for j in range(masks.shape[0]):
-        m = masks[j]
-        size = 1
-        for i in range(n):
-            if m >> i & 1:
-                size *= room[i]
-        offsets[j] = total
-        total += size
-    offsets[masks.shape[0]] = total
-    space = progress.copy()
-    free = room.copy()
-    cols = np.empty(n, np.int64)
-    local_stride = np.zeros(n, np.int64)
-    count = np.zeros(n, np.int64)
-    ok = np.zeros(8, np.bool_)
-    pairs = (n + 1) * (n + 1)
-    pair_seen = np.zeros(pairs, np.int64)  # the state number + 1 a pair's entry is for
-    pair_found = np.zeros(pairs, np.bool_)
-    pair_a = np.zeros(pairs, np.float64)
-    pair_b = np.zeros(pairs, np.float64)
-    start_a = 0.0
-    start_b = 0.0
-    for j in range(masks.shape[0] - 1, -1, -1):
-        size = offsets[j + 1] - offsets[j]
-        if size == 0:
-            continue
-        m = masks[j]
-        k = 0
-        stride = 1
-        for i in range(n):
-            if m >> i & 1:
-                cols[k] = i
-                k += 1
-                local_stride[i] = stride
-                stride *= room[i]
-        left = runners - k
-        slot = key_slot[m] if left == 0 else key_slot[open_mask]
-        for local in range(size - 1, -1, -1):
-            here = offsets[j] + local
-            rest = local
-            steps = 0
-            stop_index = anchor
-            for t in range(k):
-                c = cols[t]
-                d = rest % room[c]
-                rest //= room[c]
-                space[c] = progress[c] + 1 + d
-                free[c] = room[c] - 1 - d
-                steps += d + 1
-                stop_index += (d + 1) * strides[c]
-            steps_left = 99 if step_limit < 0 else step_limit - steps
-            ra = 0.0
-            rb = 0.0
-            for cl in range(slot_start[slot], slot_start[slot + 1]):
-                found = False
-                va = 0.0
-                vb = 0.0
-                for g in range(class_start[cl], class_start[cl + 1]):
-                    pid = group_pair[g]
-                    if pid >= 0:
-                        if pair_seen[pid] != here + 1:
-                            pair_seen[pid] = here + 1
-                            pair_found[pid] = False
-                            # The group's options: both sums, else each that can go alone.
-                            c = group_cols[g, 0]
-                            e = group_cols[g, 1] if group_len[g] == 2 else -1
-                            pick0 = -1
-                            pick1 = -1
-                            if e == c:
-                                if _playable(c, 2, m, left, free, steps_left):
-                                    pick0 = _successor(m, here, c, c, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
-                                elif _playable(c, 1, m, left, free, steps_left):
-                                    pick0 = _successor(m, here, c, -1, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
-                            else:
-                                pc = _playable(c, 1, m, left, free, steps_left)
-                                pe = e >= 0 and _playable(e, 1, m, left, free, steps_left)
-                                new = (m >> c & 1 == 0) + (e >= 0 and m >> e & 1 == 0)
-                                if pc and pe and new <= left and steps_left >= 2:
-                                    pick0 = _successor(m, here, c, e, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
-                                else:
-                                    if pc:
-                                        pick0 = _successor(m, here, c, -1, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
-                                    if pe:
-                                        pick1 = _successor(m, here, e, -1, -1, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
-                            for idx in (pick0, pick1):
-                                if idx >= 0:
-                                    pair_found[pid], pair_a[pid], pair_b[pid] = _least(
-                                        pair_found[pid], pair_a[pid], pair_b[pid], best_a[idx], best_b[idx], x
-                                    )
-                        if pair_found[pid]:
-                            found, va, vb = _least(found, va, vb, pair_a[pid], pair_b[pid], x)
-                        continue
-                    # A relay group of three sums: every sub-multiset, the core's rule as is.
-                    length = group_len[g]
-                    top = 1 << length
-                    for sm in range(1, top):
-                        steps_sub = 0
-                        new = 0
-                        good = True
-                        for e in range(length):
-                            if sm >> e & 1:
-                                count[group_cols[g, e]] += 1
-                                steps_sub += 1
-                        for e in range(length):
-                            if sm >> e & 1:
-                                c = group_cols[g, e]
-                                if count[c] > 0:  # first sight of the column in the sub
-                                    if count[c] > free[c]:
-                                        good = False
-                                    if not m >> c & 1:
-                                        new += 1
-                                    count[c] = -count[c]
-                        for e in range(length):
-                            if sm >> e & 1:
-                                count[group_cols[g, e]] = 0
-                        ok[sm] = good and new <= left and steps_sub <= steps_left
-                    for sm in range(1, top):
-                        if not ok[sm]:
-                            continue
-                        maximal = True
-                        for e in range(length):
-                            if not sm >> e & 1 and ok[sm | 1 << e]:
-                                maximal = False
-                        if maximal:
-                            c1 = group_cols[g, 0] if sm & 1 else -1
-                            c2 = group_cols[g, 1] if sm & 2 else -1
-                            c3 = group_cols[g, 2] if sm & 4 else -1
-                            idx = _successor(m, here, c1, c2, c3, space, progress, room, local_stride, offsets, mask_rank, mask_cols)
-                            found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
-                w = class_weight[cl]
-                if found:
-                    ra += w * va
-                    rb += w * vb
-                else:
-                    rb += w
-            if k == 0:
-                start_a = ra
-                start_b = rb
-            else:
-                if fill:
-                    stops[here] = anchor_value(stop_index, space, values, estimate)
-                stop = stops[here]
-                if stop <= ra + rb * x:  # ties stop: a sure thing over a gamble
-                    best_a[here] = stop
-                    best_b[here] = 0.0
-                else:
-                    best_a[here] = ra
-                    best_b[here] = rb
-            for t in range(k):
-                c = cols[t]
-                space[c] = progress[c]
-                free[c] = room[c]
-    return start_a, start_b, total
-
-
-@_jit
-def solve_anchor(
-    anchor: int, progress: Any, values: Any, rules: Any, best_a: Any, best_b: Any, offsets: Any,
-    estimate: Any, tolerance: float, stops: Any,
-) -> tuple[float, int]:
-    """Newton's method on x = 1 + W(x) for one anchor; returns x and the passes taken.
-
-    It stops when a step changes x by at most `tolerance` (relative); the solver asks
-    for TOLERANCE, a bot can take far less care (each pass is a whole turn graph).
-
-    Starts from the best neighbour one step further on (a lower bound: progress never
-    hurts), or from the anchor's own estimate when there is one (closer, so fewer
-    passes); from anywhere the first step lands at or above the fixed point (W is
-    concave), later steps descend to it.
-    """
-    heights, strides = rules[0], rules[1]
-    x = 0.0 if estimate[0].shape[0] == 0 else estimated(progress, estimate)
-    space = progress.copy()
-    for i in range(heights.shape[0]):
-        if progress[i] < heights[i]:
-            space[i] += 1
-            x = max(x, anchor_value(anchor + strides[i], space, values, estimate))
-            space[i] -= 1
-    for passes in range(1, NEWTON_STEPS + 1):
-        a, b, _ = turn_pass(
-            anchor, progress, x, values, rules, best_a, best_b, offsets, estimate, stops, passes == 1
-        )
-        if b >= 1.0:  # only bust-loving policies are optimal this low: start higher
-            x = 2.0 * x + 1.0
-            continue
-        nxt = (1.0 + a) / (1.0 - b)
-        if abs(nxt - x) <= tolerance * max(1.0, nxt):
-            return nxt, passes
-        x = nxt
-    return x, NEWTON_STEPS
-
-
-@_parallel
-def solve_chunk(
-    anchors: Any, kind: Any, values: Any, rules: Any, most_local: int, workers: int
-) -> Any:
-    """The values of `anchors` (all of one layer) as `kind` says (see FINISHED...).
-
-    Reads `values` only for the layers above (a stop always advances), so it may be a
-    read-only view of the table. A MIRRORED anchor's value is left NaN: the solver
-    copies it from its mirror image once the layer is done.
-    """
-    heights, strides, masks = rules[0], rules[1], rules[4]
-    n = heights.shape[0]
-    count = anchors.shape[0]
-    out = np.full(count, np.nan)
-    table_only = (np.zeros((0, 0)), np.zeros((2, 0)), np.zeros(2))  # as exact() gives
-    for w in _range(workers):
-        best_a = np.empty(most_local, np.float64)
-        best_b = np.empty(most_local, np.float64)
-        stops = np.empty(most_local, np.float64)
-        offsets = np.empty(masks.shape[0] + 1, np.int64)
-        progress = np.empty(n, np.int64)
-        for t in range(w, count, workers):
-            anchor = anchors[t]
-            if kind[t] == FINISHED:
-                out[t] = 0.0
-            elif kind[t] == SOLVED:
-                for i in range(n):
-                    progress[i] = anchor // strides[i] % (heights[i] + 1)
-                out[t], _ = solve_anchor(
-                    anchor, progress, values, rules, best_a, best_b, offsets, table_only, TOLERANCE, stops
-                )
-    return out

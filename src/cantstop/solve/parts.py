@@ -18,37 +18,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cantstop.cluster import connect
-from cantstop.solve.board import Board, RollClasses
-from cantstop.solve.table import Table
+from cantstop.solve.board import Board
+from cantstop.solve.layer import Layer
+from cantstop.solve.value_file import ValueFile
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from cantstop.solve.solver import Layer
-
     Span = tuple[int, int]
 
 
 class Workers(Protocol):
-    def solve(self, board: Board, table: Table, layer: Layer, position: int, threads: int) -> Iterator[int]:
+    def solve(self, board: Board, table: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
         """Solve `layer` from `position` into `table`; yields how far it is done without a gap."""
         ...
 
 
-def solve_part(
-    board: Board, path: Path, anchors: npt.NDArray[np.int64], kinds: npt.NDArray[np.int8], threads: int
-) -> npt.NDArray[np.float64]:
-    """The values of `anchors` (all of one layer), read from the table at `path` alone."""
+def solve_part(board: Board, path: Path, layer: Layer, span: Span, threads: int) -> npt.NDArray[np.float64]:
+    """The values of positions `span` of the layer (for `Layer.store`), read from the file at `path` alone."""
     import numba
 
-    from cantstop.solve import kernels
-
     numba.set_num_threads(threads)
-    view = Table.open_view(path, board)
-    rules = RollClasses.build(board).rules(board)
-    values: npt.NDArray[np.float64] = kernels.solve_chunk(anchors, kinds, view.values, rules, board.most_local, threads)
-    return values
+    view = ValueFile.open_view(path, board)
+    return board.solve_chunk(layer, span[0], span[1], view.values, board.rules(), threads)
 
 
 def spans(layer: Layer, position: int, count: int) -> list[Span]:
@@ -62,14 +55,14 @@ def spans(layer: Layer, position: int, count: int) -> list[Span]:
 
 
 def collect(
-    table: Table, layer: Layer, parts: list[Span], results: Iterable[tuple[int, npt.NDArray[np.float64]]]
+    table: ValueFile, layer: Layer, parts: list[Span], results: Iterable[tuple[int, npt.NDArray[np.float64]]]
 ) -> Iterator[int]:
     """Write each finished part's values; yields the end of the run of parts done from the start."""
     finished = [False] * len(parts)
     ready = 0
     for i, values in results:
         start, stop = parts[i]
-        table.values[layer.order[start:stop]] = values
+        layer.store(table.values, start, stop, values)
         finished[i] = True
         while ready < len(parts) and finished[ready]:
             ready += 1
@@ -83,11 +76,10 @@ class LocalParts:
 
     count: int
 
-    def solve(self, board: Board, table: Table, layer: Layer, position: int, threads: int) -> Iterator[int]:
+    def solve(self, board: Board, table: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
         parts = spans(layer, position, self.count)
         results = (
-            (i, solve_part(board, table.path, layer.order[a:b], layer.kind[a:b], threads))
-            for i, (a, b) in enumerate(parts)
+            (i, solve_part(board, table.path, layer, span, threads)) for i, span in enumerate(parts)
         )
         return collect(table, layer, parts, results)
 
@@ -99,14 +91,12 @@ class RayParts:
     address: str
     count: int
 
-    def solve(self, board: Board, table: Table, layer: Layer, position: int, threads: int) -> Iterator[int]:
+    def solve(self, board: Board, table: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
         ray = connect(self.address, threads, "cantstop solve --ray")
         task: Any = ray.remote(num_cpus=1)(solve_part)
         parts = spans(layer, position, self.count)
         path = table.path.resolve()
-        pending = {
-            task.remote(board, path, layer.order[a:b], layer.kind[a:b], 1): i for i, (a, b) in enumerate(parts)
-        }
+        pending = {task.remote(board, path, layer.slice(*span), (0, span[1] - span[0]), 1): i for i, span in enumerate(parts)}
         return collect(table, layer, parts, _as_done(ray, pending))
 
 

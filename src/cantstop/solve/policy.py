@@ -1,18 +1,22 @@
-"""Play from anchor values: the value of every in-turn state of an anchor.
+"""Play from position values: the value of every in-turn state of a turn.
 
-For the anchor a turn started from, one kernel pass at the anchor's value gives every
+For the position a turn started from, one kernel pass at the bust's worth gives every
 in-turn state's value after its decision; a choice leads to the state of least value,
-and rolling on beats stopping exactly when that value is below the stop's.
+and rolling on beats stopping exactly when that value is below the stop's. Alone the
+values are expected turns and a bust is worth the anchor's own value; against a
+rival they are the mover's chance of losing and a bust is worth the rival's chance
+of winning from the same position (its mirror).
 
-The anchor values come from a solved table (optimal play), or from a fitted estimate
-(`Policy.estimated`): then the turn is still optimised exactly, against the estimate's
-values of the anchors a stop reaches, with the turn's own anchor worth the fixed point
-x = 1 + W(x) that Newton's method finds, as the solver does.
+The values come from a solved table (optimal play), or alone from a fitted estimate
+(`Policy.estimated`): then the turn is still optimised exactly, against the
+estimate's values of the anchors a stop reaches, with the turn's own anchor worth
+the fixed point x = 1 + W(x) that Newton's method finds, as the solver does.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -21,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 from cantstop.core.choices import Choice
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
 from cantstop.core.variant import Variant
-from cantstop.solve.board import Board, RollClasses, SolveError, board_of
-from cantstop.solve.table import Table, default_path
+from cantstop.solve.board import Board
+from cantstop.solve.duo import DuoBoard, board_for
+from cantstop.solve.errors import SolveError
+from cantstop.solve.value_file import ValueFile, default_path
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,30 +43,37 @@ _TURNS_BYTES = 2**28  # the turn values kept cached: 256 MiB (4,096 turns of a s
 
 @dataclass(frozen=True)
 class Turn:
-    """The in-turn values of one anchor: state number -> a + b·x at the anchor's x."""
+    """The in-turn values of one position: state number -> a + b·x at the bust's worth x."""
 
-    progress: tuple[int, ...]
     x: float
+    room: npt.NDArray[np.int64]
     best_a: npt.NDArray[np.float64]
     best_b: npt.NDArray[np.float64]
+    stops: npt.NDArray[np.float64]
     offsets: npt.NDArray[np.int64]
 
-    def value(self, spaces: list[int], heights: tuple[int, ...], mask_rank: npt.NDArray[np.int64]) -> float:
-        """Value after the decision of the in-turn state with runners on `spaces`."""
-        mask, index, stride = 0, 0, 1
-        for i, (space, start, h) in enumerate(zip(spaces, self.progress, heights, strict=True)):
-            if space > start:
+    def number(self, taken: Sequence[int], mask_rank: npt.NDArray[np.int64]) -> int:
+        """The number of the in-turn state with `taken[c]` steps taken in column index c.
+
+        `mask_rank` is the roll classes' (`RollClasses.mask_rank`) the turn was laid out with.
+        """
+        mask, number, stride = 0, 0, 1
+        for i, steps in enumerate(taken):
+            if steps:
                 mask |= 1 << i
-                index += (space - start - 1) * stride
-                stride *= h - start
-        index += int(self.offsets[mask_rank[mask]])
-        return float(self.best_a[index] + self.best_b[index] * self.x)
+                number += (steps - 1) * stride
+                stride *= int(self.room[i])
+        return number + int(self.offsets[mask_rank[mask]])
+
+    def after(self, number: int) -> float:
+        """The value of in-turn state `number` after its decision, at the bust's worth x."""
+        return float(self.best_a[number] + self.best_b[number] * self.x)
 
 
 class Policy:
-    """The optimal policy of a solved board (a complete table), or the best turns against an estimate."""
+    """The optimal policy of a solved board (a complete table), or alone the best turns against an estimate."""
 
-    def __init__(self, board: Board, table: Table | None, estimate: tuple[Any, ...] | None = None) -> None:
+    def __init__(self, board: Board, table: ValueFile | None, estimate: tuple[Any, ...] | None = None) -> None:
         if table is not None and not table.header.complete:
             raise SolveError(
                 f"the table of {board.key} is only partly solved ({table.header.layers_done} of "
@@ -71,7 +84,7 @@ class Policy:
         self.board = board
         self.table = table
         self._estimate = estimate
-        self._turns: OrderedDict[tuple[int, ...], Turn] = OrderedDict()
+        self._turns: OrderedDict[int, Turn] = OrderedDict()
 
     @staticmethod
     def estimated(board: Board, estimate: tuple[Any, ...]) -> Policy:
@@ -79,22 +92,24 @@ class Policy:
         return Policy(board, None, estimate)
 
     @staticmethod
-    def load(variant: Variant, path: Path | None = None) -> Policy:
-        board = board_of(variant)
+    def load(variant: Variant, path: Path | None = None, players: int = 1) -> Policy:
+        board = board_for(variant, players)
         path = path or default_path(board)
         if not path.exists():
+            flag = "" if players == 1 else f" --players {players}"
             raise SolveError(
-                f"{board.key} is not solved (no table at {path}): run `cantstop solve {board.key}`"
+                f"{board.key} is not solved for {players} player{'s' * (players > 1)} (no table at "
+                f"{path}): run `cantstop solve {board.key}{flag}`"
             )
-        return Policy(board, Table.open(path, board))
-
-    @cached_property
-    def _classes(self) -> RollClasses:
-        return RollClasses.build(self.board)
+        return Policy(board, ValueFile.open(path, board))
 
     @cached_property
     def _rules(self) -> tuple[Any, ...]:
-        return self._classes.rules(self.board)
+        return self.board.rules()
+
+    @cached_property
+    def _kernel_turns(self) -> tuple[Any, ...]:
+        return self.board.turns()
 
     @cached_property
     def _values(self) -> npt.NDArray[np.float64]:
@@ -102,83 +117,88 @@ class Policy:
 
         return np.asarray(self.table.values) if self.table is not None else np.zeros(1)
 
-    @cached_property
-    def _kernel_estimate(self) -> tuple[Any, ...]:
-        from cantstop.solve import kernels
-
-        return self._estimate if self._estimate is not None else kernels.exact()
-
     def value(self, progress: tuple[int, ...]) -> float:
-        """Expected turns to finish from an anchor (0 once the game is won)."""
+        """Alone: expected turns to finish from an anchor (0 once the game is won)."""
         if self.table is not None:
             return self.table.value(self.board.anchor_index(progress))
-        return self.turn(progress).x
+        return self.turn(self.board.anchor_index(progress)).x
 
-    def turn(self, progress: tuple[int, ...]) -> Turn:
-        turn = self._turns.get(progress)
+    def turn(self, index: int) -> Turn:
+        """The in-turn values of the turn from position `index`, kept for the turn's later decisions."""
+        turn = self._turns.get(index)
         if turn is not None:
-            self._turns.move_to_end(progress)
+            self._turns.move_to_end(index)
             return turn
         import numpy as np
 
         from cantstop.solve import kernels
 
-        b = self.board
-        anchor = b.anchor_index(progress)
-        best_a = np.empty(b.most_local, np.float64)
-        best_b = np.empty(b.most_local, np.float64)
-        stops = np.empty(b.most_local, np.float64)
-        offsets = np.empty(len(self._classes.runner_masks) + 1, np.int64)
-        progress_array = np.array(progress, dtype=np.int64)
-        values, estimate = self._values, self._kernel_estimate
-        if self.table is not None:
-            x = float(values[anchor])
-            kernels.turn_pass(
-                anchor, progress_array, x, values, self._rules, best_a, best_b, offsets, estimate, stops, True
+        b, rules = self.board, self._rules
+        masks, mask_rank = rules[2], rules[3]
+        room = np.empty(b.columns, np.int64)
+        weights = np.empty((b.columns, self._kernel_turns[3].shape[2]), np.int64)
+        best_a, best_b, stops = (np.empty(b.most_local, np.float64) for _ in range(3))
+        offsets = np.empty(len(masks) + 1, np.int64)
+        kernels.turn_of(index, self._kernel_turns, room, weights)
+        kernels.layout(room, masks, offsets)
+        values = self._values
+        if self.table is None:  # alone, the turn's own anchor: the fixed point against the estimated stops
+            progress = np.array(b.progress(index), dtype=np.int64)
+            kernels.fill_estimated_stops(progress, room, self._estimate, masks, offsets, stops)
+            start = max(
+                kernels.estimated(progress, self._estimate), kernels.neighbour_bound(room, stops, mask_rank, offsets)
             )
-        else:  # the turn's own anchor: the fixed point against the estimated stops
-            x, _ = kernels.solve_anchor(
-                anchor, progress_array, values, self._rules, best_a, best_b, offsets, estimate,
-                ESTIMATE_TOLERANCE, stops,
-            )
-        turn = Turn(progress, x, best_a, best_b, offsets)
-        self._turns[progress] = turn
-        if len(self._turns) > max(4, _TURNS_BYTES // (16 * b.most_local)):
+            x, _ = kernels.newton_alone(room, start, rules, stops, best_a, best_b, offsets, ESTIMATE_TOLERANCE)
+        else:
+            kernels.fill_stops(room, weights, values, masks, offsets, stops)
+            # Alone a bust costs the anchor's value again; with a rival it hands the rival the mirror.
+            x = float(values[index] if b.players == 1 else values[self._duo.mirror_index(index)])
+            kernels.turn_pass(room, x, rules, stops, best_a, best_b, offsets)
+        turn = Turn(x, room, best_a, best_b, stops, offsets)
+        self._turns[index] = turn
+        if len(self._turns) > max(4, _TURNS_BYTES // (24 * b.most_local)):
             self._turns.popitem(last=False)
         return turn
 
-    def _state_value(self, turn: Turn, spaces: list[int]) -> float:
-        return turn.value(spaces, self.board.heights, self._classes.mask_rank)
+    @property
+    def _duo(self) -> DuoBoard:
+        assert isinstance(self.board, DuoBoard)
+        return self.board
 
-    def _stop_value(self, spaces: list[int]) -> float:
-        from cantstop.solve import kernels
+    def _after(self, turn: Turn, taken: list[int], choice: Choice) -> float:
+        moved = list(taken)
+        for column in choice:
+            moved[column - 2] += 1
+        return turn.after(turn.number(moved, self._rules[3]))
 
-        if self.table is not None:
-            return self.table.value(self.board.anchor_index(tuple(spaces)))
-        import numpy as np
-
-        return float(kernels.estimated(np.array(spaces, dtype=np.int64), self._kernel_estimate))
+    def _position(self, state: State) -> tuple[int, list[int]]:
+        """The index of the turn's position and the steps taken so far in each column."""
+        b = self.board
+        me = state.seat
+        if isinstance(b, DuoBoard):
+            rival = state.pieces[1 - me]
+            taken = [
+                0 if not r else r - p - (1 if b.variant.skip and p < t < r else 0)
+                for r, p, t in zip(state.runners[2:], state.pieces[me][2:], rival[2:], strict=True)
+            ]
+            return b.position_index(state), taken
+        progress = tuple(state.pieces[0][2:])
+        taken = [r - p if r else 0 for r, p in zip(state.runners[2:], progress, strict=True)]
+        return b.anchor_index(progress), taken
 
     def action(self, state: State) -> Action:
-        """The optimal action of a one-player state in CHOOSE or DECIDE phase."""
-        if state.num_players != 1:
+        """The optimal action of a state in CHOOSE or DECIDE phase, for the board's player count."""
+        if state.num_players != self.board.players:
             raise SolveError(
-                f"the optimal bot plays one-player games; this game has {state.num_players} players"
+                f"this table is for {self.board.players}-player games; this game has {state.num_players} players"
             )
-        progress = tuple(state.pieces[0][2:])
-        spaces = [r or p for r, p in zip(state.runners[2:], progress, strict=True)]
-        turn = self.turn(progress)
+        index, taken = self._position(state)
+        turn = self.turn(index)
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():
                 return ROLL
-            rolling = self._state_value(turn, spaces)
-            return ROLL if rolling < self._stop_value(spaces) else STOP
+            number = turn.number(taken, self._rules[3])
+            return ROLL if turn.after(number) < turn.stops[number] else STOP
         if state.phase is not Phase.CHOOSE:
             raise SolveError(f"the optimal bot acts in CHOOSE or DECIDE, not {state.phase.name}")
-        return min(state.options, key=lambda choice: self._after(turn, spaces, choice))
-
-    def _after(self, turn: Turn, spaces: list[int], choice: Choice) -> float:
-        moved = list(spaces)
-        for column in choice:
-            moved[column - 2] += 1
-        return self._state_value(turn, moved)
+        return min(state.options, key=lambda choice: self._after(turn, taken, choice))

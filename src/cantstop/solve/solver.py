@@ -13,8 +13,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cantstop.solve.board import Board, RollClasses, SolveError
-from cantstop.solve.table import Table
+from cantstop.solve.board import Board
+from cantstop.solve.errors import SolveError
+from cantstop.solve.layer import Layer
+from cantstop.solve.value_file import ValueFile
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,8 +66,9 @@ class Plan:
 
     def describe(self) -> str:
         b = self.board
+        players, unit = ("", "anchors") if b.players == 1 else (f" for {b.players} players", "positions")
         return (
-            f"{b.key}: {b.anchors:,} anchors ({b.live_anchors:,} with the game still on) "
+            f"{b.key}{players}: {b.anchors:,} {unit} ({b.live_anchors:,} with the game still on) "
             f"in {b.layers} layers, {b.states:,} in-turn states\n"
             f"needs {mib(self.memory)} of memory ({mib(self.memory_free)} available) and "
             f"{mib(self.disk)} of disk ({mib(self.disk_free)} free); table: {self.path}"
@@ -78,67 +81,6 @@ class Plan:
         if self.disk > self.disk_free:
             return f"not enough disk: the table needs {mib(self.disk)}, {mib(self.disk_free)} is free"
         return None
-
-
-@dataclass(frozen=True)
-class Layer:
-    """The anchors of one layer in solving order (ascending index), with their bookkeeping.
-
-    Layer L holds the anchors `L` steps short of every column claimed; layer 0 is the
-    most advanced. On a symmetric board only one anchor of each mirror pair is solved;
-    the other (`kind` MIRRORED) is copied from it when its layer is done.
-    """
-
-    number: int
-    order: npt.NDArray[np.int64]  # anchor indices
-    kind: npt.NDArray[np.int8]  # FINISHED, SOLVED or MIRRORED
-    mirror: npt.NDArray[np.int64]  # the mirror image's anchor index
-    work: npt.NDArray[np.float64]  # in-turn states to evaluate (0 unless SOLVED)
-
-    @staticmethod
-    def of(board: Board, number: int) -> Layer:
-        import numpy as np
-
-        from cantstop.solve.kernels import FINISHED, MIRRORED, SOLVED
-
-        # Every way to leave `number` steps undone: column by column, keeping the
-        # partial totals that the columns still to come can complete.
-        index = np.zeros(1, dtype=np.int64)
-        short = np.zeros(1, dtype=np.int64)
-        after = sum(board.heights)
-        for stride, h in zip(board.strides, board.heights, strict=True):
-            after -= h
-            grown = [
-                (index + (h - d) * stride, short + d)
-                for d in range(min(h, number) + 1)
-            ]
-            index = np.concatenate([i for i, _ in grown])
-            short = np.concatenate([s for _, s in grown])
-            keep = (short <= number) & (short + after >= number)
-            index, short = index[keep], short[keep]
-        order = np.sort(index)
-        claims = np.zeros(len(order), dtype=np.int64)
-        mirror = np.zeros(len(order), dtype=np.int64)
-        sums = [np.ones(len(order))] + [np.zeros(len(order)) for _ in range(board.runners)]
-        for stride, h, opposite in zip(board.strides, board.heights, board.strides[::-1], strict=True):
-            digit = order // stride % (h + 1)
-            claims += digit == h
-            mirror += digit * opposite
-            room = (h - digit).astype(np.float64)
-            for k in range(board.runners, 0, -1):  # elementary symmetric sums of the rooms
-                sums[k] += sums[k - 1] * room
-        kind = np.where(claims < board.to_win, SOLVED, FINISHED).astype(np.int8)
-        if board.symmetric:
-            kind[(kind == SOLVED) & (mirror < order)] = MIRRORED
-        work = np.where(kind == SOLVED, np.sum(sums, axis=0), 0.0)
-        return Layer(number, order, kind, mirror, work)
-
-    def copy_mirrors(self, values: npt.NDArray[np.float64]) -> None:
-        """Fill the layer's mirrored anchors from their solved images."""
-        from cantstop.solve.kernels import MIRRORED
-
-        copies = self.kind == MIRRORED
-        values[self.order[copies]] = values[self.mirror[copies]]
 
 
 CHUNK_SECONDS = 1.0  # work per kernel call when solving in place: the grain of progress and Ctrl-C
@@ -155,7 +97,7 @@ def solve(
     progress: Progress | None = None,
     layers: tuple[int, int] | None = None,
     workers: Workers | None = None,
-) -> Table:
+) -> ValueFile:
     """Solve `board` into the table at `path`, resuming a table already there.
 
     `layers` (first, stop) solves only those layers, counted from the most advanced,
@@ -178,7 +120,7 @@ def solve(
     reason = plan.refusal()
     if reason:
         raise SolveError(f"cannot solve {board.key}: {reason}")
-    table = Table.create(path, board) if restart or not path.exists() else Table.open(path, board, True)
+    table = ValueFile.create(path, board, board.layers) if restart or not path.exists() else ValueFile.open(path, board, True)
     done = table.header.layers_done
     if done < first:
         raise SolveError(
@@ -213,7 +155,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _run(
-    board: Board, table: Table, stop: int, threads: int, progress: Progress | None, workers: Workers | None
+    board: Board, table: ValueFile, stop: int, threads: int, progress: Progress | None, workers: Workers | None
 ) -> None:
     """Solve from the table's resume point through layer `stop` - 1."""
     import numpy as np
@@ -229,7 +171,7 @@ def _run(
     table.begin_writing()
     try:
         while number < stop:
-            layer = Layer.of(board, number)
+            layer = board.layer(number)
             cumulative = np.concatenate(([0.0], np.cumsum(layer.work)))
             steps = (
                 _in_place(board, layer, values, threads, position, cumulative)
@@ -254,19 +196,14 @@ def _in_place(
     """Solve the layer from `position` into the table, about a second of work per kernel call."""
     import numpy as np
 
-    from cantstop.solve import kernels
-
-    rules = RollClasses.build(board).rules(board)
+    rules = board.rules()
     end = len(layer.order)
     rate = 1e5  # in-turn states per second, measured as the solve goes
     while position < end:
         wanted = cumulative[position] + rate * CHUNK_SECONDS
         stop = int(min(end, max(position + 1, np.searchsorted(cumulative, wanted))))
         tick = time.monotonic()
-        span = slice(position, stop)
-        values[layer.order[span]] = kernels.solve_chunk(
-            layer.order[span], layer.kind[span], values, rules, board.most_local, threads
-        )
+        layer.store(values, position, stop, board.solve_chunk(layer, position, stop, values, rules, threads))
         spent = time.monotonic() - tick
         if cumulative[stop] > cumulative[position] and spent > 0.01:
             rate = (cumulative[stop] - cumulative[position]) / spent
@@ -281,7 +218,7 @@ class _Clock:
     checksum_seconds: float  # how long saving it took
 
 
-def _between_layers(table: Table, layers_done: int, clock: _Clock, parts: bool) -> _Clock:
+def _between_layers(table: ValueFile, layers_done: int, clock: _Clock, parts: bool) -> _Clock:
     """A layer is done: save a resume point unless that would take too large a share of the time.
 
     Saving checksums the whole table (a minute and a half on the full board's 55 GiB),
@@ -297,7 +234,7 @@ def _between_layers(table: Table, layers_done: int, clock: _Clock, parts: bool) 
     return clock
 
 
-def _checkpoint(table: Table, layers_done: int, anchors_done: int, clock: _Clock) -> _Clock:
+def _checkpoint(table: ValueFile, layers_done: int, anchors_done: int, clock: _Clock) -> _Clock:
     """Save the resume point and the time spent; returns the clock restarted."""
     now = time.monotonic()
     header = replace(

@@ -17,15 +17,18 @@ it in with `version=v`, and a move made on a stale view is refused, never applie
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from copy import copy
+from dataclasses import replace
 from datetime import date
 from typing import Protocol
 
 from cantstop.core.dice import Dice, DiceSource, roll_off
-from cantstop.core.errors import CantStopError, IllegalActionError, SetupError
+from cantstop.core.errors import IllegalActionError, SetupError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record
-from cantstop.core.state import ROLL, Phase, State, describe_action, describe_actions
+from cantstop.core.state import ROLL, Action, Phase, State, describe_action, describe_actions
 from cantstop.core.variant import Variant, preset
+from cantstop.table.errors import GameOverError, IllegalMoveError, NotYourTurnError, StaleMoveError
 from cantstop.table.failure import Fault, Policy, SeatFailed, fallback_action
 from cantstop.table.happenings import FellBack, Forfeited, Happening, what_happened
 from cantstop.table.move import Kind, Move
@@ -66,9 +69,7 @@ class Sink(Protocol):
 
 
 class Collected:
-    """A sink that only keeps the moves appended: for a caller that stores them itself
-    (the web learns what the failure policy plays on a copy of a table, stores it, then
-    lets the live table take it)."""
+    """A sink that only keeps the moves appended: for a caller that stores them itself."""
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -78,16 +79,6 @@ class Collected:
 
     def undo(self) -> None:
         self.moves.pop()
-
-
-class StaleMoveError(CantStopError):
-    """A move made on a version of the game that is no longer current; nothing was applied."""
-
-    def __init__(self, made_on: int, current: int) -> None:
-        super().__init__(
-            f"the move was made on version {made_on} but the game is at version {current}; nothing was applied"
-        )
-        self.made_on, self.current = made_on, current
 
 
 def recorded_fault(why: str) -> tuple[Fault | None, str]:
@@ -204,35 +195,59 @@ class Table:
         """The player of the seat to move; None for a person."""
         return self.players[self.state.seat]
 
+    def set_player(self, seat: int, player: Player | None) -> None:
+        """Give `seat` a player (a bot taking the seat), or None to make it a person's; IndexError for no such seat."""
+        if not 0 <= seat < len(self.players):
+            raise IndexError(f"no seat {seat}: this game has seats 0..{len(self.players) - 1}")
+        self.players[seat] = player
+
+    def trial(self) -> Table:
+        """A copy to try moves on (what the failure policy would play, say): the same position,
+        dice, players and policy, its own record and moves, and no sink, so nothing it does
+        reaches this table or where its moves are kept. `trial.moves[table.version:]` are its own."""
+        twin = copy(self)
+        twin.record = replace(self.record, events=list(self.record.events), tags=dict(self.record.tags))
+        twin.moves = list(self.moves)
+        twin.players = list(self.players)
+        twin.sink = None
+        return twin
+
     # ---------------------------------------------------------------- moves
     def prepare(self, move: Move, version: int | None = None, seat: int | None = None) -> Move:
-        """The move as it will be applied (a roll gets its dice); lets a caller store a move
-        before applying it. Changes nothing; raises `StaleMoveError` if `version` is not the
-        table's, `IllegalActionError` if the move is out of turn, after the end or illegal."""
+        """The move as it will be applied (a roll gets its dice). Lets a caller store a move
+        before applying it. Raises, changing nothing, `StaleMoveError` for a move made on
+        another `version`, `GameOverError` once the game is over, `NotYourTurnError` for a
+        `seat` not to move, `IllegalMoveError` (naming the legal moves) for a move the
+        position does not allow, `InvalidDiceError` for a roll's dice that are not the variant's."""
         if version is not None and version != self.version:
             raise StaleMoveError(version, self.version)
         if move.out_of_band:
             return move
         state = self.state
+        names = self.record.players
         if self.over:
-            raise IllegalActionError(f"{move} is not legal: the game is over")
+            won = "" if self.winner is None else f": {names[self.winner]} won"
+            raise GameOverError(f"{move} is not legal: the game is over{won}", self.winner)
         if seat is not None and seat != state.seat:
-            raise IllegalActionError(
-                f"it is seat {seat_letter(state.seat)}'s turn, not seat {seat_letter(seat)}'s"
+            raise NotYourTurnError(
+                f"it is {names[state.seat]}'s turn (seat {seat_letter(state.seat)}), not seat {seat_letter(seat)}'s",
+                seat, state.seat,
             )
+        legal: tuple[Action, ...] = (ROLL,) if state.phase is Phase.ROLL else state.legal_actions()
         if move.kind is Kind.ROLL:
             if state.phase not in (Phase.ROLL, Phase.DECIDE):
-                raise IllegalActionError(
-                    f"roll is not legal now; legal actions: {describe_actions(state.legal_actions())}"
-                )
+                raise IllegalMoveError(f"roll is not legal now; legal actions: {describe_actions(legal)}", legal)
             if move.dice:
                 state.choices(move.dice)  # bad dice raise here, naming what dice are
                 return move
             return Move.rolled(self.deal(state, self._rolls_this_turn))
         if state.phase is Phase.ROLL:
-            raise IllegalActionError(f"{move} is not legal: the turn starts with a roll; legal actions: roll")
-        if move.action not in state.legal_actions():
-            state.play(move.action)  # raises, naming the legal actions
+            raise IllegalMoveError(f"{move} is not legal: the turn starts with a roll; legal actions: roll", legal)
+        if move.action not in legal:
+            try:
+                state.play(move.action)  # raises, naming the legal actions
+            except IllegalActionError as error:
+                raise IllegalMoveError(str(error), legal) from None
         return move
 
     def preview(self, move: Move) -> State:

@@ -9,29 +9,29 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from cantstop.web import players
+from cantstop.web.db.notify import listen
+from cantstop.web.db.storage import Storage
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
-from cantstop.web.notify import listen
+from cantstop.web.identity import routes as identity
+from cantstop.web.identity.accounts import Accounts
 from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
-from cantstop.web.routes import lobby, pages, play, socket
+from cantstop.web.rate_limit import RateLimiter
+from cantstop.web.routes import lobby, pages, play, players, socket
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
-from cantstop.web.storage import Storage
-from cantstop.web.throttle import Throttle
 
 
 def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any) -> FastAPI:
-    """The whole server around one storage, with `settings` (the defaults if None) and any
-    of its fields given by name (`bot_delay=0`)."""
-    settings = replace(settings or Settings(), **knobs)
+    """The whole server around one storage, with `settings` (if None, read from the
+    environment) and any of its fields given by name (`bot_delay=0`)."""
+    settings = (settings or Settings()).model_copy(update=knobs)
     service = GameService(storage, settings.bot_delay, clock_scale=settings.clock_scale)
     ops = Operations(service, settings)
 
@@ -54,13 +54,14 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     )
     app.state.service = service
     app.state.settings = settings
-    app.state.throttle = Throttle(settings)
+    app.state.limiter = RateLimiter(settings)
+    app.state.accounts = Accounts(storage)
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router):
+    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

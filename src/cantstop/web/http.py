@@ -1,4 +1,5 @@
-"""What wraps every request: the body size limit and the one JSON shape of every refusal."""
+"""The edge of every request: the one JSON shape of every refusal, with its HTTP status
+chosen here for each domain error the services raise; the body size limit; the headers."""
 
 from __future__ import annotations
 
@@ -16,21 +17,89 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cantstop.web.errors import ApiError
+from cantstop.core.errors import CantStopError
+from cantstop.table import GameOverError, IllegalMoveError, NotYourTurnError, StaleMoveError
+from cantstop.web.errors import (
+    Conflict,
+    Invalid,
+    NotAllowed,
+    NotFound,
+    NotSignedIn,
+    Refused,
+    TooMany,
+)
+from cantstop.web.games.describe import action_json
+from cantstop.web.identity import errors as identity
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
 log = logging.getLogger("cantstop.web")
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 DB_DOWN = {"error": "db_unavailable", "message": "the database is unavailable just now; nothing was stored: try again shortly"}
+# The identity room's refusals by HTTP status: its code stays the error's own.
+IDENTITY_STATUS: dict[type[identity.IdentityError], int] = {
+    identity.BadCredentials: 401, identity.NotSignedIn: 401, identity.CsrfRefused: 403, identity.NoAccount: 404,
+    identity.NameTaken: 409, identity.WeakPassword: 422, identity.PasskeyRefused: 400, identity.SignInThrottled: 429,
+}
 INTERNAL = {"error": "internal", "message": "the server failed on this request (it is logged); nothing was stored"}
+
+
+STATUS: dict[type[Refused], int] = {NotFound: 404, NotSignedIn: 401, NotAllowed: 403, Conflict: 409, Invalid: 422, TooMany: 429}
+# The table's refusals (the game's own rules): status and code.
+TABLE_REFUSALS: dict[type[CantStopError], tuple[int, str]] = {
+    StaleMoveError: (409, "stale"),
+    GameOverError: (409, "game_over"),
+    NotYourTurnError: (409, "not_your_turn"),
+    IllegalMoveError: (422, "illegal"),
+}
+REFUSALS: tuple[type[CantStopError], ...] = (Refused, *TABLE_REFUSALS)
+# What a client is told besides the body: when to try again, how to sign in.
+HEADERS: dict[type[CantStopError], Callable[[Any], dict[str, str]]] = {
+    TooMany: lambda error: {"Retry-After": str(error.retry_after)},
+    NotSignedIn: lambda _: {"WWW-Authenticate": "Bearer"},
+}
+
+
+def refusal(error: CantStopError) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """The HTTP status, JSON body and headers that answer a refusal (one of REFUSALS): the one
+    place they are chosen. A WebSocket's error frame carries the same body."""
+    if isinstance(error, Refused):
+        status = next(s for kind, s in STATUS.items() if isinstance(error, kind))
+        code, details = error.code, error.details
+    else:
+        status, code = next(found for kind, found in TABLE_REFUSALS.items() if isinstance(error, kind))
+        details = table_details(error)
+    headers = HEADERS.get(type(error), lambda _: {})(error)
+    return status, {"error": code, "message": str(error), **details}, headers
+
+
+def table_details(error: CantStopError) -> dict[str, Any]:
+    """What a client needs beside the message: the version to catch up to, or the legal moves."""
+    if isinstance(error, StaleMoveError) and error.current is not None:
+        return {"version": error.current}
+    if isinstance(error, IllegalMoveError):
+        return {"legal": [action_json(a) for a in error.legal]}
+    return {}
 
 
 def install_error_handlers(app: FastAPI) -> None:
     """Every refusal has the same shape, an `error` code and a `message`, whoever refuses."""
 
-    @app.exception_handler(ApiError)
-    async def api_error(_: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse(error.json(), status_code=error.status, headers=error.headers or None)
+    async def refused(_: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, CantStopError)
+        status, body, headers = refusal(error)
+        return JSONResponse(body, status_code=status, headers=headers or None)
+
+    for kind in REFUSALS:
+        app.add_exception_handler(kind, refused)
+
+    @app.exception_handler(identity.IdentityError)
+    async def identity_refusal(_: Request, error: identity.IdentityError) -> JSONResponse:
+        body: dict[str, Any] = {"error": error.code, "message": error.message}
+        headers = {}
+        if error.retry_after is not None:
+            body["retry_after"] = error.retry_after
+            headers["Retry-After"] = str(error.retry_after)
+        return JSONResponse(body, status_code=IDENTITY_STATUS.get(type(error), 400), headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_down(_: Request, error: SQLAlchemyError) -> JSONResponse:

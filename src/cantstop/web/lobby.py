@@ -10,10 +10,11 @@ from cantstop.core.errors import BotUnfitError, UnknownBotError, VariantError
 from cantstop.core.notation import seat_letter
 from cantstop.core.variant import Variant, preset
 from cantstop.table.wording import roll_off_text
-from cantstop.web.errors import ApiError
-from cantstop.web.games import LiveGame, LiveGames
+from cantstop.web.db.tokens import new_token
+from cantstop.web.db.values import GameStatus, RematchExists, SeatKind
+from cantstop.web.errors import Conflict, Invalid, NotAllowed
+from cantstop.web.games.live import LiveGame, LiveGames
 from cantstop.web.names import checked_name, same_name
-from cantstop.web.storage import RematchExists, new_token
 
 
 def bot_spec(name: str, variant: Variant, players: int) -> str:
@@ -22,7 +23,7 @@ def bot_spec(name: str, variant: Variant, players: int) -> str:
         info = get_bot(name)
         info.check(variant, players)
     except (UnknownBotError, BotUnfitError) as error:
-        raise ApiError(422, "bad_seat", str(error)) from None
+        raise Invalid("bad_seat", str(error)) from None
     return info.name
 
 
@@ -42,34 +43,34 @@ class Lobby:
         try:
             v = preset(variant)
         except VariantError as error:
-            raise ApiError(422, "bad_variant", str(error)) from None
+            raise Invalid("bad_variant", str(error)) from None
         if not v.min_players <= len(seats) <= v.max_players:
-            raise ApiError(422, "bad_seats", f"{v.name} is for {v.min_players}..{v.max_players} players, not {len(seats)}")
-        parsed: list[tuple[str, str | None]] = []
+            raise Invalid("bad_seats", f"{v.name} is for {v.min_players}..{v.max_players} players, not {len(seats)}")
+        parsed: list[tuple[SeatKind, str | None]] = []
         for seat in seats:
             text = seat.strip()
-            if text == "open":
-                parsed.append(("open", None))
+            if text == SeatKind.OPEN:
+                parsed.append((SeatKind.OPEN, None))
             elif text.startswith("bot:"):
-                parsed.append(("bot", bot_spec(text[4:], v, len(seats))))
+                parsed.append((SeatKind.BOT, bot_spec(text[4:], v, len(seats))))
             else:
-                raise ApiError(422, "bad_seat", f"a seat is 'open' or 'bot:NAME' (a bot name or level), not {seat!r}")
+                raise Invalid("bad_seat", f"a seat is 'open' or 'bot:NAME' (a bot name or level), not {seat!r}")
         taken = {i: (checked_name(name, i), token) for i, (name, token) in (people or {}).items()}
         for i in taken:
-            if not 0 <= i < len(parsed) or parsed[i][0] != "open":
-                opened = ", ".join(str(j) for j, (kind, _) in enumerate(parsed) if kind == "open") or "none"
-                raise ApiError(422, "bad_seat", f"only open seats can be taken, not seat {i}; open seats: {opened}")
+            if not 0 <= i < len(parsed) or parsed[i][0] is not SeatKind.OPEN:
+                opened = ", ".join(str(j) for j, (kind, _) in enumerate(parsed) if kind is SeatKind.OPEN) or "none"
+                raise Invalid("bad_seat", f"only open seats can be taken, not seat {i}; open seats: {opened}")
         names = [name for name, _ in taken.values()]
         if any(same_name(a, b) for i, a in enumerate(names) for b in names[i + 1:]):
-            raise ApiError(422, "bad_name", "each person at this screen needs a different name")
+            raise Invalid("bad_name", "each person at this screen needs a different name")
         try:
-            game_id: str = await self.recorder.db(self.storage.create_game, variant.strip(), parsed, taken, rematch_of, clock)
+            game_id = await self.recorder.db(self.storage.create_game, variant.strip(), parsed, taken, rematch_of, clock)
         except RematchExists as exists:
-            raise ApiError(
-                409, "rematch_exists", f"this game's rematch was created already: join it at /game/{exists.game_id}",
+            raise Conflict(
+                "rematch_exists", f"this game's rematch was created already: join it at /game/{exists.game_id}",
                 game=exists.game_id, url=f"/game/{exists.game_id}",
             ) from None
-        if all(kind == "bot" or i in taken for i, (kind, _) in enumerate(parsed)):
+        if all(kind is SeatKind.BOT or i in taken for i, (kind, _) in enumerate(parsed)):
             game = await self.games.live(game_id)
             async with game.lock:
                 await self._start(game)
@@ -84,14 +85,14 @@ class Lobby:
         async with game.lock:
             await self.games.refresh(game, seats=True)
             if game.state is None or not game.state.is_over:
-                raise ApiError(409, "not_over", "a rematch is for a finished game: this one is still being played")
+                raise Conflict("not_over", "a rematch is for a finished game: this one is still being played")
             if not seats:
-                raise ApiError(403, "not_seated", "only a player of this game can start its rematch: spectators can create a game on the home page")
+                raise NotAllowed("not_seated", "only a player of this game can start its rematch: spectators can create a game on the home page")
             old = game.meta.seats
             people = {s: (old[s].name or seat_letter(s), new_token()) for s in sorted(seats)}
-            specs = [f"bot:{s.bot}" if s.kind == "bot" else "open" for s in old]
+            specs = [f"bot:{s.bot}" if s.kind is SeatKind.BOT else SeatKind.OPEN.value for s in old]
             new_id = await self.create(game.meta.variant, specs, people, rematch_of=game_id, clock=game.meta.clock)
-            game.meta = await self.recorder.db(self.storage.game, game_id)
+            await self.games.reread(game)
             self.games.publish(game, [])  # everyone still on the finished game hears of it
         return new_id, {s: token for s, (_, token) in people.items()}
 
@@ -102,21 +103,21 @@ class Lobby:
         name = checked_name(name, seat)
         game = await self.games.live(game_id)
         async with game.lock:
-            game.meta = await self.recorder.db(self.storage.game, game_id)  # another process may have seated someone
+            await self.games.reread(game)  # another process may have seated someone
             open_seats = game.open_seats
-            if game.meta.status != "waiting":
-                how = "is over" if game.meta.status == "over" else "has started"
-                raise ApiError(409, "not_waiting", f"the game {how}: seats can be taken only before it starts, and every seat is taken")
+            if game.meta.status is not GameStatus.WAITING:
+                how = "is over" if game.meta.status is GameStatus.OVER else "has started"
+                raise Conflict("not_waiting", f"the game {how}: seats can be taken only before it starts, and every seat is taken")
             if not 0 <= seat < len(game.meta.seats):
-                raise ApiError(422, "bad_seat", f"this game has seats 0..{len(game.meta.seats) - 1}, not {seat}; open seats: {open_seats}")
-            same = [s for s in game.meta.seats if s.kind == "person" and same_name(s.name or "", name)]
+                raise Invalid("bad_seat", f"this game has seats 0..{len(game.meta.seats) - 1}, not {seat}; open seats: {open_seats}")
+            same = [s for s in game.meta.seats if s.kind is SeatKind.PERSON and same_name(s.name or "", name)]
             if same:
-                raise ApiError(422, "bad_name", f"{same[0].name} already plays seat {seat_letter(same[0].seat)}: each person in a game needs a different name")
+                raise Invalid("bad_name", f"{same[0].name} already plays seat {seat_letter(same[0].seat)}: each person in a game needs a different name")
             token = await self.recorder.db(self.storage.claim_seat, game_id, seat, name)
             if token is None:
-                raise ApiError(409, "seat_taken", f"seat {seat} ({seat_letter(seat)}) is not open; open seats: {open_seats}")
-            game.meta = await self.recorder.db(self.storage.game, game_id)
-            if all(s.kind != "open" for s in game.meta.seats):
+                raise Conflict("seat_taken", f"seat {seat} ({seat_letter(seat)}) is not open; open seats: {open_seats}")
+            await self.games.reread(game)
+            if all(s.kind is not SeatKind.OPEN for s in game.meta.seats):
                 await self._start(game)
             else:
                 self.games.publish(game, [])
@@ -137,7 +138,14 @@ class Lobby:
         await self.games.refresh(game)
 
     async def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat `token` holds in the game; None for no token or one that holds no seat."""
         if not token:
             return None
-        seat: int | None = await self.recorder.db(self.storage.seat_of, game_id, token)
+        return await self.recorder.db(self.storage.seat_of, game_id, token)
+
+    async def held_seat(self, game_id: str, token: str) -> int:
+        """The seat `token` holds in the game; a token that holds none is refused."""
+        seat = await self.seat_of(game_id, token)
+        if seat is None:
+            raise NotAllowed("bad_token", "a token holds no seat in this game; nothing was done")
         return seat

@@ -12,9 +12,11 @@ from functools import cache
 
 from cantstop.bots import bot_names, get_bot
 from cantstop.core.notation import seat_letter
-from cantstop.web.errors import ApiError
+from cantstop.web.errors import Invalid
+from cantstop.web.identity.spoof import invisible_character
 
 MAX_NAME = 40
+DELETED = "deleted player"  # what a deleted account's seats read, with its number
 RECORD_SYNTAX = set(';"\\[]{}')  # a record's tag values cannot hold these
 # Unicode categories no name may hold: invisible or direction-changing characters make two
 # names look alike (or a name look like another text) while differing underneath.
@@ -64,20 +66,22 @@ def checked_name(name: str, seat: int | None = None) -> str:
     """A person's name, normalised; refused, saying why (and which seat, if given), unless it
     is plain text that fits a record's tags and cannot pass for a bot."""
     where = "" if seat is None else f"seat {seat_letter(seat)}: "
-    wrong = refused_character(name)  # before normalising: NFKC would silently drop some of them
+    wrong = refused_character(name) or invisible_character(name)  # before NFKC, which drops some of them
     if wrong is not None:
-        raise ApiError(422, "bad_name", f"{where}the name holds {wrong}: {ALLOWED}")
+        raise Invalid("bad_name", f"{where}the name holds {wrong}: {ALLOWED}")
     name = normal(name)
     if not 1 <= len(name) <= MAX_NAME:
-        raise ApiError(422, "bad_name", f"{where}the name has {len(name)} characters after normalising: {ALLOWED}")
+        raise Invalid("bad_name", f"{where}the name has {len(name)} characters after normalising: {ALLOWED}")
     bad = sorted(RECORD_SYNTAX.intersection(name))
     if bad:
-        raise ApiError(422, "bad_name", f"{where}the name holds {' '.join(bad)}: {ALLOWED}")
+        raise Invalid("bad_name", f"{where}the name holds {' '.join(bad)}: {ALLOWED}")
     if name.casefold().startswith("bot:"):
-        raise ApiError(422, "bad_name", f"{where}{name!r} reads as a bot's name: 'bot:…' names bots, a person's name may not start so")
+        raise Invalid("bad_name", f"{where}{name!r} reads as a bot's name: 'bot:…' names bots, a person's name may not start so")
+    if name.casefold().startswith(DELETED):
+        raise Invalid("bad_name", f"{where}{name!r} reads as a deleted account's seat: a person's name may not start so")
     bot = bot_skeletons().get(skeleton(name))
     if bot is not None:
-        raise ApiError(422, "bad_name", f"{where}{name!r} reads as the bot {bot!r}: a person needs a name no bot has")
+        raise Invalid("bad_name", f"{where}{name!r} reads as the bot {bot!r}: a person needs a name no bot has")
     return name
 
 

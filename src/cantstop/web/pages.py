@@ -27,6 +27,9 @@ PAGES = {
     "leaderboard": Page("Leaderboard — Can't Stop", "leaderboard", "list-page"),
     "player": Page("Player — Can't Stop", "player", "list-page"),
     "rules": Page("Rules — Can't Stop", "rules", "list-page"),
+    "sign-in": Page("Sign in — Can't Stop", "account", "list-page"),
+    "sign-up": Page("Sign up — Can't Stop", "account", "list-page"),
+    "account": Page("Your account — Can't Stop", "account", "list-page"),
 }
 
 

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 ActionValue = Annotated[
     str | list[Annotated[int, Field(ge=2, le=20)]],
     Field(description="'roll', 'stop', or a choice: '6+10' or [6, 10]", max_length=8),
 ]
+
+
+CLOCKS = (0, 30, 120)  # seconds a person may have for each move; 0: no clock
+
+
+def a_clock(seconds: int) -> int:
+    # A check after the int rather than Literal[0, 30, 120], which matches by equality and so
+    # let false, 0.0 and 30.0 through.
+    if seconds not in CLOCKS:
+        raise ValueError(f"a move clock is one of {', '.join(map(str, CLOCKS))} (seconds)")
+    return seconds
 
 
 class Strict(BaseModel):
@@ -23,7 +34,7 @@ class NewGame(Strict):
     seats: list[Annotated[str, Field(max_length=40)]] = Field(
         min_length=1, max_length=4, description="one entry per seat: 'open' (for a person) or 'bot:NAME' / 'bot:LEVEL'"
     )
-    clock: Literal[0, 30, 120] = Field(0, description="seconds each person has for a move (0: no clock); when they run out, the table plays for them")
+    clock: Annotated[int, AfterValidator(a_clock)] = Field(0, json_schema_extra={"enum": list(CLOCKS)}, description="seconds each person has for a move (0: no clock); when they run out, the table plays for them")
     take: list[Join] = Field(
         default_factory=list, max_length=4,
         description="open seats this client takes at once, for people playing at this screen; their tokens come back in the reply",

@@ -9,8 +9,9 @@ from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from cantstop.web.app import create_app
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.url import default_url
 from cantstop.web.settings import Settings
-from cantstop.web.storage import Storage, default_url
 
 
 def describe_url(url: str) -> str:
@@ -21,7 +22,7 @@ def describe_url(url: str) -> str:
 def build_app() -> FastAPI:
     """Each server process calls this: its own connection pool, its own live games."""
     storage = Storage(os.environ.get("CANTSTOP_DB") or default_url())
-    app = create_app(storage, Settings.from_env())
+    app = create_app(storage, Settings())
     # What is loaded by now (the framework, the database layer, the app) lives as long as
     # the process: frozen, it is no longer walked by the full collections that play's
     # garbage sets off, which took 80-200 ms each, holding up every game, under load.

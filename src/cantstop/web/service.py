@@ -1,16 +1,18 @@
-"""One process's game server: the lobby, the live games, the bot seats and the record
-writer wired together around one storage. Each part lives in its own module."""
+"""One process's game server: the lobby, the live games, the bot seats, the move clock, the
+chat, the players' pages and the record writer wired together around one storage. Each part
+lives in its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
 
 from cantstop.core.dice import SecureDice
-from cantstop.web.bot_seats import BotSeats
-from cantstop.web.chat import Chat
-from cantstop.web.games import LiveGames
+from cantstop.web.db.recorder import Recorder
+from cantstop.web.db.storage import Storage
+from cantstop.web.games.bot_seats import BotSeats
+from cantstop.web.games.chat import Chat
+from cantstop.web.games.clock import MoveClock
+from cantstop.web.games.live import LiveGames
 from cantstop.web.lobby import Lobby
-from cantstop.web.move_clock import MoveClock
-from cantstop.web.recorder import Recorder
-from cantstop.web.storage import Storage
+from cantstop.web.players.profiles import Profiles
 
 
 class GameService:
@@ -22,6 +24,7 @@ class GameService:
         self.bots = BotSeats(self.games, bot_delay, bot_standby)
         self.clock = MoveClock(self.games, bot_standby)
         self.chat = Chat(self.recorder, self.games.send)
+        self.profiles = Profiles(storage)
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""

@@ -1,23 +1,28 @@
-"""The server's knobs, in one immutable value; `cantstop serve` fills it from the environment."""
+"""The server's knobs, in one immutable value read from the environment: `CANTSTOP_<FIELD>`
+for each field (numbers, space-separated lists, 1/0 or yes/no for yes/no)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from typing import Annotated
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
 MAX_MESSAGE = 2 * 1024  # bytes of one WebSocket message
 MAX_DEPTH = 8  # nesting of JSON arrays and objects in a body or message (the API needs 3)
 
+Words = Annotated[tuple[str, ...], NoDecode]  # written as space-separated words, not as JSON
 
-@dataclass(frozen=True)
-class Settings:
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CANTSTOP_", frozen=True, extra="ignore")
+
     bot_delay: float = 0.8  # seconds a bot waits before each move, so people can follow
-    origins: tuple[str, ...] = ()  # extra origins allowed to open WebSockets
+    origins: Words = ()  # extra origins allowed to open WebSockets
     # Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed;
     # from anyone else those headers are ignored (they are a client's to forge).
-    trusted_proxies: tuple[str, ...] = ()
+    trusted_proxies: Words = ()
     # Per client address, as the `limits` package writes them ("20/minute", "5 per 10 seconds"),
     # or "off". Actions count over HTTP and WebSocket alike.
     rate_create: str = "20/minute"  # new games and rematches
@@ -30,6 +35,17 @@ class Settings:
     # A game's move clock (30 s, 2 min) lasts its seconds times this: tests make it tiny.
     clock_scale: float = 1.0
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
+    # Accounts (web/identity): a session ends after this many seconds unused, or this long
+    # after sign-in whatever its use; cookies are Secure over https, and always with this on.
+    session_idle: float = 7 * 86400.0
+    session_longest: float = 30 * 86400.0
+    secure_cookies: bool = False
+    # Failed sign-ins: free tries per name and per address, then waits from this many
+    # seconds, doubling with each failure (and forgotten after a day without one).
+    sign_in_delay: float = 1.0
+    # Where passkeys belong: the site's public origin ("https://example.org"); empty for the
+    # origin each request arrives at (right unless a proxy rewrites the host).
+    public_origin: str = ""
     # Operations (web/ops): a request must finish its headers this many seconds after it
     # began (or the connection opened), and its body this many seconds after its headers.
     header_timeout: float = 10.0
@@ -42,22 +58,12 @@ class Settings:
     # On SIGTERM, seconds the requests in flight get to finish before they are cancelled.
     shutdown_grace: int = 5
 
+    @field_validator("origins", "trusted_proxies", mode="before")
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
-        """CANTSTOP_<FIELD> for each field given: numbers, space-separated lists, 1/0 for yes/no."""
-        given: dict[str, object] = {}
-        for f in fields(cls):
-            raw = env.get(f"CANTSTOP_{f.name.upper()}")
-            if raw is None:
-                continue
-            if f.type == "float":
-                given[f.name] = float(raw)
-            elif f.type == "int":
-                given[f.name] = int(raw)
-            elif f.type == "bool":
-                given[f.name] = raw.strip().lower() in ("1", "yes", "true", "on")
-            elif f.type.startswith("tuple"):
-                given[f.name] = tuple(raw.split())
-            else:
-                given[f.name] = raw.strip()
-        return cls(**given)  # type: ignore[arg-type]
+    def _words(cls, value: object) -> object:
+        return tuple(value.split()) if isinstance(value, str) else value
+
+    @field_validator("rate_create", "rate_join", "rate_action", "rate_chat", "metrics_token", mode="before")
+    @classmethod
+    def _trimmed(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value

@@ -1,11 +1,11 @@
-"""Alembic environment: runs on the connection the server hands over (see Storage.migrate)."""
+"""Alembic environment: runs on the connection the server hands over (see `web.db.engine.migrate`)."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from cantstop.web.storage import Base
+from cantstop.web.db.rows import Base
 
 config = context.config
 connection = config.attributes.get("connection")

@@ -7,7 +7,7 @@ import secrets
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from cantstop.web.errors import ApiError
+from cantstop.web.errors import NotFound, NotSignedIn
 from cantstop.web.http import DB_DOWN
 from cantstop.web.ops.room import Operations
 
@@ -40,9 +40,9 @@ async def metrics(request: Request) -> Response:
     ops = ops_of(request)
     token = ops.settings.metrics_token
     if not token:
-        raise ApiError(404, "not_found", "metrics are off: set CANTSTOP_METRICS_TOKEN to serve them to holders of that token")
+        raise NotFound("not_found", "metrics are off: set CANTSTOP_METRICS_TOKEN to serve them to holders of that token")
     auth = request.headers.get("authorization", "")
     given = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
     if not secrets.compare_digest(given.encode(), token.encode()):
-        raise ApiError(401, "bad_token", "metrics need 'Authorization: Bearer <the metrics token>'", headers={"WWW-Authenticate": "Bearer"})
+        raise NotSignedIn("bad_token", "metrics need 'Authorization: Bearer <the metrics token>'")
     return Response(ops.metrics.text(), media_type=PROMETHEUS_TEXT)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from cantstop.bots import Level, bot_names, get_bot
 from cantstop.core.variant import PRESET_TITLES, PRESETS
-from cantstop.web.describe import summary_json
-from cantstop.web.errors import ApiError
-from cantstop.web.routes.deps import cookie_name, is_https, limit, service_of, token_of
+from cantstop.web.db.tokens import new_token
+from cantstop.web.db.values import GameStatus
+from cantstop.web.deps import ServiceDep, cookie_name, is_https, limit, rate_limited, token_of
+from cantstop.web.errors import Invalid
+from cantstop.web.games.describe import summary_json
+from cantstop.web.identity.deps import CurrentAccount, check_game_names
 from cantstop.web.schemas import Created, Joined, JoinIn, NewGame, Rematch
-from cantstop.web.storage import new_token
 
 router = APIRouter(prefix="/api")
 
@@ -43,54 +45,47 @@ async def variants() -> dict[str, Any]:
     }
 
 
-@router.post("/games", status_code=201, response_model_exclude_none=True)
-async def create_game(body: NewGame, request: Request) -> Created:
+@router.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])
+async def create_game(body: NewGame, request: Request, service: ServiceDep, account: CurrentAccount) -> Created:
     """Create a game: a variant and 1-4 seats, each 'open' or 'bot:NAME'; `take` seats
     open ones at once for people at this screen (their tokens are in the reply only)."""
-    await limit(request, "create")
+    await check_game_names(request, [t.name for t in body.take], account)
     people = {t.seat: (t.name, new_token()) for t in body.take}
     if len(people) < len(body.take):
-        raise ApiError(422, "bad_seat", "each seat can be taken once")
-    game_id = await service_of(request).lobby.create(body.variant, body.seats, people, clock=body.clock)
+        raise Invalid("bad_seat", "each seat can be taken once")
+    game_id = await service.lobby.create(body.variant, body.seats, people, clock=body.clock)
     taken = [Joined(game=game_id, seat=s, token=t) for s, (_, t) in people.items()]
     return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
 
 
 @router.post("/games/{game_id}/rematch", status_code=201, response_model_exclude_none=True)
-async def rematch(game_id: str, body: Rematch, request: Request) -> Created:
+async def rematch(game_id: str, body: Rematch, request: Request, service: ServiceDep) -> Created:
     """Play a finished game again: same variant, seats and bots; the seats this client holds
     (its cookie or bearer token, and `tokens`) are taken again under the same names, the
     other people's seats are open. The finished game links to it (`rematch`); once only."""
-    service = service_of(request)
     await service.games.live(game_id)  # an unknown game is a 404 before any token is looked at
     cookie = token_of(request, game_id)
-    seats = set()
-    for token in [*body.tokens, *([cookie] if cookie else [])]:
-        seat = await service.lobby.seat_of(game_id, token)
-        if seat is None:
-            raise ApiError(403, "bad_token", "a token holds no seat in this game; nothing was created")
-        seats.add(seat)
-    await limit(request, "create")
+    seats = {await service.lobby.held_seat(game_id, token) for token in [*body.tokens, *([cookie] if cookie else [])]}
+    limit(request, "create")
     new_id, tokens = await service.lobby.rematch(game_id, seats)
     taken = [Joined(game=new_id, seat=s, token=t) for s, t in tokens.items()]
     return Created(id=new_id, url=f"/game/{new_id}", taken=taken)
 
 
 @router.get("/games")
-async def list_games(request: Request, finished: bool = Query(False, description="finished games instead of live ones")) -> list[dict[str, Any]]:
-    service = service_of(request)
-    status = ("over",) if finished else ("waiting", "playing")
+async def list_games(service: ServiceDep, finished: bool = Query(False, description="finished games instead of live ones")) -> list[dict[str, Any]]:
+    status = (GameStatus.OVER,) if finished else (GameStatus.WAITING, GameStatus.PLAYING)
     return [summary_json(g) for g in await service.recorder.db(service.storage.games, status, 100)]
 
 
-@router.post("/games/{game_id}/join")
-async def join(game_id: str, body: JoinIn, request: Request, response: Response) -> Joined:
+@router.post("/games/{game_id}/join", dependencies=[Depends(rate_limited("join"))])
+async def join(game_id: str, body: JoinIn, request: Request, response: Response, service: ServiceDep, account: CurrentAccount) -> Joined:
     """Take an open seat under a name before the game starts; the token is returned once and
     set as a cookie. With `screen`, for one more person at a screen that holds seats already
     (tokens kept by the page, or the cookie of a seat joined online), no cookie is set: the
     token is in the reply only, and the cookie keeps the seat it holds."""
-    await limit(request, "join")
-    token = await service_of(request).lobby.join(game_id, body.seat, body.name)
+    await check_game_names(request, [body.name], account)
+    token = await service.lobby.join(game_id, body.seat, body.name)
     if not body.screen:
         response.set_cookie(
             cookie_name(game_id), token, httponly=True, samesite="strict", max_age=90 * 86400, path="/", secure=is_https(request)
@@ -99,9 +94,8 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response)
 
 
 @router.get("/leaderboard")
-async def leaderboard(request: Request) -> list[dict[str, Any]]:
+async def leaderboard(service: ServiceDep) -> list[dict[str, Any]]:
     """Named players and bots by rating (openskill, mu - 3 sigma)."""
-    service = service_of(request)
     return [
         {"name": r.name, "rating": round(r.ordinal, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "wins": r.wins}
         for r in await service.recorder.db(service.storage.leaderboard)

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
+from cantstop.web.deps import SettingsDep
 from cantstop.web.pages import page_response
-from cantstop.web.routes.deps import settings_of
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/")
-async def home(request: Request) -> HTMLResponse:
-    return page_response("index", settings_of(request).api_docs)
+async def home(settings: SettingsDep) -> HTMLResponse:
+    return page_response("index", settings.api_docs)
 
 
 @router.get("/game/{game_id}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -13,27 +12,27 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from cantstop.web.errors import ApiError
-from cantstop.web.games import LiveGame, parse_action
-from cantstop.web.http import DB_DOWN, TOO_DEEP, field_problems, json_depth
-from cantstop.web.routes.deps import limit, service_of, token_of
+from cantstop.web.deps import ServiceDep, SettingsDep, get_limiter, get_settings, limit, token_of
+from cantstop.web.errors import Refused
+from cantstop.web.games.live import LiveGame, parse_action
+from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, json_depth, refusal
+from cantstop.web.rate_limit import MESSAGE
 from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent
-from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE, Settings
+from cantstop.web.service import GameService
+from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE
 
 router = APIRouter()
 
 
 @router.websocket("/ws/games/{game_id}")
-async def live(ws: WebSocket, game_id: str) -> None:
-    service = service_of(ws)
-    settings: Settings = ws.app.state.settings
+async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: SettingsDep) -> None:
     origin = ws.headers.get("origin")
     if origin and not origin_allowed(origin, ws.headers.get("host", ""), settings.origins):
         await ws.close(code=1008, reason="origin not allowed")
         return
     try:
         game = await service.games.live(game_id)
-    except ApiError as error:
+    except Refused as error:
         await ws.close(code=1008, reason=error.message[:100])
         return
     except SQLAlchemyError:
@@ -42,7 +41,7 @@ async def live(ws: WebSocket, game_id: str) -> None:
     await ws.accept()
     queue: asyncio.Queue[str] = asyncio.Queue()
     sender: asyncio.Task[None] | None = None
-    bucket = TokenBucket(settings.socket_rate)
+    connection = secrets.token_hex(8)  # what its messages are counted by
     spectator = f"Spectator {secrets.token_hex(2)}"  # how this connection is known in the chat if it holds no seat
     seat: int | None = None
     here: set[int] = set()  # the seats this connection counts as present (its cookie's, and those it holds at its screen)
@@ -62,7 +61,7 @@ async def live(ws: WebSocket, game_id: str) -> None:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            reply = await handle(ws, frame.get("text"), bucket, game, seat, spectator, here)
+            reply = await handle(ws, service, frame.get("text"), connection, game, seat, spectator, here)
             if reply is not None:
                 await ws.send_json(reply)
                 if reply.get("error") == "too_fast":
@@ -90,11 +89,12 @@ EXPECTED = (
 
 
 async def handle(
-    ws: WebSocket, text: str | None, bucket: TokenBucket, game: LiveGame, seat: int | None, spectator: str, here: set[int]
+    ws: WebSocket, service: GameService, text: str | None, connection: str, game: LiveGame, seat: int | None, spectator: str,
+    here: set[int],
 ) -> dict[str, Any] | None:
     """One message from a client: its answer (an error frame names what was wrong)."""
-    if not bucket.take():
-        return {"type": "error", "error": "too_fast", "message": f"more than {bucket.rate:g} messages a second"}
+    if get_limiter(ws).wait(MESSAGE, connection) is not None:
+        return {"type": "error", "error": "too_fast", "message": f"more than {get_settings(ws).socket_rate:g} messages a second"}
     if text is None:
         return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
     if len(text.encode()) > MAX_MESSAGE:
@@ -116,27 +116,24 @@ async def handle(
         message = MODELS[kind].model_validate(data)
     except ValidationError as error:  # the fields named, each with what is wrong
         return {**bad_message(f"this {kind} message does not fit: {field_problems(error.errors())}"), "about": ERRORS_ABOUT[kind]}
-    service = service_of(ws)
     try:
         if isinstance(message, WsAction):
-            await limit(ws, "action")
+            limit(ws, "action")
             await service.games.act(game.meta.id, seat, message.version, parse_action(message.action))
             return {"type": "ok", "version": message.version + 1}
         if isinstance(message, WsPresent):
-            await present(ws, game, message.tokens, here)
+            await present(service, game, message.tokens, here)
             return None
-        await limit(ws, "chat")
+        limit(ws, "chat")
         if message.token is not None:  # a screen holding several seats speaks for one of them
-            seat = await service.lobby.seat_of(game.meta.id, message.token)
-            if seat is None:
-                raise ApiError(403, "bad_token", "this token holds no seat in this game")
+            seat = await service.lobby.held_seat(game.meta.id, message.token)
         if isinstance(message, WsChat):
             await service.chat.say(game, seat, spectator, message.text)
         else:
             await service.chat.mute(game, seat, message.spectators)
         return None  # the message itself comes back to everyone, this client too
-    except ApiError as error:
-        return {"type": "error", "about": ERRORS_ABOUT[message.type], **error.json()}
+    except REFUSALS as error:
+        return {"type": "error", "about": ERRORS_ABOUT[message.type], **refusal(error)[1]}
     except SQLAlchemyError:
         return {"type": "error", "about": ERRORS_ABOUT[message.type], **DB_DOWN}
 
@@ -145,14 +142,11 @@ def bad_message(message: str) -> dict[str, Any]:
     return {"type": "error", "error": "bad_message", "message": message}
 
 
-async def present(ws: WebSocket, game: LiveGame, tokens: list[str], here: set[int]) -> None:
+async def present(service: GameService, game: LiveGame, tokens: list[str], here: set[int]) -> None:
     """A screen holding several seats (people at one screen) says so: each counts as connected."""
-    service = service_of(ws)
-    seats = [await service.lobby.seat_of(game.meta.id, token) for token in tokens]
-    if None in seats:
-        raise ApiError(403, "bad_token", "a token holds no seat in this game")
+    seats = [await service.lobby.held_seat(game.meta.id, token) for token in tokens]
     for held in seats:
-        if held is not None and held not in here:
+        if held not in here:
             here.add(held)
             service.games.present(game, held, joined=True)
 
@@ -168,22 +162,3 @@ async def forward(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
 def origin_allowed(origin: str, host: str, extra: tuple[str, ...]) -> bool:
     """Browsers send Origin: only pages served by this server (or listed ones) may connect."""
     return urlsplit(origin).netloc == host or origin in extra
-
-
-class TokenBucket:
-    """Allows `rate` messages a second on average and twice that at once (all, if rate is 0)."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate, self.burst, self.last = rate, 2 * rate, time.monotonic()
-        self.tokens = self.burst
-
-    def take(self) -> bool:
-        if self.rate <= 0:
-            return True
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True

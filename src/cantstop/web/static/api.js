@@ -1,9 +1,12 @@
 // Talking to the server: JSON over HTTP, errors turned into readable messages.
+// A change sends the account session's CSRF token (from its cookie) when signed in.
 export async function api(path, options = {}) {
-  const init = { credentials: "same-origin", ...options, headers: { "content-type": "application/json", ...(options.headers || {}) } };
+  const csrf = /(?:^|; )cantstop_csrf=([^;]*)/.exec(document.cookie);
+  const guard = csrf && options.method && options.method !== "GET" ? { "x-csrf-token": csrf[1] } : {};
+  const init = { credentials: "same-origin", ...options, headers: { "content-type": "application/json", ...guard, ...(options.headers || {}) } };
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const response = await fetch(path, init);
-  const data = await response.json().catch(() => ({}));
+  const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
   if (!response.ok) {
     const message = data.message || (Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : `HTTP ${response.status}`);
     const error = new Error(message);

@@ -13,23 +13,31 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
 
 from cantstop.core.dice import DiceSource
-from cantstop.core.errors import CantStopError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Event, Record
-from cantstop.core.state import Phase, State
-from cantstop.table import Collected, Fault, Happening, Kind, Move, MoveError, Policy, Table
+from cantstop.core.state import State
+from cantstop.table import (
+    Fault,
+    Happening,
+    Kind,
+    Move,
+    MoveError,
+    Policy,
+    StaleMoveError,
+    Table,
+)
 from cantstop.table.wording import roll_off_line
-from cantstop.web.chat import ChatRoom
-from cantstop.web.describe import display_names, game_json, log_lines
-from cantstop.web.errors import ApiError
-from cantstop.web.ratings import rate_game
-from cantstop.web.recorder import Recorder
-from cantstop.web.storage import Append, StaleError, StoredGame
+from cantstop.web.db.recorder import Recorder
+from cantstop.web.db.values import Append, SeatKind, StoredGame
+from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
+from cantstop.web.games.chat import ChatRoom
+from cantstop.web.games.describe import display_names, game_json, log_lines
+from cantstop.web.players.ratings import rate_game
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what storage's ids (token_urlsafe) are made of
 QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
@@ -74,13 +82,13 @@ class LiveGame:
 
     @property
     def open_seats(self) -> str:
-        return ", ".join(str(s.seat) for s in self.meta.seats if s.kind == "open") or "none"
+        return ", ".join(str(s.seat) for s in self.meta.seats if s.kind is SeatKind.OPEN) or "none"
 
     @property
     def person_to_move(self) -> int | None:
         """The seat of the person whose move it is, if one is (the clock runs only for people)."""
         state = self.state
-        if state is None or state.is_over or self.meta.seats[state.seat].kind != "person":
+        if state is None or state.is_over or self.meta.seats[state.seat].kind is not SeatKind.PERSON:
             return None
         return state.seat
 
@@ -157,26 +165,16 @@ def parse_action(raw: str | list[int]) -> Move:
     except MoveError:
         move = None
     if move is None or move.out_of_band or (move.kind is Kind.ROLL and move.dice):
-        raise ApiError(
-            422, "bad_action", f"unknown action {raw!r}: send 'roll', 'stop' or a choice such as '6+10' or [6, 10]"
-        )
+        raise Invalid("bad_action", f"unknown action {raw!r}: send 'roll', 'stop' or a choice such as '6+10' or [6, 10]")
     return move
 
 
-def legal_json(state: State) -> list[Any]:
-    return ["roll"] if state.phase is Phase.ROLL else [a if isinstance(a, str) else list(a) for a in state.legal_actions()]
-
-
 def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], int | None]:
-    """What the table's failure policy makes of a failed seat, found on a copy of the table
-    (nothing changes on `table`): the moves to store, and the winner if they end the game."""
-    record = table.record
-    trial = Table(
-        replace(record, events=list(record.events), tags=dict(record.tags)), table.deal, policy=table.policy, narrate=False
-    )
-    made = trial.sink = Collected()
+    """What the table's failure policy makes of a failed seat, found on a trial copy of the
+    table (nothing changes on `table`): the moves to store, and the winner if they end the game."""
+    trial = table.trial()
     trial.fail(fault, reason)
-    return made.moves, trial.winner if trial.over else None
+    return trial.moves[table.version:], trial.winner if trial.over else None
 
 
 class LiveGames:
@@ -195,13 +193,18 @@ class LiveGames:
         self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
 
     # --------------------------------------------------------------- loading
+    @property
+    def loads_in_flight(self) -> int:
+        """Games being read from the database now (none once every load is done, found or not)."""
+        return len(self._loading)
+
     async def live(self, game_id: str) -> LiveGame:
         """The game in memory, built from the database on first use."""
         game = self.held.get(game_id)
         if game is not None:
             return game
         if not GAME_ID.fullmatch(game_id):  # not one of ours; PostgreSQL would fail on a NUL in it
-            raise ApiError(404, "no_game", f"no game {game_id[:40]!r}: game ids are letters, digits, - and _")
+            raise NotFound("no_game", f"no game {game_id[:40]!r}: game ids are letters, digits, - and _")
         loading = self._loading.get(game_id)
         if loading is None:
             loading = self._loading[game_id] = asyncio.create_task(self._load(game_id))
@@ -216,7 +219,7 @@ class LiveGames:
     async def _load(self, game_id: str) -> LiveGame:
         meta = await self.recorder.db(self.storage.game, game_id)
         if meta is None:
-            raise ApiError(404, "no_game", f"no game {game_id!r}")
+            raise NotFound("no_game", f"no game {game_id!r}")
         game = LiveGame(meta, None, [], clock_scale=self.clock_scale)
         await self._catch_up(game, await self.recorder.db(self.storage.events, game_id, 0))
         if meta.updated is not None:  # the clock of a game read back counts from its last stored move
@@ -261,9 +264,15 @@ class LiveGames:
         entries = await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, game.version))
         if entries or changed:
             if game.state is not None and game.state.is_over:
-                game.meta = await self.recorder.db(self.storage.game, game.meta.id)
+                await self.reread(game)
             self.publish(game, entries)
             self.moved(game)
+
+    async def reread(self, game: LiveGame) -> None:
+        """Read the game's row again: its seats, status or rematch may have changed (here or in another process)."""
+        meta = await self.recorder.db(self.storage.game, game.meta.id)
+        assert meta is not None, "a game is never deleted"
+        game.meta = meta
 
     def moved(self, game: LiveGame) -> None:
         for hook in self.on_move:
@@ -313,30 +322,22 @@ class LiveGames:
         """Apply one move for `seat` made on state `version`; returns the new game JSON.
 
         The table prepares the move (a roll gets its dice; a stale, out-of-turn or illegal
-        one is refused and nothing changes), storage takes it under the next version (or
-        refuses: another process stored that version first), and only then the table plays it.
+        one is refused with the table's own error and nothing changes), storage takes it under
+        the next version (or refuses: another process stored that version first, `StaleMoveError`),
+        and only then the table plays it.
         """
         arrived = time.perf_counter()
         game = await self.live(game_id)
         if seat is None:
-            raise ApiError(403, "not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
+            raise NotAllowed("not_seated", "this client holds no seat in this game: join a seat first (spectators cannot act)")
         async with game.lock:
             if version > game.version or game.table is None:
                 await self.refresh(game)  # another process may have moved on; else the insert tells
             table = game.table
             if table is None:
-                raise ApiError(409, "not_started", f"the game waits for players in seats {game.open_seats}")
-            if version != game.version:
-                raise ApiError(409, "stale", f"the action was made on version {version} but the game is at version {game.version}; nothing was applied", version=game.version)
-            if table.over:
-                raise ApiError(409, "game_over", f"the game is over: {game.names[table.seat]} won")
-            if seat != table.seat:
-                raise ApiError(409, "not_your_turn", f"it is {game.names[table.seat]}'s turn (seat {seat_letter(table.seat)}), not yours")
-            try:
-                ready = table.prepare(move, version, seat)
-                winner = table.preview(ready).winner if ready.kind is Kind.STOP else None
-            except CantStopError as error:
-                raise ApiError(422, "illegal", str(error), legal=legal_json(table.state)) from None
+                raise Conflict("not_started", f"the game waits for players in seats {game.open_seats}")
+            ready = table.prepare(move, version, seat)
+            winner = table.preview(ready).winner if ready.kind is Kind.STOP else None
             await self._commit(game, [ready], winner)
             for hook in self.on_act:
                 hook(time.perf_counter() - arrived)
@@ -355,10 +356,8 @@ class LiveGames:
             moves, winner = policy_moves(table, fault, reason)
             try:
                 await self._commit(game, moves, winner)
-            except ApiError as error:
-                if error.code == "stale":
-                    return False
-                raise
+            except StaleMoveError:
+                return False
             return True
 
     async def _commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
@@ -368,15 +367,15 @@ class LiveGames:
         assert table is not None
         try:
             await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner))
-        except StaleError:
+        except StaleMoveError as stale:
             await self.refresh(game)
-            raise ApiError(409, "stale", f"another action was applied first; the game is at version {game.version}", version=game.version) from None
+            raise StaleMoveError(stale.made_on, game.version) from None
         happened = [h for move in moves for h in table.restore(move)]
         game.moved_at = time.time()
         entries = game.told(happened)
         game.driven = game.version
         if table.over:
-            game.meta = await self.recorder.db(self.storage.game, game.meta.id)
+            await self.reread(game)
             await self.recorder.db(rate_game, self.storage, game.names, table.state, game.meta.id)
         self.publish(game, entries)
         self.moved(game)

@@ -1,6 +1,7 @@
-"""The value table on disk: a header, then one float64 per anchor (numpy memmap).
+"""The value file on disk: a header, then one float64 per position (numpy memmap).
 
-The header (`HEADER_BYTES`, JSON after a magic line) names the variant, the sizes,
+The header (`HEADER_BYTES`, JSON after a magic line) names the variant, the player
+count, the sizes,
 how far the solve got (layers finished from the top, anchors finished in the next
 layer) and a checksum of the values. Opening checks all of it: a table of another
 variant, a truncated file or values that do not match their checksum are refused,
@@ -18,13 +19,26 @@ import re
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from cantstop.solve.board import Board, SolveError
+from cantstop.solve.errors import SolveError
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+
+class Layout(Protocol):
+    """What a value file records of the board it holds (both solver boards have it)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def heights(self) -> tuple[int, ...]: ...
+    @property
+    def anchors(self) -> int: ...
+    @property
+    def players(self) -> int: ...
 
 MAGIC = b"cantstop-solve-table\n"
 FORMAT = 1
@@ -35,7 +49,7 @@ HEADER_BYTES = 4096
 class Header:
     key: str  # the solver key of the variant (see board.solver_key)
     heights: tuple[int, ...]
-    anchors: int
+    anchors: int  # positions between turns (one value each)
     layers: int
     layers_done: int = 0  # layers finished, counted from the most advanced
     anchors_done: int = 0  # anchors of the next layer finished (in the solver's order)
@@ -43,6 +57,7 @@ class Header:
     writing: bool = False  # set while a solve may be changing values
     seconds: float = 0.0  # solving time so far
     format: int = FORMAT
+    players: int = 1  # 1: expected turns to finish; 2: the mover's chance to win
 
     @property
     def complete(self) -> bool:
@@ -78,12 +93,13 @@ def data_folder() -> Path:
     return Path(override) if override else user_data_path("cantstop") / "solve"
 
 
-def default_path(board: Board) -> Path:
-    return data_folder() / file_name(board.key)
+def default_path(board: Layout) -> Path:
+    return data_folder() / file_name(board.key, board.players)
 
 
-def file_name(key: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.=+_-]", "_", key) + ".table"
+def file_name(key: str, players: int = 1) -> str:
+    """The file of a variant's values: its key, and the player count when there are rivals."""
+    return re.sub(r"[^A-Za-z0-9.=+_-]", "_", key) + ("" if players == 1 else f".{players}p") + ".table"
 
 
 def checksum(path: Path) -> str:
@@ -147,8 +163,8 @@ def read_header(path: Path) -> Header:
     return Header.decode(data.rstrip(b" "), path)
 
 
-class Table:
-    """An open table: `values[anchor]` (float64, memory-mapped) under a checked header."""
+class ValueFile:
+    """An open value file: `values[anchor]` (float64, memory-mapped) under a checked header."""
 
     def __init__(self, path: Path, header: Header, values: Any, checksum_seconds: float = 0.0) -> None:
         self.path = path
@@ -157,7 +173,7 @@ class Table:
         self.checksum_seconds = checksum_seconds  # how long the last check of the values took
 
     @staticmethod
-    def create(path: Path, board: Board) -> Table:
+    def create(path: Path, board: Layout, layers: int) -> ValueFile:
         """A fresh table for `board`, with its header written.
 
         The values start as a sparse file of zeros: no disk is used until layers are
@@ -167,20 +183,22 @@ class Table:
         import numpy as np
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        header = Header(key=board.key, heights=board.heights, anchors=board.anchors, layers=board.layers)
+        header = Header(
+            key=board.key, heights=board.heights, anchors=board.anchors, layers=layers, players=board.players
+        )
         partial = path.with_suffix(".partial")
         with partial.open("wb") as file:
             file.write(header.encode())
             file.truncate(HEADER_BYTES + 8 * board.anchors)
         values = np.memmap(partial, np.float64, "r+", HEADER_BYTES, (board.anchors,))
-        table = Table(partial, header, values)
+        table = ValueFile(partial, header, values)
         table.save(header)
         partial.replace(path)
         table.path = path
         return table
 
     @staticmethod
-    def open(path: Path, board: Board, writable: bool = False) -> Table:
+    def open(path: Path, board: Layout, writable: bool = False) -> ValueFile:
         """The table at `path` for `board`, after checking header, size and checksum."""
         import numpy as np
 
@@ -194,10 +212,10 @@ class Table:
         if checksum(path) != header.checksum:
             raise SolveError(f"{path} is corrupt: its values do not match the header's checksum")
         values = np.memmap(path, np.float64, "r+" if writable else "r", HEADER_BYTES, (header.anchors,))
-        return Table(path, header, values, time.monotonic() - started)
+        return ValueFile(path, header, values, time.monotonic() - started)
 
     @staticmethod
-    def open_view(path: Path, board: Board) -> Table:
+    def open_view(path: Path, board: Layout) -> ValueFile:
         """The table as a worker of a running solve reads it: read-only, header and size checked.
 
         The solve that hands out the work holds the table open for writing (its header
@@ -207,7 +225,7 @@ class Table:
         import numpy as np
 
         header = _checked_header(path, board)
-        return Table(path, header, np.memmap(path, np.float64, "r", HEADER_BYTES, (header.anchors,)))
+        return ValueFile(path, header, np.memmap(path, np.float64, "r", HEADER_BYTES, (header.anchors,)))
 
     def save(self, header: Header) -> None:
         """Flush the values and write `header` with their checksum (the resume point)."""
@@ -237,9 +255,14 @@ class Table:
         return float(self.values[anchor])
 
 
-def _checked_header(path: Path, board: Board) -> Header:
+def _checked_header(path: Path, board: Layout) -> Header:
     """The header at `path`, refused unless it is `board`'s and the file has every value."""
     header = read_header(path)
+    if header.players != board.players:
+        raise SolveError(
+            f"{path} holds a {header.players}-player table of {header.key!r}, not the "
+            f"{board.players}-player table of {board.key!r}"
+        )
     if header.key != board.key or header.heights != board.heights or header.anchors != board.anchors:
         raise SolveError(
             f"{path} holds the table of {header.key!r} ({header.anchors} anchors), "

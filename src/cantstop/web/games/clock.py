@@ -15,7 +15,8 @@ import logging
 import time
 
 from cantstop.table import Fault
-from cantstop.web.games import LiveGame, LiveGames
+from cantstop.web.db.values import GameStatus
+from cantstop.web.games.live import LiveGame, LiveGames
 
 log = logging.getLogger("cantstop.web")
 
@@ -52,7 +53,7 @@ class MoveClock:
 
     async def resume(self) -> None:
         """After a (re)start: the clocks of every game in progress that has one."""
-        for meta in await self.games.recorder.db(self.games.storage.games, ("playing",), 10_000):
+        for meta in await self.games.recorder.db(self.games.storage.games, (GameStatus.PLAYING,), 10_000):
             if meta.clock:
                 self.wake(await self.games.live(meta.id))
 

@@ -15,10 +15,11 @@ import logging
 import random
 
 from cantstop.bots import get_bot
+from cantstop.core.errors import CantStopError
 from cantstop.core.state import ROLL, Phase
-from cantstop.table import BotPlayer, Move, SeatFailed
-from cantstop.web.errors import ApiError
-from cantstop.web.games import LiveGame, LiveGames
+from cantstop.table import BotPlayer, Move, SeatFailed, StaleMoveError
+from cantstop.web.db.values import GameStatus, SeatKind
+from cantstop.web.games.live import LiveGame, LiveGames
 
 log = logging.getLogger("cantstop.web")
 
@@ -35,7 +36,7 @@ class BotSeats:
 
     def wake(self, game: LiveGame) -> None:
         state = game.state
-        if state is None or state.is_over or game.meta.seats[state.seat].kind != "bot":
+        if state is None or state.is_over or game.meta.seats[state.seat].kind is not SeatKind.BOT:
             return
         if game.bot_task is None or game.bot_task.done():
             game.bot_task = asyncio.create_task(self._play(game))
@@ -44,14 +45,14 @@ class BotSeats:
         while (table := game.table) is not None and not table.over:
             version, mover = game.version, table.seat
             seat = game.meta.seats[mover]
-            if seat.kind != "bot" or seat.bot is None:
+            if seat.kind is not SeatKind.BOT or seat.bot is None:
                 return
             standby = 0.0 if game.driven == version else self.bot_standby
             await asyncio.sleep(self.bot_delay + standby)
             if game.version != version or game.table is not table:
                 continue
-            if table.players[mover] is None:  # the seat's bot, as the table's player
-                table.players[mover] = BotPlayer(get_bot(seat.bot), rng=random.Random())
+            if table.player is None:  # the seat's bot, as the table's player
+                table.set_player(mover, BotPlayer(get_bot(seat.bot), rng=random.Random()))
             answer: Move | SeatFailed = Move.of(ROLL)
             if table.state.phase is not Phase.ROLL:
                 answer = await asyncio.to_thread(table.ask)  # thinks off the event loop; applies nothing
@@ -61,14 +62,15 @@ class BotSeats:
                     await self.games.fail_seat(game.meta.id, version, answer.fault, answer.reason)
                 else:
                     await self.games.act(game.meta.id, mover, version, answer)
-            except ApiError as error:
-                if error.code != "stale":  # another process moved first: look again
-                    log.warning("bot %s in game %s: %s", seat.bot, game.meta.id, error.message)
-                    return
+            except StaleMoveError:
+                continue  # another process moved first: look again
+            except CantStopError as error:
+                log.warning("bot %s in game %s: %s", seat.bot, game.meta.id, error)
+                return
 
     async def resume(self) -> None:
         """After a (re)start: wake the bots of every game in progress."""
-        for meta in await self.games.recorder.db(self.games.storage.games, ("playing",), 10_000):
+        for meta in await self.games.recorder.db(self.games.storage.games, (GameStatus.PLAYING,), 10_000):
             game = await self.games.live(meta.id)
             game.driven = game.version  # nobody may be left to move these bots but us
             self.wake(game)

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from cantstop.web.errors import ApiError
+from cantstop.web.db.recorder import Recorder
+from cantstop.web.errors import Invalid, NotAllowed
 from cantstop.web.names import refused_character
-from cantstop.web.recorder import Recorder
 
 if TYPE_CHECKING:
-    from cantstop.web.games import LiveGame
+    from cantstop.web.games.live import LiveGame
 
 MAX_CHAT = 200  # characters of one message
 HISTORY = 50  # messages a newcomer is shown
@@ -47,9 +47,9 @@ def chat_text(text: str) -> str:
     text = unicodedata.normalize("NFC", text).strip()
     wrong = refused_character(text)
     if wrong is not None:
-        raise ApiError(422, "bad_chat", f"a chat message is plain text on one line: it holds {wrong}")
+        raise Invalid("bad_chat", f"a chat message is plain text on one line: it holds {wrong}")
     if not 1 <= len(text) <= MAX_CHAT:
-        raise ApiError(422, "bad_chat", f"a chat message has 1..{MAX_CHAT} characters, not {len(text)}")
+        raise Invalid("bad_chat", f"a chat message has 1..{MAX_CHAT} characters, not {len(text)}")
     return text
 
 
@@ -62,14 +62,14 @@ class Chat:
     async def say(self, game: LiveGame, seat: int | None, spectator: str, text: str) -> None:
         """`seat` (None for a spectator, known as `spectator`) says `text` to everyone in the game."""
         if seat is None and game.chat.spectators_muted:
-            raise ApiError(403, "muted", "the players have muted spectators: only players can write now")
+            raise NotAllowed("muted", "the players have muted spectators: only players can write now")
         name = game.names[seat] if seat is not None else spectator
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         await self._deliver(game, {"type": "chat", "seat": seat, "name": name, "text": chat_text(text), "at": stamp})
 
     async def mute(self, game: LiveGame, seat: int | None, on: bool) -> None:
         if seat is None:
-            raise ApiError(403, "not_seated", "only a player of this game can mute spectators")
+            raise NotAllowed("not_seated", "only a player of this game can mute spectators")
         await self._deliver(game, {"type": "chat_mute", "spectators_muted": on, "by": game.names[seat]})
 
     async def _deliver(self, game: LiveGame, frame: dict[str, Any]) -> None:

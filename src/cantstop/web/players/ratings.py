@@ -5,7 +5,8 @@ from __future__ import annotations
 from openskill.models import PlackettLuce
 
 from cantstop.core.state import State
-from cantstop.web.storage import Rating, Storage
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.values import Rating
 
 _MODEL = PlackettLuce()
 

@@ -1,7 +1,7 @@
 """Several server processes, one PostgreSQL: each learns of the others' moves by LISTEN/NOTIFY.
 
-Storage sends `pg_notify('cantstop', '<game> <version>')` inside the transaction that
-stores an action (so the notice goes out exactly when the action is committed); this
+Storage sends `NOTIFY` (`pg_notify('cantstop', '<game> <version>')`) inside the transaction
+that stores an action (so the notice goes out exactly when the action is committed); this
 module's listener hands each notice to the game service, which catches up from the
 database and broadcasts to its own clients.
 """
@@ -13,11 +13,18 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import psycopg
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from cantstop.web.storage import CHANNEL
+CHANNEL = "cantstop"  # the channel of game changes
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # its payload: `notice(...)`
 
 log = logging.getLogger("cantstop.web")
+
+
+def notice(game_id: str, news: int | str) -> dict[str, str]:
+    """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON text)."""
+    return {"channel": CHANNEL, "payload": f"{game_id} {news}"}
 
 
 def libpq_url(url: str) -> str:

@@ -10,10 +10,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from functools import partial
+from typing import ParamSpec, TypeVar
 
-from cantstop.web.storage import Append, StaleError, Storage
+from cantstop.table import StaleMoveError
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.values import Append
 
+P = ParamSpec("P")
+R = TypeVar("R")
 CHECKPOINT_EVERY = 1.0  # seconds between SQLite checkpoints while events are being written
 DRAIN = 3.0  # seconds closing waits for the events already handed in to be committed
 
@@ -35,11 +40,11 @@ class Recorder:
         self.errors = 0  # storage calls that raised something other than a refusal (the metrics read it)
         self._committing = False
 
-    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run a (blocking) storage call off the event loop."""
+    async def db(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run a (blocking) storage call off the event loop; typed as `fn` is."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
-        except StaleError:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args, **kwargs))
+        except StaleMoveError:
             raise
         except Exception:
             self.errors += 1
@@ -47,7 +52,7 @@ class Recorder:
 
     async def append(self, append: Append) -> None:
         """Commit one event, batched with whatever other games commit at the same moment;
-        StaleError if another process stored that version first."""
+        StaleMoveError if another process stored that version first."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((append, done))
         self._wake.set()
@@ -80,7 +85,7 @@ class Recorder:
                     if ok:
                         done.set_result(None)
                     else:
-                        done.set_exception(StaleError(f"version {a.seq} of game {a.game_id} is taken"))
+                        done.set_exception(StaleMoveError(a.seq - 1))
 
     async def _checkpoint(self) -> None:
         """Now and then, while events are being written, a checkpoint on its own thread: the

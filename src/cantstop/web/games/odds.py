@@ -10,7 +10,7 @@ from cantstop.bots.advice import advise
 from cantstop.core.errors import UnknownBotError
 from cantstop.core.odds import bust_after, next_roll
 from cantstop.core.state import Phase, State
-from cantstop.web.describe import action_json
+from cantstop.web.games.describe import action_json
 
 
 def percent(x: Fraction) -> float:

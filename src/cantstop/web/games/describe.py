@@ -13,8 +13,8 @@ from cantstop.core.variant import Variant
 from cantstop.table import Fault, Happening
 from cantstop.table import happenings as kinds
 from cantstop.table.wording import say
-from cantstop.web.storage import StoredGame
-from cantstop.web.ways import roll_ways
+from cantstop.web.db.values import GameStatus, SeatKind, StoredGame
+from cantstop.web.games.ways import roll_ways
 
 
 def display_name(name: str | None) -> str | None:
@@ -120,7 +120,7 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
     return {
         "id": game.id,
         "variant": game.variant,
-        "status": "over" if state is not None and state.is_over else game.status,
+        "status": GameStatus.OVER if state is not None and state.is_over else game.status,
         "version": version,
         "created": game.created.isoformat(),
         "seats": [
@@ -143,7 +143,7 @@ def summary_json(game: StoredGame) -> dict[str, Any]:
         "status": game.status,
         "version": game.version,
         "created": game.created.isoformat(),
-        "players": [s.name if s.kind != "open" else None for s in game.seats],
-        "display": [shown[s.seat] if s.kind != "open" else None for s in game.seats],
+        "players": [s.name if s.kind is not SeatKind.OPEN else None for s in game.seats],
+        "display": [shown[s.seat] if s.kind is not SeatKind.OPEN else None for s in game.seats],
         "winner": game.winner,
     }

@@ -1,0 +1,24 @@
+"""The statements of every game's life, written once as plain SQL (SQLAlchemy Core) with
+bound parameters: the hot reads and writes, where the ORM's bookkeeping cost more CPU
+than the database did."""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam, select
+
+from cantstop.web.db.rows import GAMES, SEATS, SeatRow
+from cantstop.web.db.values import GameStatus, SeatKind
+
+GAME = select(GAMES).where(GAMES.c.id == bindparam("key"))
+SEATS_OF_GAME = (
+    select(SeatRow.seat, SeatRow.kind, SeatRow.bot, SeatRow.name).where(SeatRow.game_id == bindparam("key")).order_by(SeatRow.seat)
+)
+# One conditional update each: a game starts only while still waiting, a seat is taken only while still open.
+START = GAMES.update().where(GAMES.c.id == bindparam("key"), GAMES.c.status == GameStatus.WAITING.value).values(
+    status=GameStatus.PLAYING.value, first=bindparam("first_seat"), tags=bindparam("new_tags"), updated=bindparam("stamp")
+)
+CLAIM = SEATS.update().where(
+    SEATS.c.game_id == bindparam("key"), SEATS.c.seat == bindparam("number"), SEATS.c.kind == SeatKind.OPEN.value
+).values(kind=SeatKind.PERSON.value, name=bindparam("new_name"), token_hash=bindparam("hash"))
+SET_VERSION = GAMES.update().where(GAMES.c.id == bindparam("key")).values(version=bindparam("new_version"), updated=bindparam("stamp"))
+SET_WINNER = GAMES.update().where(GAMES.c.id == bindparam("key")).values(status=GameStatus.OVER.value, winner=bindparam("new_winner"))

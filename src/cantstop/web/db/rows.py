@@ -1,0 +1,91 @@
+"""The schema: one ORM row class per table (the migrations in `web/migrations` create them).
+
+An event row is one move of a game as its table made it (dice, a choice, stop, or a
+fallback or forfeit its failure policy recorded); its `seq` is the game's version after it.
+The unique (game_id, seq) key is what makes a duplicate or late action impossible to apply
+twice, even across server processes.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def now() -> datetime:
+    """The time as stored: UTC, without a zone."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(200))
+    first: Mapped[int | None] = mapped_column(Integer, nullable=True)  # set when play starts
+    tags: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # a GameStatus
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+    updated: Mapped[datetime] = mapped_column(DateTime, default=now)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the game its players started next
+    clock: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds per move, 0: none
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # a SeatKind
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # dice, choice, decision, or an out-of-band move's kind
+    data: Mapped[str] = mapped_column(String(64))  # see `web.db.moves`
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingHistoryRow(Base):
+    __tablename__ = "rating_history"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+def schema_of(row: type[Base]) -> sa.Table:
+    """A row class's SQL table, for statements written without the ORM (SQLAlchemy Core)."""
+    found = row.__table__
+    assert isinstance(found, sa.Table)
+    return found
+
+
+GAMES = schema_of(GameRow)
+SEATS = schema_of(SeatRow)
+EVENTS = schema_of(EventRow)

@@ -1,0 +1,271 @@
+"""Storage behind one small interface: games, seats, events and ratings in any SQLAlchemy database.
+
+Every method is a blocking call: the server makes them off its event loop (`Recorder`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from cantstop.core.record import Event
+from cantstop.table import Move, StaleMoveError
+from cantstop.web.db import queries
+from cantstop.web.db.engine import checkpoint, is_sqlite, migrate, open_engine
+from cantstop.web.db.moves import decode_move, encode_move
+from cantstop.web.db.notify import NOTIFY, notice
+from cantstop.web.db.rows import (
+    EVENTS,
+    GAMES,
+    SEATS,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    RatingHistoryRow,
+    SeatRow,
+    now,
+)
+from cantstop.web.db.tokens import hash_token, new_token
+from cantstop.web.db.values import (
+    Append,
+    GameStatus,
+    Rating,
+    RatingPoint,
+    RematchExists,
+    Seat,
+    SeatKind,
+    StoredGame,
+)
+
+
+class Storage:
+    """Everything the server keeps: one object, one database URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sqlite = is_sqlite(url)
+        self.engine = open_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one writer at a time: one thread for it avoids its busy-wait on locks.
+        self.threads = 1 if self.sqlite else 8
+        self.shared = not self.sqlite  # other server processes may write too
+
+    def migrate(self) -> None:
+        """Bring the schema up to date with the migrations shipped in the package."""
+        migrate(self.engine, self.url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def checkpoint(self) -> None:
+        """SQLite: start the write-ahead log over (see `engine.checkpoint`). Other databases: nothing."""
+        if self.sqlite:
+            checkpoint(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    # ------------------------------------------------------------------ games
+    def create_game(
+        self,
+        variant: str,
+        seats: list[tuple[SeatKind, str | None]],
+        people: Mapping[int, tuple[str, str]] | None = None,
+        rematch_of: str | None = None,
+        clock: int = 0,
+    ) -> str:
+        """A new game with `seats` as (kind, bot name) pairs; returns its id. `people` maps open
+        seats taken at once to (name, token), so nobody can join them in between. With
+        `rematch_of`, the new game is recorded as that game's rematch in the same transaction:
+        a game has one rematch, and RematchExists (nothing stored) says which one it is."""
+        game_id = secrets.token_urlsafe(9)
+        people = people or {}
+        seat_rows = []
+        for i, (kind, bot) in enumerate(seats):
+            if i in people:
+                name, token = people[i]
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": name, "token_hash": hash_token(token)})
+            else:
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind(kind).value, "bot": bot, "name": f"bot:{bot}" if bot else None, "token_hash": None})
+        stamp = now()
+        # Plain statements, as for the other writes of every game's life (claim_seat, start).
+        with self.engine.begin() as conn:
+            old = None
+            if rematch_of is not None:
+                old = conn.execute(select(GAMES.c.rematch).where(GAMES.c.id == rematch_of).with_for_update()).first()
+                if old is not None and old.rematch is not None:
+                    raise RematchExists(old.rematch)
+            conn.execute(GAMES.insert(), {
+                "id": game_id, "variant": variant, "tags": {}, "status": GameStatus.WAITING.value, "version": 0, "clock": clock,
+                "created": stamp, "updated": stamp,
+            })
+            conn.execute(SEATS.insert(), seat_rows)
+            if rematch_of is not None and old is not None:  # the new game exists before the old one points at it
+                conn.execute(GAMES.update().where(GAMES.c.id == rematch_of).values(rematch=game_id))
+                self._notify(conn, rematch_of, -1)
+        return game_id
+
+    def game(self, game_id: str) -> StoredGame | None:
+        # Plain statements rather than the ORM: every join, start and game end reads a game,
+        # and the ORM's session took more CPU than the two queries did.
+        with self.engine.connect() as conn:
+            row = conn.execute(queries.GAME, {"key": game_id}).first()
+            return None if row is None else self._stored(conn, row)
+
+    def _stored(self, conn: Session | Connection, row: Any) -> StoredGame:
+        """A game's row (an ORM row or a plain one: the same fields) with its seats."""
+        seats = conn.execute(queries.SEATS_OF_GAME, {"key": row.id}).all()
+        return StoredGame(
+            row.id, row.variant, row.first, dict(row.tags or {}), GameStatus(row.status), row.winner, row.version,
+            row.created, tuple(Seat(seat, SeatKind(kind), bot, name) for seat, kind, bot, name in seats), row.rematch,
+            row.clock, row.updated,
+        )
+
+    def games(self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None) -> list[StoredGame]:
+        """Games of these statuses, the last moved first (only those `player` sits in, if given)."""
+        with self.session() as s:
+            query = select(GameRow).where(GameRow.status.in_([GameStatus(x).value for x in status]))
+            if player is not None:
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == player)))
+            rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
+            return [self._stored(s, row) for row in rows]
+
+    def claim_seat(self, game_id: str, seat: int, name: str) -> str | None:
+        """Give an open seat to `name`; returns the secret token, or None if it was taken."""
+        token = new_token()
+        with self.engine.begin() as conn:
+            if not conn.execute(queries.CLAIM, {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token)}).rowcount:
+                return None
+            self._notify(conn, game_id, -1)
+        return token
+
+    def seat_of(self, game_id: str, token: str) -> int | None:
+        with self.engine.connect() as s:  # no ORM session for a read on every connection's way in
+            return s.scalar(
+                select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
+            )
+
+    def start(self, game_id: str, first: int, tags: dict[str, str]) -> bool:
+        """Mark a waiting game as playing; False if another process started it first."""
+        with self.engine.begin() as conn:
+            if not conn.execute(queries.START, {"key": game_id, "first_seat": first, "new_tags": tags, "stamp": now()}).rowcount:
+                return False
+            self._notify(conn, game_id, -1)
+        return True
+
+    # ----------------------------------------------------------------- events
+    def events(self, game_id: str, after: int = 0) -> list[Move]:
+        with self.engine.connect() as s:  # as `game`: the read every catch-up makes
+            rows = s.execute(
+                select(EventRow.kind, EventRow.data)
+                .where(EventRow.game_id == game_id, EventRow.seq > after)
+                .order_by(EventRow.seq)
+            ).all()
+            return [decode_move(kind, data) for kind, data in rows]
+
+    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None) -> None:
+        """Store move number `seq`; StaleMoveError if that number is already taken."""
+        if not self.append_many([Append(game_id, seq, (move,), winner)])[0]:
+            raise StaleMoveError(seq - 1)
+
+    def append_many(self, items: list[Append]) -> list[bool]:
+        """Store several games' events in one transaction (a group commit); False where stale.
+
+        One commit for many actions is what lets one SQLite file keep up with many games.
+        If any is stale (another process stored that version first), each is retried alone.
+        """
+        try:
+            with self.engine.begin() as conn:
+                self._insert(conn, items)
+            return [True] * len(items)
+        except IntegrityError:
+            if len(items) == 1:
+                return [False]
+        return [self.append_many([one])[0] for one in items]
+
+    def _insert(self, conn: Connection, items: list[Append]) -> None:
+        # Plain SQL statements (executemany), not the ORM: this is the one hot write.
+        stamp = now()
+        rows = []
+        for a in items:
+            for seq, move in enumerate(a.moves, a.seq):
+                kind, data = encode_move(move)
+                rows.append({"game_id": a.game_id, "seq": seq, "kind": kind, "data": data, "created": stamp})
+        conn.execute(EVENTS.insert(), rows)
+        latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
+        conn.execute(queries.SET_VERSION, [{"key": a.game_id, "new_version": a.last, "stamp": stamp} for a in latest.values()])
+        ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
+        if ended:
+            conn.execute(queries.SET_WINNER, ended)
+        if self.shared:
+            conn.execute(NOTIFY, [notice(a.game_id, a.last) for a in latest.values()])
+
+    def _notify(self, s: Session | Connection, game_id: str, version: int) -> None:
+        """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
+        if self.shared:
+            s.execute(NOTIFY, notice(game_id, version))
+
+    def notify_chat(self, game_id: str, frame: str) -> None:
+        """PostgreSQL: relay a chat frame (JSON text) to every server process."""
+        with self.session() as s:
+            s.execute(NOTIFY, notice(game_id, frame))
+
+    # ---------------------------------------------------------------- ratings
+    def ratings(self, names: list[str]) -> dict[str, Rating]:
+        with self.session() as s:
+            rows = s.scalars(select(PlayerRow).where(PlayerRow.name.in_(names))).all()
+            return {r.name: Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+    def save_ratings(self, ratings: list[Rating], game_id: str | None = None) -> None:
+        """Store new ratings; with `game_id`, also as each player's point after that game."""
+        with self.session() as s:
+            if game_id is not None:
+                s.add_all(RatingHistoryRow(name=r.name, game_id=game_id, mu=r.mu, sigma=r.sigma, created=now()) for r in ratings)
+            for r in ratings:
+                row = s.get(PlayerRow, r.name)
+                if row is None:
+                    s.add(PlayerRow(name=r.name, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins))
+                else:
+                    row.mu, row.sigma, row.games, row.wins = r.mu, r.sigma, r.games, r.wins
+
+    def leaderboard(self, limit: int = 50) -> list[Rating]:
+        with self.session() as s:
+            rows = s.scalars(select(PlayerRow)).all()
+            ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
+        return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
+
+    # ---------------------------------------------------------------- players
+    def rating_history(self, name: str) -> list[RatingPoint]:
+        """A player's rating after each rated game, oldest first."""
+        with self.session() as s:
+            rows = s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.name == name).order_by(RatingHistoryRow.id)).all()
+            return [RatingPoint(r.game_id, r.created, r.mu, r.sigma) for r in rows]
+
+    def finished_games(self, name: str | None = None, limit: int = 50) -> list[tuple[StoredGame, list[Event]]]:
+        """Finished games, newest first (only those `name` sat in, if given), with their record's events."""
+        with self.session() as s:
+            query = select(GameRow).where(GameRow.status == GameStatus.OVER.value)
+            if name is not None:
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name)))
+            rows = s.scalars(query.order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
+            games = [self._stored(s, row) for row in rows]
+            events: dict[str, list[Event]] = {g.id: [] for g in games}
+            found = s.execute(
+                select(EventRow.game_id, EventRow.kind, EventRow.data)
+                .where(EventRow.game_id.in_(list(events)))
+                .order_by(EventRow.game_id, EventRow.seq)
+            ).all()
+            for game_id, kind, data in found:
+                move = decode_move(kind, data)
+                if not move.out_of_band:  # a fallback's note is no event of the record; its move follows it
+                    events[game_id].append(move.event)
+            return [(g, events[g.id]) for g in games]

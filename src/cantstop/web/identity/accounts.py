@@ -1,0 +1,329 @@
+"""Accounts and their sessions in storage: the queries the routes and `cantstop admin` share.
+
+Every method is a plain blocking call on the storage's engine (the server runs them off the
+event loop); none hashes a password, which is the caller's (slow) work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from cantstop.web.db.rows import GameRow, SeatRow, now
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.tokens import hash_token
+from cantstop.web.identity.errors import NameTaken, NoAccount
+from cantstop.web.identity.rows import AccountRow, ChallengeRow, FailureRow, PasskeyRow, SessionRow
+from cantstop.web.identity.spoof import lookalike_key
+from cantstop.web.names import DELETED, name_key, normal
+
+SEEN_EVERY = timedelta(minutes=1)  # a session's last use is written at most this often
+
+
+def deleted_label(account_id: int) -> str:
+    """What a deleted account's seats read (no name may start so: `names.checked_name`)."""
+    return f"{DELETED} #{account_id}"
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def name_hashes(name: str) -> tuple[str, str]:
+    """The hashes a name is kept under: of its case-folded form, and of its look-alike key."""
+    return digest(name_key(name)), digest(lookalike_key(normal(name)))
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A live session: whose, and its token's hash (what revokes it)."""
+
+    account: Account
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as an account page and the admin list show it (never its token)."""
+
+    account: str
+    created: datetime
+    seen: datetime
+    address: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class Passkey:
+    credential_id: str
+    account_id: int
+    public_key: bytes
+    sign_count: int
+    created: datetime
+
+
+def _account(row: AccountRow) -> Account:
+    assert row.name is not None, "a deleted account is never handed out"
+    return Account(row.id, row.name, row.created)
+
+
+class Accounts:
+    """The identity room's storage, on the server's database."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self.storage.session() as s:
+            yield s
+
+    # ------------------------------------------------------------- accounts
+    def create(self, name: str, password_hash: str | None) -> Account:
+        """A new account; NameTaken (nothing stored) when the name or a look-alike is taken.
+        The two unique hashes decide, so two sign-ups racing for one name cannot both win."""
+        by_name, by_look = name_hashes(name)
+        row = AccountRow(name=name, name_hash=by_name, lookalike_hash=by_look, password_hash=password_hash,
+                         user_handle=secrets.token_hex(32), created=now())
+        try:
+            with self._session() as s:
+                s.add(row)
+                s.flush()
+                return _account(row)
+        except IntegrityError:
+            raise NameTaken(f"{name!r} is taken, or looks like the name of an account: choose another") from None
+
+    def name_is_taken(self, name: str, but: int | None = None) -> bool:
+        """Whether `name` is, or looks like, the name of an account other than `but` (deleted
+        accounts' names stay taken, so nobody can pass for the player they were)."""
+        by_name, by_look = name_hashes(name)
+        with self._session() as s:
+            query = select(AccountRow.id).where(or_(AccountRow.name_hash == by_name, AccountRow.lookalike_hash == by_look))
+            return any(found != but for found in s.scalars(query))
+
+    def find(self, name: str) -> tuple[Account, str | None] | None:
+        """The live account called `name` (compared case-folded) and its password hash."""
+        with self._session() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.name_hash == name_hashes(name)[0], AccountRow.deleted.is_(None)))
+            return None if row is None else (_account(row), row.password_hash)
+
+    def password_hash(self, account_id: int) -> str | None:
+        with self._session() as s:
+            return s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account_id))
+
+    def set_password(self, account_id: int, password_hash: str) -> None:
+        with self._session() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
+
+    def user_handle(self, account_id: int) -> bytes:
+        with self._session() as s:
+            return bytes.fromhex(s.scalar(select(AccountRow.user_handle).where(AccountRow.id == account_id)) or "")
+
+    def rename(self, old: str, new: str) -> Account:
+        """Give an account another name (checked by the caller); NoAccount, NameTaken."""
+        found = self.find(old)
+        if found is None:
+            raise NoAccount(f"no account is called {old!r}")
+        account = found[0]
+        by_name, by_look = name_hashes(new)
+        try:
+            with self._session() as s:
+                s.execute(update(AccountRow).where(AccountRow.id == account.id).values(name=new, name_hash=by_name, lookalike_hash=by_look))
+        except IntegrityError:
+            raise NameTaken(f"{new!r} is taken, or looks like the name of an account: choose another") from None
+        return Account(account.id, new, account.created)
+
+    def delete(self, account_id: int) -> None:
+        """Anonymise an account: its name, password, sessions and passkeys go; the row and the
+        hashes of its name stay, so nobody takes the name. The seats it played in since it
+        was made (nobody else could sit under its name) read "deleted player #ID" instead."""
+        with self._session() as s:
+            row = s.get(AccountRow, account_id)
+            if row is None or row.name is None:
+                return
+            for table in (SessionRow, PasskeyRow, ChallengeRow):
+                s.execute(delete(table).where(table.account_id == account_id))
+            since = select(GameRow.id).where(GameRow.created >= row.created)
+            seats = s.scalars(select(SeatRow.name).distinct().where(
+                SeatRow.kind == "person", func.lower(SeatRow.name) == row.name.lower(), SeatRow.game_id.in_(since))).all()
+            mine = [n for n in seats if n is not None and name_key(n) == name_key(row.name)]
+            if mine:
+                s.execute(update(SeatRow).where(SeatRow.name.in_(mine), SeatRow.game_id.in_(since)).values(name=deleted_label(account_id)))
+            row.name, row.password_hash, row.deleted = None, None, now()
+
+    # ------------------------------------------------------------- sessions
+    def open_session(self, account_id: int, address: str, idle: timedelta, longest: timedelta) -> str:
+        """A new session for the account; its token (kept only as a hash) goes in the cookie.
+        Sessions that expired unseen are swept out on the way."""
+        token = secrets.token_urlsafe(32)
+        stamp = now()
+        with self._session() as s:
+            s.execute(delete(SessionRow).where(or_(SessionRow.seen < stamp - idle, SessionRow.created < stamp - longest)))
+            s.add(SessionRow(token_hash=hash_token(token), account_id=account_id, created=stamp, seen=stamp, address=address[:64]))
+        return token
+
+    def signed_in(self, token: str, idle: timedelta, longest: timedelta) -> SignedIn | None:
+        """The session whose token this is, unless it is unknown, revoked, idle longer than
+        `idle` or older than `longest` (an expired one is deleted)."""
+        stamp = now()
+        key = hash_token(token)
+        with self._session() as s:
+            found = s.execute(
+                select(SessionRow, AccountRow).join(AccountRow, AccountRow.id == SessionRow.account_id)
+                .where(SessionRow.token_hash == key, AccountRow.deleted.is_(None))
+            ).first()
+            if found is None:
+                return None
+            session, account = found
+            if stamp - session.seen > idle or stamp - session.created > longest:
+                s.delete(session)
+                return None
+            if stamp - session.seen > SEEN_EVERY:
+                session.seen = stamp
+            return SignedIn(_account(account), key)
+
+    def close_session(self, token_hash: str) -> None:
+        with self._session() as s:
+            s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
+
+    def close_sessions(self, account_id: int, but: str | None = None) -> int:
+        """End every session of the account (but the one whose hash is `but`); how many ended."""
+        with self._session() as s:
+            query = delete(SessionRow).where(SessionRow.account_id == account_id)
+            if but is not None:
+                query = query.where(SessionRow.token_hash != but)
+            return int(s.execute(query).rowcount)  # type: ignore[attr-defined]
+
+    def sessions(self, name: str | None = None) -> list[SessionInfo]:
+        """Live accounts' sessions, newest use first (only `name`'s if given)."""
+        with self._session() as s:
+            query = select(SessionRow, AccountRow.name).join(AccountRow, AccountRow.id == SessionRow.account_id)
+            if name is not None:
+                query = query.where(AccountRow.name_hash == name_hashes(name)[0])
+            rows = s.execute(query.order_by(SessionRow.seen.desc())).all()
+            return [SessionInfo(who or "", r.created, r.seen, r.address, r.token_hash) for r, who in rows]
+
+    # ------------------------------------------------------------- passkeys
+    def add_passkey(self, key: Passkey) -> None:
+        with self._session() as s:
+            s.add(PasskeyRow(credential_id=key.credential_id, account_id=key.account_id, public_key=key.public_key,
+                             sign_count=key.sign_count, created=key.created))
+
+    def passkeys(self, account_id: int) -> list[Passkey]:
+        with self._session() as s:
+            rows = s.scalars(select(PasskeyRow).where(PasskeyRow.account_id == account_id).order_by(PasskeyRow.created)).all()
+            return [Passkey(r.credential_id, r.account_id, r.public_key, r.sign_count, r.created) for r in rows]
+
+    def passkey(self, credential_id: str) -> tuple[Passkey, Account] | None:
+        with self._session() as s:
+            found = s.execute(
+                select(PasskeyRow, AccountRow).join(AccountRow, AccountRow.id == PasskeyRow.account_id)
+                .where(PasskeyRow.credential_id == credential_id, AccountRow.deleted.is_(None))
+            ).first()
+            if found is None:
+                return None
+            r, account = found
+            return Passkey(r.credential_id, r.account_id, r.public_key, r.sign_count, r.created), _account(account)
+
+    def passkey_used(self, credential_id: str, sign_count: int) -> None:
+        with self._session() as s:
+            s.execute(update(PasskeyRow).where(PasskeyRow.credential_id == credential_id).values(sign_count=sign_count))
+
+    def remove_passkey(self, account_id: int, credential_id: str) -> bool:
+        with self._session() as s:
+            query = delete(PasskeyRow).where(PasskeyRow.account_id == account_id, PasskeyRow.credential_id == credential_id)
+            return bool(s.execute(query).rowcount)  # type: ignore[attr-defined]
+
+    def put_challenge(self, challenge: str, account_id: int | None, lasts: timedelta) -> str:
+        """Keep a challenge handed to a browser; the handle that names it comes back with the answer."""
+        handle = secrets.token_urlsafe(24)
+        stamp = now()
+        with self._session() as s:
+            s.execute(delete(ChallengeRow).where(ChallengeRow.expires < stamp))
+            s.add(ChallengeRow(handle_hash=hash_token(handle), challenge=challenge, account_id=account_id, expires=stamp + lasts))
+        return handle
+
+    def take_challenge(self, handle: str, account_id: int | None) -> str | None:
+        """The challenge `handle` names, once (it is deleted), if unexpired and for this account."""
+        with self._session() as s:
+            row = s.get(ChallengeRow, hash_token(handle))
+            if row is None:
+                return None
+            s.delete(row)
+            return row.challenge if row.expires >= now() and row.account_id == account_id else None
+
+    # ------------------------------------------------------- failed sign-ins
+    def attempt(self, keys: dict[str, int], base: float, forget: timedelta) -> float:
+        """Start a sign-in: the seconds to wait first if any of `keys` (a name, an address)
+        must (nothing counted then), else 0 with the attempt counted as failed against each
+        key until `succeeded` says otherwise. Counting before the password is checked is what
+        makes a burst of tries at once count in full. Past a key's free tries (its value)
+        each failure doubles the next wait, from `base`; a key quiet for `forget` starts over."""
+        try:
+            return self._attempt(keys, base, forget)
+        except IntegrityError:  # another try made the same key's first row at once: now it exists
+            return self._attempt(keys, base, forget)
+
+    def _attempt(self, keys: dict[str, int], base: float, forget: timedelta) -> float:
+        stamp = now()
+        with self._session() as s:
+            s.execute(delete(FailureRow).where(FailureRow.last < stamp - forget, FailureRow.until < stamp))
+            rows = {key: s.get(FailureRow, digest(key), with_for_update=True) for key in keys}
+            wait = max((r.until - stamp).total_seconds() for r in rows.values() if r is not None) if any(rows.values()) else 0.0
+            if wait > 0:
+                return wait
+            for key, free in keys.items():
+                row = rows[key]
+                if row is None:
+                    row = FailureRow(key_hash=digest(key), failures=0, last=stamp, until=stamp)
+                    s.add(row)
+                elif stamp - row.last > forget:
+                    row.failures = 0
+                row.failures += 1
+                row.last = stamp
+                row.until = stamp + _backoff(row.failures - free, base, forget)
+            return 0.0
+
+    def failed(self, keys: dict[str, int], base: float, forget: timedelta) -> None:
+        """The sign-in counted by `attempt` failed: each key's wait starts again from now, as
+        checking the password may have taken a while."""
+        stamp = now()
+        with self._session() as s:
+            for key, free in keys.items():
+                row = s.get(FailureRow, digest(key), with_for_update=True)
+                if row is not None:
+                    row.until = stamp + _backoff(row.failures - free, base, forget)
+
+    def succeeded(self, keys: dict[str, int], forgiven: str | None) -> None:
+        """The sign-in counted by `attempt` succeeded: the key `forgiven` (its name, if any)
+        starts over, and the others (its address) no longer count it, so that many people signing in
+        from one address do not add up to a wait."""
+        with self._session() as s:
+            if forgiven is not None:
+                s.execute(delete(FailureRow).where(FailureRow.key_hash == digest(forgiven)))
+            for key, free in keys.items():
+                row = s.get(FailureRow, digest(key), with_for_update=True)
+                if key != forgiven and row is not None:
+                    row.failures = max(0, row.failures - 1)
+                    if row.failures <= free:
+                        row.until = min(row.until, now())
+
+
+def _backoff(over: int, base: float, forget: timedelta) -> timedelta:
+    """The wait after `over` failures beyond the free ones: none, then base, 2 base, 4 base..."""
+    return timedelta(seconds=min(base * 2.0 ** min(over - 1, 40), forget.total_seconds())) if over > 0 else timedelta(0)

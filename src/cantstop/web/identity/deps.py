@@ -1,0 +1,126 @@
+"""Who is signed in, as FastAPI dependencies any route can declare:
+
+    async def route(account: CurrentAccount) -> ...   # an Account, or None for a guest
+    async def route(me: SignedInSession) -> ...       # refused (401) unless signed in
+
+A session cookie authorises changes only with its CSRF token: any unsafe request that a
+session cookie signs in must carry the token in the X-CSRF-Token header (pages read it from
+the `cantstop_csrf` cookie, which only this site's scripts can read) and, when the browser
+says where it comes from (Origin), come from this site.
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, Response
+from starlette.requests import HTTPConnection
+
+from cantstop.web.deps import get_settings, is_https
+from cantstop.web.identity.accounts import Account, Accounts, SignedIn, digest
+from cantstop.web.identity.errors import CsrfRefused, NameTaken, NotSignedIn
+
+SESSION_COOKIE = "cantstop_session"
+CSRF_COOKIE = "cantstop_csrf"
+CSRF_HEADER = "x-csrf-token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+MAX_TOKEN = 100  # characters of a session cookie worth looking up
+
+
+def accounts_of(conn: HTTPConnection) -> Accounts:
+    accounts: Accounts = conn.app.state.accounts
+    return accounts
+
+
+def db_of(conn: HTTPConnection) -> Callable[..., Awaitable[Any]]:
+    """The server's way to run a blocking storage call off the event loop."""
+    run: Callable[..., Awaitable[Any]] = conn.app.state.service.recorder.db
+    return run
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF token of a session: derived from its secret, so it needs no storage and
+    cannot be made without the (HttpOnly) session cookie."""
+    return digest(f"csrf {session_token}")[:32]
+
+
+def site_origin(conn: HTTPConnection) -> str:
+    """This site's origin, which passkeys are bound to: the public one set, else the one asked at."""
+    return get_settings(conn).public_origin or f"{'https' if is_https(conn) else 'http'}://{conn.headers.get('host', '')}"
+
+
+def own_origins(conn: HTTPConnection) -> set[str]:
+    """The origins this site's pages may send changes from: its own, and the extra ones allowed."""
+    return {site_origin(conn), *get_settings(conn).origins}
+
+
+def session_limits(conn: HTTPConnection) -> tuple[timedelta, timedelta]:
+    """How long a session may go unused, and how long it lasts at most."""
+    settings = get_settings(conn)
+    return timedelta(seconds=settings.session_idle), timedelta(seconds=settings.session_longest)
+
+
+def check_origin(request: Request) -> None:
+    """CsrfRefused for an unsafe request that a browser says comes from another site."""
+    origin = request.headers.get("origin")
+    if request.method not in SAFE_METHODS and origin is not None and origin not in own_origins(request):
+        raise CsrfRefused(f"a change to an account is accepted from this site's own pages only, not from {origin[:100]}")
+
+
+async def current_session(request: Request) -> SignedIn | None:
+    """The session the cookie names, if live; for an unsafe method, only with its CSRF token."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > MAX_TOKEN:
+        return None
+    found: SignedIn | None = await db_of(request)(accounts_of(request).signed_in, token, *session_limits(request))
+    if found is not None and request.method not in SAFE_METHODS:
+        check_origin(request)
+        if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), csrf_token(token)):
+            raise CsrfRefused("a change made with a session cookie needs the session's token in the X-CSRF-Token header")
+    return found
+
+
+CurrentSession = Annotated[SignedIn | None, Depends(current_session)]
+
+
+async def current_account(session: CurrentSession) -> Account | None:
+    return None if session is None else session.account
+
+
+CurrentAccount = Annotated[Account | None, Depends(current_account)]
+
+
+async def signed_in_session(session: CurrentSession) -> SignedIn:
+    if session is None:
+        raise NotSignedIn("sign in first (a session ends after a while unused, and when signed out)")
+    return session
+
+
+SignedInSession = Annotated[SignedIn, Depends(signed_in_session)]
+
+
+def set_session_cookies(request: Request, response: Response, token: str) -> None:
+    """The session cookie (HttpOnly: no script reads it) and its CSRF token's (pages read it)."""
+    settings = get_settings(request)
+    secure = settings.secure_cookies or is_https(request)
+    lasts = math.ceil(settings.session_longest)
+    response.set_cookie(SESSION_COOKIE, token, max_age=lasts, path="/", httponly=True, samesite="lax", secure=secure)
+    response.set_cookie(CSRF_COOKIE, csrf_token(token), max_age=lasts, path="/", httponly=False, samesite="strict", secure=secure)
+
+
+def clear_session_cookies(response: Response) -> None:
+    for name in (SESSION_COOKIE, CSRF_COOKIE):
+        response.delete_cookie(name, path="/")
+
+
+async def check_game_names(request: Request, names: list[str], account: Account | None) -> None:
+    """NameTaken if a name someone plays under is (or looks like) an account's other than
+    the signed-in one's: nobody sits at a table as somebody else."""
+    accounts, db = accounts_of(request), db_of(request)
+    for name in names:
+        if await db(accounts.name_is_taken, name, None if account is None else account.id):
+            raise NameTaken(f"{name!r} is the name of an account, or looks like one: sign in as it, or play under another name")

@@ -1,0 +1,64 @@
+"""Passwords: the rules a new one must pass, and argon2id to keep and check them.
+
+The rules follow OWASP ASVS 4 (level 2): at least 12 characters, up to 128, any characters
+(no rule about classes), and not one of the passwords everybody tries first.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from cantstop.web.identity.errors import WeakPassword
+
+MIN_PASSWORD, MAX_PASSWORD = 12, 128
+MIN_DISTINCT = 5  # 'aaaaaaaaaaaa' and '121212121212' are long and still guessed at once
+# argon2id at OWASP's second configuration: 46 MiB, one pass, one lane. docs/deploy.md says
+# what a sign-in costs at these numbers.
+TIME_COST, MEMORY_KIB, PARALLELISM = 1, 47_104, 1
+HASHER = PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM, type=Type.ID)
+
+
+@cache
+def common_passwords() -> frozenset[str]:
+    """The shipped list of passwords tried first in every guessing attack, case-folded."""
+    text = (files("cantstop.web.identity") / "common_passwords.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip().casefold() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def check_password(password: str, name: str) -> None:
+    """WeakPassword saying what a password needs, unless it has all of it."""
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise WeakPassword(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters; this one has {len(password)}")
+    folded = password.casefold()
+    if folded in common_passwords():
+        raise WeakPassword("this password is on the list of the most common ones, which are tried first: choose another")
+    if len(set(folded)) < MIN_DISTINCT:
+        raise WeakPassword(f"a password needs at least {MIN_DISTINCT} different characters")
+    if name.casefold() in folded:
+        raise WeakPassword("a password may not hold the account's name")
+
+
+def hash_password(password: str) -> str:
+    return HASHER.hash(password)
+
+
+# Checked against when the name is unknown, so that an unknown name costs what a wrong
+# password does and the two cannot be told apart by the time the answer takes.
+_DECOY = HASHER.hash("a decoy that no account has")
+
+
+def password_matches(stored: str | None, password: str) -> bool:
+    """Whether `password` is the one `stored` hashes (always spending one argon2id check)."""
+    try:
+        return HASHER.verify(stored or _DECOY, password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(stored: str) -> bool:
+    """Whether a hash was made with other parameters than today's (then it is redone at sign-in)."""
+    return HASHER.check_needs_rehash(stored)

@@ -1,0 +1,62 @@
+"""The identity room's tables (migration 0005): accounts, sessions, passkeys, passkey
+challenges, and failed sign-ins. Secrets are kept only as hashes; names as hashes of the
+keys they are compared by, so that a deleted account's name stays taken without being kept."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, LargeBinary, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from cantstop.web.db.rows import Base, now
+
+
+class AccountRow(Base):
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None once deleted
+    name_hash: Mapped[str] = mapped_column(String(64), unique=True)  # of the case-folded name
+    lookalike_hash: Mapped[str] = mapped_column(String(64), unique=True)  # of the UTS #39 skeleton
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    user_handle: Mapped[str] = mapped_column(String(64), unique=True)  # WebAuthn's user id, random
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+    deleted: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class SessionRow(Base):
+    __tablename__ = "account_sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    seen: Mapped[datetime] = mapped_column(DateTime)  # last use, to a minute: the idle expiry
+    address: Mapped[str] = mapped_column(String(64))  # where it was signed in from
+
+
+class PasskeyRow(Base):
+    __tablename__ = "passkeys"
+    credential_id: Mapped[str] = mapped_column(String(1400), primary_key=True)  # base64url
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)  # COSE
+    sign_count: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ChallengeRow(Base):
+    """A WebAuthn challenge handed out and not yet answered: used once, then deleted."""
+
+    __tablename__ = "passkey_challenges"
+    handle_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    challenge: Mapped[str] = mapped_column(String(128))  # base64url
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)  # None: a sign-in
+    expires: Mapped[datetime] = mapped_column(DateTime)
+
+
+class FailureRow(Base):
+    """Failed sign-ins against one account name or from one address, and how long the next try waits."""
+
+    __tablename__ = "sign_in_failures"
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last: Mapped[datetime] = mapped_column(DateTime)
+    until: Mapped[datetime] = mapped_column(DateTime)

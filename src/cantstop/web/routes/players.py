@@ -1,0 +1,59 @@
+"""Player routes: the leaderboard, a profile per player name, finished games by turns, and
+the pages that show them (see `cantstop.web.pages`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import HTMLResponse
+
+from cantstop.web.deps import ServiceDep
+from cantstop.web.errors import Invalid, NotFound
+from cantstop.web.names import refused_character
+from cantstop.web.pages import page_response
+
+router = APIRouter()
+NAME_PATH = Path(max_length=40, description="a person's name, or a bot's as 'bot:NAME'")
+
+
+@router.get("/api/players")
+async def players(service: ServiceDep, limit: int = Query(50, ge=1, le=200)) -> list[dict[str, Any]]:
+    """The leaderboard: players and bots by rating (openskill, mu - 3 sigma), with display names."""
+    return await service.recorder.db(service.profiles.leaderboard, limit)
+
+
+@router.get("/api/players/{name:path}")
+async def player(service: ServiceDep, name: str = NAME_PATH) -> dict[str, Any]:
+    """A player's rating, its history after each rated game (oldest first), and recent finished games."""
+    # A name with a character no name may hold names nobody (and PostgreSQL refuses a NUL).
+    found = None if refused_character(name) else await service.recorder.db(service.profiles.profile, name)
+    if found is None:
+        raise NotFound("no_player", f"no player called {name!r} has played here")
+    return found
+
+
+@router.get("/api/finished")
+async def finished_games(
+    service: ServiceDep,
+    player: str | None = Query(None, max_length=40, description="only the games this player sat in"),
+    limit: int = Query(30, ge=1, le=100),
+) -> list[dict[str, Any]]:
+    """Finished games, newest first, with the turns each took."""
+    wrong = None if player is None else refused_character(player)
+    if wrong is not None:
+        raise Invalid("bad_name", f"player: the name holds {wrong}, which no name may hold")
+    return await service.recorder.db(service.profiles.finished, player, limit)
+
+
+def page(name: str) -> Callable[[], Awaitable[HTMLResponse]]:
+    async def serve() -> HTMLResponse:
+        return page_response(name)
+
+    return serve
+
+
+router.add_api_route("/leaderboard", page("leaderboard"), include_in_schema=False)
+router.add_api_route("/rules", page("rules"), include_in_schema=False)
+router.add_api_route("/player/{name:path}", page("player"), include_in_schema=False)  # a name may hold a /
