@@ -65,7 +65,9 @@ def play_game(names: list[str], variant: str, seed: int) -> State:
         if state.phase is Phase.ROLL:
             state = state.roll(dice.roll(4, state.variant.faces))
         else:
-            state = state.play(bots[state.seat](state, rng, Budget()))
+            action = bots[state.seat](state, rng, Budget())
+            assert action in state.legal_actions()
+            state = state.play(action)
     return state
 
 

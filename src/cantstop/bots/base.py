@@ -82,7 +82,7 @@ def register(name: str, level: Level, description: str, display: str, fits: Fits
 
 
 # Every module of cantstop.bots that registers bots: the one list to extend with a new one.
-MODULES = ("simple", "heuristic", "expert", "expert2", "optimal", "ppo")
+MODULES = ("simple", "heuristic", "expert", "expert2", "optimal", "ppo", "rivals")
 
 
 def _load_builtins() -> None:

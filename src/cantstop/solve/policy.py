@@ -16,6 +16,7 @@ the fixed point x = 1 + W(x) that Newton's method finds, as the solver does.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -50,6 +51,23 @@ class Turn:
     best_b: npt.NDArray[np.float64]
     stops: npt.NDArray[np.float64]
     offsets: npt.NDArray[np.int64]
+
+    def number(self, taken: Sequence[int], mask_rank: npt.NDArray[np.int64]) -> int:
+        """The number of the in-turn state with `taken[c]` steps taken in column index c.
+
+        `mask_rank` is the roll classes' (`RollClasses.mask_rank`) the turn was laid out with.
+        """
+        mask, number, stride = 0, 0, 1
+        for i, steps in enumerate(taken):
+            if steps:
+                mask |= 1 << i
+                number += (steps - 1) * stride
+                stride *= int(self.room[i])
+        return number + int(self.offsets[mask_rank[mask]])
+
+    def after(self, number: int) -> float:
+        """The value of in-turn state `number` after its decision, at the bust's worth x."""
+        return float(self.best_a[number] + self.best_b[number] * self.x)
 
 
 class Policy:
@@ -147,22 +165,11 @@ class Policy:
         assert isinstance(self.board, DuoBoard)
         return self.board
 
-    def _state_number(self, turn: Turn, taken: list[int]) -> int:
-        """The number of the in-turn state with `taken[c]` steps taken in column index c."""
-        mask, number, stride = 0, 0, 1
-        for i, steps in enumerate(taken):
-            if steps:
-                mask |= 1 << i
-                number += (steps - 1) * stride
-                stride *= int(turn.room[i])
-        return number + int(turn.offsets[self._rules[3][mask]])
-
     def _after(self, turn: Turn, taken: list[int], choice: Choice) -> float:
         moved = list(taken)
         for column in choice:
             moved[column - 2] += 1
-        number = self._state_number(turn, moved)
-        return float(turn.best_a[number] + turn.best_b[number] * turn.x)
+        return turn.after(turn.number(moved, self._rules[3]))
 
     def _position(self, state: State) -> tuple[int, list[int]]:
         """The index of the turn's position and the steps taken so far in each column."""
@@ -190,9 +197,8 @@ class Policy:
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():
                 return ROLL
-            number = self._state_number(turn, taken)
-            best = turn.best_a[number] + turn.best_b[number] * turn.x
-            return ROLL if best < turn.stops[number] else STOP
+            number = turn.number(taken, self._rules[3])
+            return ROLL if turn.after(number) < turn.stops[number] else STOP
         if state.phase is not Phase.CHOOSE:
             raise SolveError(f"the optimal bot acts in CHOOSE or DECIDE, not {state.phase.name}")
         return min(state.options, key=lambda choice: self._after(turn, taken, choice))

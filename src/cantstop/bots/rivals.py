@@ -1,0 +1,65 @@
+"""The rivals bot: exact turns against a learned chance to win, for two to four players.
+
+Each turn is optimised exactly by the solver's turn kernel (every roll, every choice,
+roll or stop) against a value learned by self-play: every player's chance to win the
+positions a turn can end in (`learned_value`, `rival_turns`). `examples/train_rivals.py`
+fits the value; the weights ship in `weights/rivals.npz` and are read with numpy
+alone, while the turn kernel needs the `fast` extra (numba). Alone, it plays as `expert2`.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import TYPE_CHECKING
+
+from cantstop.bots.base import Budget, Level, register
+from cantstop.bots.expert2 import fits_expert2, play_expert2
+from cantstop.core.state import Action, State
+from cantstop.core.variant import Variant
+
+if TYPE_CHECKING:
+    from cantstop.bots.rival_turns import Rivals
+
+@cache
+def _rivals(variant: Variant, num_players: int) -> Rivals:
+    from cantstop.bots.learned_value import load_model
+    from cantstop.bots.rival_turns import Rivals
+
+    return Rivals(variant, num_players, load_model())
+
+
+@cache  # asked at every decision: the answer is a function of the game's kind
+def fits_rivals(variant: Variant, num_players: int) -> str | None:
+    """The classic board with its standard rules (a variant has at most four players); alone, as expert2."""
+    if num_players == 1:
+        return fits_expert2(variant, num_players)
+    if variant.skip or variant.no_stop_on_occupied:
+        return "it knows the standard rules only (not skip, not no_stop_on_occupied)"
+    try:
+        from cantstop.bots.learned_value import load_model
+        from cantstop.solve import kernels  # noqa: F401
+    except ImportError as error:
+        return f"it needs numpy and numba ({error}): from a checkout run pip install -e '.[fast]'"
+    from cantstop.solve.board import solver_key
+
+    key = load_model().key
+    if solver_key(variant) != key:
+        return f"its value was learned on the {key} board (classic's) with to_win={variant.to_win} only"
+    return None
+
+
+@register(
+    "rivals",
+    Level.EXPERT,
+    "Exact turns against a chance to win learned by self-play (2-4 players); alone, as expert2.",
+    "Rivals bot",
+    fits_rivals,
+)
+def play_rivals(state: State, rng: random.Random, budget: Budget) -> Action:
+    if state.num_players == 1:
+        return play_expert2(state, rng, budget)
+    why = fits_rivals(state.variant, state.num_players)
+    if why is not None:
+        raise ValueError(why)
+    return _rivals(state.variant, state.num_players).action(state)

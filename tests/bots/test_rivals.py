@@ -1,0 +1,120 @@
+"""The rivals bot: legal play with two to four players, what it refuses, weights read with
+numpy alone, turns that stop or roll as the learned chances say, and a win over a weak bot."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from test_bots import play_game, wins_with_seats_swapped
+
+from cantstop import PRESETS, Phase, SetupError, State
+from cantstop.bots import Budget, get_bot
+from cantstop.bots.learned_value import FEATURES, load_model
+from cantstop.core.state import ROLL, STOP, make_state
+from cantstop.core.variant import preset
+
+RIVALS = get_bot("rivals")
+
+
+def fitting_games() -> list[tuple[str, int]]:
+    return [
+        (name, players)
+        for name, variant in sorted(PRESETS.items())
+        for players in range(variant.min_players, variant.max_players + 1)
+        if RIVALS.fits(variant, players) is None
+    ]
+
+
+def test_rivals_fits_the_classic_board_alone_and_with_up_to_three_rivals() -> None:
+    # Alone the rival options change nothing (expert2 plays); with rivals they are refused.
+    alone = [("classic-no-stop-on-occupied", 1), ("classic-skip", 1), ("solitaire", 1)]
+    assert fitting_games() == [("classic", 1), ("classic", 2), ("classic", 3), ("classic", 4), *alone]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "why"),
+    [
+        ("classic-skip", 2, "standard rules only"),
+        ("classic-no-stop-on-occupied", 3, "standard rules only"),
+        ("classic-long", 2, "learned on the solitaire board"),
+        ("turtles", 2, "learned on the solitaire board"),
+    ],
+)
+def test_rivals_refuses_up_front_what_it_cannot_play(variant: str, players: int, why: str) -> None:
+    assert why in str(RIVALS.fits(preset(variant), players))
+    with pytest.raises(SetupError, match=f"Rivals bot cannot play {variant}"):
+        RIVALS.check(preset(variant), players)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("classic", 3), ("classic", 4), ("solitaire", 1)])
+def test_rivals_plays_whole_games_legally(variant: str, players: int) -> None:
+    names = ["rivals"] * players if players < 4 else ["rivals", "rule28", "rivals", "expert"]
+    final = play_game(names, variant, seed=players)  # it checks each action is legal
+    assert final.winner is not None
+
+
+def test_weights_load_and_give_chances_with_numpy_alone() -> None:
+    """No numba: the value (weights and chances) is numpy only; only the turn kernel needs numba."""
+    script = (
+        "import sys; sys.modules['numba'] = None\n"
+        "import numpy as np\n"
+        "from cantstop.bots.learned_value import load_model\n"
+        "model = load_model()\n"
+        "progress = np.zeros((1, 3, 11), dtype=np.int64)\n"
+        "chances = model.chances(progress, np.full((1, 11), -1), 3)\n"
+        "assert abs(chances.sum() - 1) < 1e-12, chances\n"
+        "print(model.key, *np.round(chances[0], 3))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    key, *chances = done.stdout.split()
+    assert key == "solitaire"
+    assert float(chances[0]) > float(chances[1]) > float(chances[2])  # moving sooner is worth something
+
+
+def test_shipped_weights_name_their_features_and_favour_progress() -> None:
+    model = load_model()
+    assert model.coef.shape == (len(FEATURES),)
+    owner = np.full((2, 11), -1)
+    progress = np.zeros((2, 2, 11), dtype=np.int64)
+    progress[1, 0, 5] = 10  # in the second position the mover is near the top of 7
+    chances = model.chances(progress, owner, 3)
+    assert chances[1, 0] > chances[0, 0]
+    np.testing.assert_allclose(chances.sum(axis=1), 1.0)
+
+
+def decide(pieces: tuple[tuple[int, ...], ...], runners: dict[int, int]) -> State:
+    variant = preset("classic")
+    row = [0] * 13
+    for column, space in runners.items():
+        row[column] = space
+    return make_state(variant, pieces, tuple(row), 0, Phase.DECIDE)
+
+
+def test_rivals_stops_when_stopping_wins() -> None:
+    # Columns 2 and 12 claimed; a runner on the top of 7: stopping claims the third.
+    mine = (0, 0, 3, 0, 0, 0, 0, 12, 0, 0, 0, 0, 3)
+    state = decide((mine, (0,) * 13), {7: 13})
+    assert RIVALS.play(state, random.Random(0), Budget()) is STOP
+
+
+def test_rivals_takes_more_risk_when_a_rival_is_about_to_win() -> None:
+    """Runners on 4, 10 and 12 risk much: it banks them, unless the rival will win next turn anyway."""
+    runners = {4: 3, 10: 3, 12: 2}
+    calm = decide(((0,) * 13, (0,) * 13), runners)
+    assert RIVALS.play(calm, random.Random(0), Budget()) is STOP
+    # The rival has claimed 2 and 3 and stands one step from the top of 6 (11 spaces).
+    rival = (0, 0, 3, 5, 0, 0, 10, 0, 0, 0, 0, 0, 0)
+    threatened = decide(((0,) * 13, rival), runners)
+    assert RIVALS.play(threatened, random.Random(0), Budget()) is ROLL
+
+
+def test_rivals_beats_the_random_bot_with_seats_swapped() -> None:
+    wins = wins_with_seats_swapped("rivals", "random", 12)
+    # The expert wins 99.5% of its games against random; a fair coin wins 20 of 24 with
+    # probability 0.08%.
+    assert wins >= 20
