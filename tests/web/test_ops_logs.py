@@ -62,6 +62,11 @@ def test_cantstop_serve_logs_each_request_as_json_with_its_id(tmp_path: Path) ->
     try:
         with httpx.Client(base_url=server.url) as http:
             ids = {http.get(path).headers["x-request-id"]: path for path in ("/api/variants", "/healthz", "/api/games/nope")}
+        # A stop signal, not SIGKILL: the server exits as in production and its output is
+        # flushed (a killed process loses what its pipe's buffer still held).
+        assert server.process is not None
+        server.process.terminate()
+        server.process.wait(timeout=30)
     finally:
         server.kill()
     assert server.process is not None and server.process.stdout is not None

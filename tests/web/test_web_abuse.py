@@ -238,6 +238,7 @@ def test_rate_settings_come_from_the_environment_and_bad_ones_are_named(monkeypa
 def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = {"bot_delay": 0.8, "origins": (), "trusted_proxies": (), "rate_create": "20/minute", "rate_join": "60/minute",
                 "rate_action": "30/second", "rate_chat": "10/minute", "socket_rate": 20.0, "clock_scale": 1.0, "api_docs": False,
+                "session_idle": 604800.0, "session_longest": 2592000.0, "secure_cookies": False, "sign_in_delay": 1.0, "public_origin": "",
                 "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5}
     for name in defaults:
         monkeypatch.delenv(f"CANTSTOP_{name.upper()}", raising=False)

@@ -170,6 +170,9 @@ async def change_password(body: NewPassword, request: Request, session: SignedIn
     check_password(body.new, session.account.name)
     accounts, db = accounts_of(request), db_of(request)
     await db(accounts.set_password, session.account.id, await asyncio.to_thread(hash_password, body.new))
+    # Guesses at the old password no longer count against the name: its owner has just proved it.
+    owner = name_throttle(session.account.name)
+    await db(accounts.succeeded, {owner: FREE_PER_NAME}, owner)
     return {"ended": await db(accounts.close_sessions, session.account.id, session.token_hash)}
 
 
