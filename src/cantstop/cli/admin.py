@@ -22,13 +22,12 @@ def accounts_at(db_url: str | None) -> Iterator[Accounts]:
     from cantstop.web.db.url import default_url
     from cantstop.web.errors import Refused
     from cantstop.web.identity.accounts import Accounts
-    from cantstop.web.identity.errors import IdentityError
 
     storage = Storage(db_url or default_url())
     try:
         storage.migrate()
         yield Accounts(storage)
-    except (IdentityError, Refused) as error:
+    except Refused as error:
         raise click.ClickException(error.message) from None
     finally:
         storage.close()
@@ -73,12 +72,12 @@ def rename(db_url: str | None, old: str, new: str) -> None:
 def remove(db_url: str | None, name: str, yes: bool) -> None:
     """Remove the account NAME as its owner's deletion would: sessions and passkeys end, its
     finished games stay under "deleted player #ID", and the name stays taken."""
-    from cantstop.web.identity.errors import NoAccount
+    from cantstop.web.errors import NotFound
 
     with accounts_at(db_url) as accounts:
         found = accounts.find(name)
         if found is None:
-            raise NoAccount(f"no account is called {name!r}")
+            raise NotFound("no_account", f"no account is called {name!r}")
         if not yes:
             click.confirm(f"remove the account {found[0].name!r}?", abort=True)
         accounts.delete(found[0].id)

@@ -12,15 +12,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from cantstop.web.db.rows import GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import hash_token
-from cantstop.web.identity.errors import NameTaken, NoAccount
+from cantstop.web.errors import Conflict, NotFound
 from cantstop.web.identity.rows import AccountRow, ChallengeRow, FailureRow, PasskeyRow, SessionRow
 from cantstop.web.identity.spoof import lookalike_key
 from cantstop.web.names import DELETED, name_key, normal
@@ -37,6 +39,10 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def name_taken(name: str) -> Conflict:
+    return Conflict("name_taken", f"{name!r} is taken, or looks like the name of an account: choose another")
+
+
 def name_hashes(name: str) -> tuple[str, str]:
     """The hashes a name is kept under: of its case-folded form, and of its look-alike key."""
     return digest(name_key(name)), digest(lookalike_key(normal(name)))
@@ -49,8 +55,7 @@ class Account:
     created: datetime
 
 
-@dataclass(frozen=True)
-class SignedIn:
+class SignedIn(NamedTuple):
     """A live session: whose, and its token's hash (what revokes it)."""
 
     account: Account
@@ -82,6 +87,21 @@ def _account(row: AccountRow) -> Account:
     return Account(row.id, row.name, row.created)
 
 
+def _passkey(row: PasskeyRow) -> Passkey:
+    return Passkey(row.credential_id, row.account_id, row.public_key, row.sign_count, row.created)
+
+
+Owned = TypeVar("Owned", SessionRow, PasskeyRow)
+
+
+def _with_live_account(s: Session, row: type[Owned], where: ColumnElement[bool]) -> tuple[Owned, AccountRow] | None:
+    """The row of `row`'s table that `where` picks, with its account, unless that account was deleted."""
+    found = s.execute(
+        select(row, AccountRow).join(AccountRow, AccountRow.id == row.account_id).where(where, AccountRow.deleted.is_(None))
+    ).first()
+    return None if found is None else (found[0], found[1])
+
+
 class Accounts:
     """The identity room's storage, on the server's database."""
 
@@ -95,7 +115,7 @@ class Accounts:
 
     # ------------------------------------------------------------- accounts
     def create(self, name: str, password_hash: str | None) -> Account:
-        """A new account; NameTaken (nothing stored) when the name or a look-alike is taken.
+        """A new account; Conflict `name_taken` (nothing stored) when the name or a look-alike is taken.
         The two unique hashes decide, so two sign-ups racing for one name cannot both win."""
         by_name, by_look = name_hashes(name)
         row = AccountRow(name=name, name_hash=by_name, lookalike_hash=by_look, password_hash=password_hash,
@@ -106,7 +126,7 @@ class Accounts:
                 s.flush()
                 return _account(row)
         except IntegrityError:
-            raise NameTaken(f"{name!r} is taken, or looks like the name of an account: choose another") from None
+            raise name_taken(name) from None
 
     def name_is_taken(self, name: str, but: int | None = None) -> bool:
         """Whether `name` is, or looks like, the name of an account other than `but` (deleted
@@ -135,17 +155,17 @@ class Accounts:
             return bytes.fromhex(s.scalar(select(AccountRow.user_handle).where(AccountRow.id == account_id)) or "")
 
     def rename(self, old: str, new: str) -> Account:
-        """Give an account another name (checked by the caller); NoAccount, NameTaken."""
+        """Give an account another name (checked by the caller); NotFound `no_account`, Conflict `name_taken`."""
         found = self.find(old)
         if found is None:
-            raise NoAccount(f"no account is called {old!r}")
+            raise NotFound("no_account", f"no account is called {old!r}")
         account = found[0]
         by_name, by_look = name_hashes(new)
         try:
             with self._session() as s:
                 s.execute(update(AccountRow).where(AccountRow.id == account.id).values(name=new, name_hash=by_name, lookalike_hash=by_look))
         except IntegrityError:
-            raise NameTaken(f"{new!r} is taken, or looks like the name of an account: choose another") from None
+            raise name_taken(new) from None
         return Account(account.id, new, account.created)
 
     def delete(self, account_id: int) -> None:
@@ -183,10 +203,7 @@ class Accounts:
         stamp = now()
         key = hash_token(token)
         with self._session() as s:
-            found = s.execute(
-                select(SessionRow, AccountRow).join(AccountRow, AccountRow.id == SessionRow.account_id)
-                .where(SessionRow.token_hash == key, AccountRow.deleted.is_(None))
-            ).first()
+            found = _with_live_account(s, SessionRow, SessionRow.token_hash == key)
             if found is None:
                 return None
             session, account = found
@@ -227,18 +244,12 @@ class Accounts:
     def passkeys(self, account_id: int) -> list[Passkey]:
         with self._session() as s:
             rows = s.scalars(select(PasskeyRow).where(PasskeyRow.account_id == account_id).order_by(PasskeyRow.created)).all()
-            return [Passkey(r.credential_id, r.account_id, r.public_key, r.sign_count, r.created) for r in rows]
+            return [_passkey(r) for r in rows]
 
     def passkey(self, credential_id: str) -> tuple[Passkey, Account] | None:
         with self._session() as s:
-            found = s.execute(
-                select(PasskeyRow, AccountRow).join(AccountRow, AccountRow.id == PasskeyRow.account_id)
-                .where(PasskeyRow.credential_id == credential_id, AccountRow.deleted.is_(None))
-            ).first()
-            if found is None:
-                return None
-            r, account = found
-            return Passkey(r.credential_id, r.account_id, r.public_key, r.sign_count, r.created), _account(account)
+            found = _with_live_account(s, PasskeyRow, PasskeyRow.credential_id == credential_id)
+            return None if found is None else (_passkey(found[0]), _account(found[1]))
 
     def passkey_used(self, credential_id: str, sign_count: int) -> None:
         with self._session() as s:

@@ -21,8 +21,8 @@ from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
 
 from cantstop.web.deps import get_settings, is_https
+from cantstop.web.errors import Conflict, NotAllowed, NotSignedIn
 from cantstop.web.identity.accounts import Account, Accounts, SignedIn, digest
-from cantstop.web.identity.errors import CsrfRefused, NameTaken, NotSignedIn
 
 SESSION_COOKIE = "cantstop_session"
 CSRF_COOKIE = "cantstop_csrf"
@@ -65,10 +65,10 @@ def session_limits(conn: HTTPConnection) -> tuple[timedelta, timedelta]:
 
 
 def check_origin(request: Request) -> None:
-    """CsrfRefused for an unsafe request that a browser says comes from another site."""
+    """NotAllowed `csrf` for an unsafe request that a browser says comes from another site."""
     origin = request.headers.get("origin")
     if request.method not in SAFE_METHODS and origin is not None and origin not in own_origins(request):
-        raise CsrfRefused(f"a change to an account is accepted from this site's own pages only, not from {origin[:100]}")
+        raise NotAllowed("csrf", f"a change to an account is accepted from this site's own pages only, not from {origin[:100]}")
 
 
 async def current_session(request: Request) -> SignedIn | None:
@@ -80,7 +80,7 @@ async def current_session(request: Request) -> SignedIn | None:
     if found is not None and request.method not in SAFE_METHODS:
         check_origin(request)
         if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), csrf_token(token)):
-            raise CsrfRefused("a change made with a session cookie needs the session's token in the X-CSRF-Token header")
+            raise NotAllowed("csrf", "a change made with a session cookie needs the session's token in the X-CSRF-Token header")
     return found
 
 
@@ -96,7 +96,7 @@ CurrentAccount = Annotated[Account | None, Depends(current_account)]
 
 async def signed_in_session(session: CurrentSession) -> SignedIn:
     if session is None:
-        raise NotSignedIn("sign in first (a session ends after a while unused, and when signed out)")
+        raise NotSignedIn("not_signed_in", "sign in first (a session ends after a while unused, and when signed out)")
     return session
 
 
@@ -118,9 +118,9 @@ def clear_session_cookies(response: Response) -> None:
 
 
 async def check_game_names(request: Request, names: list[str], account: Account | None) -> None:
-    """NameTaken if a name someone plays under is (or looks like) an account's other than
+    """Conflict `name_taken` if a name someone plays under is (or looks like) an account's other than
     the signed-in one's: nobody sits at a table as somebody else."""
     accounts, db = accounts_of(request), db_of(request)
     for name in names:
         if await db(accounts.name_is_taken, name, None if account is None else account.id):
-            raise NameTaken(f"{name!r} is the name of an account, or looks like one: sign in as it, or play under another name")
+            raise Conflict("name_taken", f"{name!r} is the name of an account, or looks like one: sign in as it, or play under another name")

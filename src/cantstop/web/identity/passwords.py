@@ -12,7 +12,7 @@ from importlib.resources import files
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from cantstop.web.identity.errors import WeakPassword
+from cantstop.web.errors import Invalid
 
 MIN_PASSWORD, MAX_PASSWORD = 12, 128
 MIN_DISTINCT = 5  # 'aaaaaaaaaaaa' and '121212121212' are long and still guessed at once
@@ -30,16 +30,24 @@ def common_passwords() -> frozenset[str]:
 
 
 def check_password(password: str, name: str) -> None:
-    """WeakPassword saying what a password needs, unless it has all of it."""
+    """Invalid `weak_password` saying what a password needs, unless it has all of it."""
+    wrong = password_problem(password, name)
+    if wrong is not None:
+        raise Invalid("weak_password", wrong)
+
+
+def password_problem(password: str, name: str) -> str | None:
+    """What a new password lacks, or None."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise WeakPassword(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters; this one has {len(password)}")
+        return f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters; this one has {len(password)}"
     folded = password.casefold()
     if folded in common_passwords():
-        raise WeakPassword("this password is on the list of the most common ones, which are tried first: choose another")
+        return "this password is on the list of the most common ones, which are tried first: choose another"
     if len(set(folded)) < MIN_DISTINCT:
-        raise WeakPassword(f"a password needs at least {MIN_DISTINCT} different characters")
+        return f"a password needs at least {MIN_DISTINCT} different characters"
     if name.casefold() in folded:
-        raise WeakPassword("a password may not hold the account's name")
+        return "a password may not hold the account's name"
+    return None
 
 
 def hash_password(password: str) -> str:

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from cantstop.web.db.tokens import hash_token
 from cantstop.web.deps import client_address, get_settings, limit
+from cantstop.web.errors import NotSignedIn, NotVerified, TooMany
 from cantstop.web.identity import passkeys
 from cantstop.web.identity.accounts import Account, SignedIn
 from cantstop.web.identity.deps import (
@@ -31,7 +32,6 @@ from cantstop.web.identity.deps import (
     set_session_cookies,
     site_origin,
 )
-from cantstop.web.identity.errors import BadCredentials, PasskeyRefused, SignInThrottled
 from cantstop.web.identity.passwords import (
     check_password,
     hash_password,
@@ -47,6 +47,11 @@ api = APIRouter(prefix="/api/account", tags=["accounts"])
 FREE_PER_NAME, FREE_PER_ADDRESS = 5, 20  # failed sign-ins before each further one waits
 FORGET = timedelta(days=1)  # failures this old no longer count
 WRONG = "the name or the password is wrong"  # for an unknown name as for a wrong password
+
+
+def bad_credentials(message: str) -> NotSignedIn:
+    """A wrong password, an unknown name or an unknown passkey: one code, so none is told apart."""
+    return NotSignedIn("bad_credentials", message)
 
 
 def account_json(account: Account) -> dict[str, Any]:
@@ -106,12 +111,12 @@ async def failed(request: Request, keys: dict[str, int]) -> None:
 
 
 async def attempt(request: Request, keys: dict[str, int]) -> None:
-    """Count a sign-in attempt against `keys` (as failed until it succeeds); SignInThrottled
-    (nothing counted) while any of them must wait."""
+    """Count a sign-in attempt against `keys` (as failed until it succeeds); TooMany
+    `sign_in_throttled` (nothing counted) while any of them must wait."""
     wait = await db_of(request)(accounts_of(request).attempt, keys, get_settings(request).sign_in_delay, FORGET)
     if wait > 0:
         seconds = math.ceil(wait)
-        raise SignInThrottled(f"too many failed sign-ins for this name or from this address: try again in {seconds} s", seconds)
+        raise TooMany(f"too many failed sign-ins for this name or from this address: try again in {seconds} s", seconds, "sign_in_throttled")
 
 
 @api.post("/sign-in")
@@ -125,7 +130,7 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     stored = None if found is None else found[1]
     if not await asyncio.to_thread(password_matches, stored, body.password) or found is None or stored is None:
         await failed(request, keys)
-        raise BadCredentials(WRONG)
+        raise bad_credentials(WRONG)
     account = found[0]
     await db(accounts.succeeded, keys, name_throttle(body.name))
     if needs_rehash(stored):  # the parameters changed since it was hashed
@@ -150,7 +155,7 @@ async def sign_out_everywhere(request: Request, session: SignedInSession, respon
 
 
 async def confirm_password(request: Request, session: SignedIn, password: str) -> None:
-    """BadCredentials unless `password` is the account's. Throttled as a sign-in is, but
+    """NotSignedIn `bad_credentials` unless `password` is the account's. Throttled as a sign-in is, but
     counted against the account's sessions rather than its name, so that strangers
     guessing at the name cannot stop its owner from changing the password."""
     mine = f"account {session.account.id}"
@@ -159,7 +164,7 @@ async def confirm_password(request: Request, session: SignedIn, password: str) -
     stored = await db_of(request)(accounts_of(request).password_hash, session.account.id)
     if not await asyncio.to_thread(password_matches, stored, password):
         await failed(request, keys)
-        raise BadCredentials("the current password is wrong")
+        raise bad_credentials("the current password is wrong")
     await db_of(request)(accounts_of(request).succeeded, keys, mine)
 
 
@@ -203,7 +208,7 @@ async def add_passkey(body: PasskeyAnswer, request: Request, session: SignedInSe
     accounts, db = accounts_of(request), db_of(request)
     challenge = await db(accounts.take_challenge, body.handle, session.account.id)
     if challenge is None:
-        raise PasskeyRefused("the passkey's challenge is unknown, used or expired: start again")
+        raise passkeys.refused("the passkey's challenge is unknown, used or expired: start again")
     key = passkeys.registered(body.credential, challenge, site_origin(request), session.account.id)
     await db(accounts.add_passkey, key)
     return {"id": key.credential_id}
@@ -212,7 +217,7 @@ async def add_passkey(body: PasskeyAnswer, request: Request, session: SignedInSe
 @api.delete("/passkeys/{credential_id}", status_code=204)
 async def remove_passkey(credential_id: str, request: Request, session: SignedInSession) -> Response:
     if not await db_of(request)(accounts_of(request).remove_passkey, session.account.id, credential_id[:1400]):
-        raise PasskeyRefused("this account has no such passkey")
+        raise passkeys.refused("this account has no such passkey")
     return Response(status_code=204)
 
 
@@ -234,11 +239,11 @@ async def passkey_sign_in(body: PasskeyAnswer, request: Request, response: Respo
     found = await db(accounts.passkey, passkeys.credential_id(body.credential))
     if challenge is None or found is None:
         await failed(request, keys)
-        raise BadCredentials("this passkey is not one of an account here, or its challenge expired: start again")
+        raise bad_credentials("this passkey is not one of an account here, or its challenge expired: start again")
     key, account = found
     try:
         count = passkeys.authenticated(body.credential, challenge, site_origin(request), key)
-    except PasskeyRefused:
+    except NotVerified:
         await failed(request, keys)
         raise
     await db(accounts.succeeded, keys, None)
