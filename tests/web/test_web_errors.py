@@ -84,8 +84,8 @@ def test_an_unexpected_failure_is_a_json_500(storage: Storage, monkeypatch: pyte
         raise RuntimeError("a bug")
 
     with TestClient(create_app(storage, bot_delay=0), raise_server_exceptions=False) as client:
-        monkeypatch.setattr(storage, "leaderboard", broken)
-        response = client.get("/api/leaderboard")
+        monkeypatch.setattr(storage, "games", broken)
+        response = client.get("/api/games")
     assert response.status_code == 500 and response.json()["error"] == "internal" and "a bug" not in response.text
 
 

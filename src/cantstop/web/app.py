@@ -23,7 +23,7 @@ from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
 from cantstop.web.rate_limit import RateLimiter
-from cantstop.web.routes import lobby, pages, play, players, socket
+from cantstop.web.routes import lobby, pages, play, players, seats, socket
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
@@ -61,7 +61,8 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router):
+    routers = (lobby.router, seats.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router)
+    for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

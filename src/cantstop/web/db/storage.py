@@ -1,4 +1,5 @@
-"""Storage behind one small interface: games, seats, events and ratings in any SQLAlchemy database.
+"""Storage behind one small interface: games, seats and events in any SQLAlchemy database
+(ratings have their own room: `web.players.standings`).
 
 Every method is a blocking call: the server makes them off its event loop (`Recorder`).
 """
@@ -8,9 +9,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -27,8 +29,7 @@ from cantstop.web.db.rows import (
     SEATS,
     EventRow,
     GameRow,
-    PlayerRow,
-    RatingHistoryRow,
+    SeatLinkRow,
     SeatRow,
     now,
 )
@@ -36,12 +37,11 @@ from cantstop.web.db.tokens import hash_token, new_token
 from cantstop.web.db.values import (
     Append,
     GameStatus,
-    Rating,
-    RatingPoint,
     RematchExists,
     Seat,
     SeatKind,
     StoredGame,
+    Taker,
 )
 
 
@@ -79,12 +79,13 @@ class Storage:
         self,
         variant: str,
         seats: list[tuple[SeatKind, str | None]],
-        people: Mapping[int, tuple[str, str]] | None = None,
+        people: Mapping[int, Taker] | None = None,
         rematch_of: str | None = None,
         clock: int = 0,
+        rated: bool = False,
     ) -> str:
         """A new game with `seats` as (kind, bot name) pairs; returns its id. `people` maps open
-        seats taken at once to (name, token), so nobody can join them in between. With
+        seats taken at once to who takes them, so nobody can join them in between. With
         `rematch_of`, the new game is recorded as that game's rematch in the same transaction:
         a game has one rematch, and RematchExists (nothing stored) says which one it is."""
         game_id = secrets.token_urlsafe(9)
@@ -92,10 +93,12 @@ class Storage:
         seat_rows = []
         for i, (kind, bot) in enumerate(seats):
             if i in people:
-                name, token = people[i]
-                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": name, "token_hash": hash_token(token)})
+                taker = people[i]
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": taker.name,
+                                  "token_hash": hash_token(taker.token), "account_id": taker.account_id})
             else:
-                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind(kind).value, "bot": bot, "name": f"bot:{bot}" if bot else None, "token_hash": None})
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind(kind).value, "bot": bot, "name": f"bot:{bot}" if bot else None,
+                                  "token_hash": None, "account_id": None})
         stamp = now()
         # Plain statements, as for the other writes of every game's life (claim_seat, start).
         with self.engine.begin() as conn:
@@ -106,7 +109,7 @@ class Storage:
                     raise RematchExists(old.rematch)
             conn.execute(GAMES.insert(), {
                 "id": game_id, "variant": variant, "tags": {}, "status": GameStatus.WAITING.value, "version": 0, "clock": clock,
-                "created": stamp, "updated": stamp,
+                "created": stamp, "updated": stamp, "rated": rated,
             })
             conn.execute(SEATS.insert(), seat_rows)
             if rematch_of is not None and old is not None:  # the new game exists before the old one points at it
@@ -126,24 +129,27 @@ class Storage:
         seats = conn.execute(queries.SEATS_OF_GAME, {"key": row.id}).all()
         return StoredGame(
             row.id, row.variant, row.first, dict(row.tags or {}), GameStatus(row.status), row.winner, row.version,
-            row.created, tuple(Seat(seat, SeatKind(kind), bot, name) for seat, kind, bot, name in seats), row.rematch,
-            row.clock, row.updated,
+            row.created, tuple(Seat(seat, SeatKind(kind), bot, name, account) for seat, kind, bot, name, account in seats),
+            row.rematch, row.clock, row.updated, bool(row.rated), row.to_move,
         )
 
-    def games(self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None) -> list[StoredGame]:
-        """Games of these statuses, the last moved first (only those `player` sits in, if given)."""
+    def games(
+        self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None, account: int | None = None,
+    ) -> list[StoredGame]:
+        """Games of these statuses, the last moved first: only those a guest called `player` sat
+        in (a seat of no account), or those the account `account` sat in, if given."""
         with self.session() as s:
             query = select(GameRow).where(GameRow.status.in_([GameStatus(x).value for x in status]))
-            if player is not None:
-                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == player)))
-            rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
+            rows = s.scalars(_sat_in(query, player, account).order_by(GameRow.updated.desc()).limit(limit)).all()
             return [self._stored(s, row) for row in rows]
 
-    def claim_seat(self, game_id: str, seat: int, name: str) -> str | None:
-        """Give an open seat to `name`; returns the secret token, or None if it was taken."""
+    def claim_seat(self, game_id: str, seat: int, name: str, account_id: int | None = None) -> str | None:
+        """Give an open seat to `name` (of the account `account_id`, if signed in); returns the
+        secret token, or None if it was taken."""
         token = new_token()
         with self.engine.begin() as conn:
-            if not conn.execute(queries.CLAIM, {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token)}).rowcount:
+            claim = {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token), "account": account_id}
+            if not conn.execute(queries.CLAIM, claim).rowcount:
                 return None
             self._notify(conn, game_id, -1)
         return token
@@ -153,6 +159,56 @@ class Storage:
             return s.scalar(
                 select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
             )
+
+    def seat_of_account(self, game_id: str, account_id: int) -> int | None:
+        """The seat the account holds in the game, if any (an account takes one seat a game)."""
+        with self.engine.connect() as s:
+            return s.scalar(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.account_id == account_id))
+
+    def held_games(self, tokens: Mapping[str, str], status: tuple[GameStatus, ...]) -> list[tuple[StoredGame, int]]:
+        """The games of these statuses in which a token of `tokens` (game id -> token) holds a
+        seat, each with that seat, the last moved first."""
+        hashes = {hash_token(token): game_id for game_id, token in tokens.items()}
+        if not hashes:
+            return []
+        with self.session() as s:
+            held = s.execute(
+                select(SeatRow.game_id, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.token_hash.in_(list(hashes)), GameRow.status.in_([GameStatus(x).value for x in status]))
+            ).all()
+            seat_of = {game_id: seat for game_id, seat in held}
+            rows = s.scalars(select(GameRow).where(GameRow.id.in_(list(seat_of))).order_by(GameRow.updated.desc())).all()
+            return [(self._stored(s, row), seat_of[row.id]) for row in rows]
+
+    def make_seat_link(self, game_id: str, seat: int, lasts: timedelta) -> str:
+        """A one-time code that moves the seat (a guest's, held by its token) to whoever uses it
+        within `lasts`; expired links are swept out on the way."""
+        code = secrets.token_urlsafe(18)
+        stamp = now()
+        with self.session() as s:
+            s.execute(delete(SeatLinkRow).where(SeatLinkRow.expires < stamp))
+            held = s.scalar(select(SeatRow.token_hash).where(SeatRow.game_id == game_id, SeatRow.seat == seat))
+            s.add(SeatLinkRow(code_hash=hash_token(code), game_id=game_id, seat=seat, token_hash=held or "", expires=stamp + lasts))
+        return code
+
+    def use_seat_link(self, game_id: str, code: str) -> tuple[int, str] | None:
+        """Move the seat a link's code names to a new token (the old one holds nothing any more):
+        the seat and its token; None (nothing changed) for a code that is unknown, used,
+        expired, of another game, or made before the seat moved by another link."""
+        token = new_token()
+        with self.session() as s:
+            link = s.get(SeatLinkRow, hash_token(code), with_for_update=True)
+            if link is None:
+                return None
+            s.delete(link)  # used once, whatever follows
+            if link.game_id != game_id or link.expires < now():
+                return None
+            seat = s.scalar(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == link.seat).with_for_update())
+            if seat is None or seat.token_hash != link.token_hash or seat.account_id is not None:
+                return None
+            seat.token_hash = hash_token(token)
+            self._notify(s, game_id, -1)
+            return link.seat, token
 
     def start(self, game_id: str, first: int, tags: dict[str, str]) -> bool:
         """Mark a waiting game as playing; False if another process started it first."""
@@ -172,9 +228,9 @@ class Storage:
             ).all()
             return [decode_move(kind, data) for kind, data in rows]
 
-    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None) -> None:
+    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None, to_move: int | None = None) -> None:
         """Store move number `seq`; StaleMoveError if that number is already taken."""
-        if not self.append_many([Append(game_id, seq, (move,), winner)])[0]:
+        if not self.append_many([Append(game_id, seq, (move,), winner, to_move)])[0]:
             raise StaleMoveError(seq - 1)
 
     def append_many(self, items: list[Append]) -> list[bool]:
@@ -202,7 +258,8 @@ class Storage:
                 rows.append({"game_id": a.game_id, "seq": seq, "kind": kind, "data": data, "created": stamp})
         conn.execute(EVENTS.insert(), rows)
         latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        conn.execute(queries.SET_VERSION, [{"key": a.game_id, "new_version": a.last, "stamp": stamp} for a in latest.values()])
+        versions = [{"key": a.game_id, "new_version": a.last, "stamp": stamp, "next_seat": a.to_move} for a in latest.values()]
+        conn.execute(queries.SET_VERSION, versions)
         ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
         if ended:
             conn.execute(queries.SET_WINNER, ended)
@@ -219,44 +276,15 @@ class Storage:
         with self.session() as s:
             s.execute(NOTIFY, notice(game_id, frame))
 
-    # ---------------------------------------------------------------- ratings
-    def ratings(self, names: list[str]) -> dict[str, Rating]:
-        with self.session() as s:
-            rows = s.scalars(select(PlayerRow).where(PlayerRow.name.in_(names))).all()
-            return {r.name: Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
-
-    def save_ratings(self, ratings: list[Rating], game_id: str | None = None) -> None:
-        """Store new ratings; with `game_id`, also as each player's point after that game."""
-        with self.session() as s:
-            if game_id is not None:
-                s.add_all(RatingHistoryRow(name=r.name, game_id=game_id, mu=r.mu, sigma=r.sigma, created=now()) for r in ratings)
-            for r in ratings:
-                row = s.get(PlayerRow, r.name)
-                if row is None:
-                    s.add(PlayerRow(name=r.name, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins))
-                else:
-                    row.mu, row.sigma, row.games, row.wins = r.mu, r.sigma, r.games, r.wins
-
-    def leaderboard(self, limit: int = 50) -> list[Rating]:
-        with self.session() as s:
-            rows = s.scalars(select(PlayerRow)).all()
-            ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
-        return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
-
     # ---------------------------------------------------------------- players
-    def rating_history(self, name: str) -> list[RatingPoint]:
-        """A player's rating after each rated game, oldest first."""
-        with self.session() as s:
-            rows = s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.name == name).order_by(RatingHistoryRow.id)).all()
-            return [RatingPoint(r.game_id, r.created, r.mu, r.sigma) for r in rows]
-
-    def finished_games(self, name: str | None = None, limit: int = 50) -> list[tuple[StoredGame, list[Event]]]:
-        """Finished games, newest first (only those `name` sat in, if given), with their record's events."""
+    def finished_games(
+        self, name: str | None = None, limit: int = 50, account: int | None = None,
+    ) -> list[tuple[StoredGame, list[Event]]]:
+        """Finished games, newest first (only those `name` sat in as a guest or a bot, or the
+        account `account` sat in, if given), with their record's events."""
         with self.session() as s:
             query = select(GameRow).where(GameRow.status == GameStatus.OVER.value)
-            if name is not None:
-                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name)))
-            rows = s.scalars(query.order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
+            rows = s.scalars(_sat_in(query, name, account).order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
             games = [self._stored(s, row) for row in rows]
             events: dict[str, list[Event]] = {g.id: [] for g in games}
             found = s.execute(
@@ -269,3 +297,13 @@ class Storage:
                 if not move.out_of_band:  # a fallback's note is no event of the record; its move follows it
                     events[game_id].append(move.event)
             return [(g, events[g.id]) for g in games]
+
+
+def _sat_in(query: Any, name: str | None, account: int | None) -> Any:
+    """`query` of games narrowed to those a seat of no account called `name`, or the account
+    `account`, sat in: an account's games are its own, never a guest's of the same name."""
+    if account is not None:
+        return query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.account_id == account)))
+    if name is not None:
+        return query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name, SeatRow.account_id.is_(None))))
+    return query

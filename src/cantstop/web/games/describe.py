@@ -132,6 +132,7 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "rolloff": game.tags.get("RollOff"),
         "state": state_json(state) if state is not None else None,
         "rematch": game.rematch,
+        "rated": game.rated,
     }
 
 
@@ -146,4 +147,5 @@ def summary_json(game: StoredGame) -> dict[str, Any]:
         "players": [s.name if s.kind is not SeatKind.OPEN else None for s in game.seats],
         "display": [shown[s.seat] if s.kind is not SeatKind.OPEN else None for s in game.seats],
         "winner": game.winner,
+        "rated": game.rated,
     }

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -33,13 +32,13 @@ from cantstop.table import (
 )
 from cantstop.table.wording import roll_off_line
 from cantstop.web.db.recorder import Recorder
-from cantstop.web.db.values import Append, SeatKind, StoredGame
+from cantstop.web.db.tokens import GAME_ID
+from cantstop.web.db.values import Append, GameStatus, SeatKind, StoredGame
 from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
 from cantstop.web.games.chat import ChatRoom
 from cantstop.web.games.describe import display_names, game_json, log_lines
 from cantstop.web.players.ratings import rate_game
 
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what storage's ids (token_urlsafe) are made of
 QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
 
 
@@ -52,6 +51,7 @@ class LiveGame:
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
+    seated: set[asyncio.Queue[str]] = field(default_factory=set)  # the listeners of connections that hold a seat
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     chat: ChatRoom = field(default_factory=ChatRoom)
@@ -61,6 +61,7 @@ class LiveGame:
     # When the current version came about (seconds since the epoch): the move clock counts from here.
     moved_at: float = field(default_factory=time.time)
     present: Counter[int] = field(default_factory=Counter)  # seat -> connections of this process
+    seat_epoch: int = 0  # counts seat changes heard of (a seat moved by a link): sockets check their seat again
     clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
     _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
@@ -75,6 +76,15 @@ class LiveGame:
     @property
     def version(self) -> int:
         return self.table.version if self.table else 0
+
+    @property
+    def over(self) -> bool:
+        return self.meta.status is GameStatus.OVER or (self.state is not None and self.state.is_over)
+
+    @property
+    def hides_spectators(self) -> bool:
+        """Fair play: while a rated game is on, its players do not see what spectators write."""
+        return self.meta.rated and not self.over
 
     @property
     def names(self) -> list[str]:
@@ -169,6 +179,17 @@ def parse_action(raw: str | list[int]) -> Move:
     return move
 
 
+def to_move_after(table: Table, moves: Sequence[Move]) -> int | None:
+    """The seat to move once `moves` are played (None if they end the game), worked out on
+    a trial copy: nothing changes on `table`. A choice never passes the turn."""
+    if all(m.kind is Kind.CHOICE for m in moves):
+        return table.seat
+    trial = table.trial()
+    for move in moves:
+        trial.restore(move)
+    return None if trial.over else trial.seat
+
+
 def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], int | None]:
     """What the table's failure policy makes of a failed seat, found on a trial copy of the
     table (nothing changes on `table`): the moves to store, and the winner if they end the game."""
@@ -252,6 +273,8 @@ class LiveGames:
         over = game.state is not None and game.state.is_over
         if over and not seats:
             return
+        if seats:
+            game.seat_epoch += 1
         changed = False
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
@@ -304,9 +327,13 @@ class LiveGames:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
         self.send(game, json.dumps(message))  # encoded once
+        if game.over and game.meta.rated and not game.chat.revealed:  # the end: players see what spectators wrote
+            game.chat.revealed = True
+            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.seated)
 
-    def send(self, game: LiveGame, message: str) -> None:
-        for queue in list(game.listeners):
+    def send(self, game: LiveGame, message: str, to: set[asyncio.Queue[str]] | None = None) -> None:
+        """`message` to every client of the game (or to those of `to`)."""
+        for queue in list(game.listeners if to is None else to & game.listeners):
             if queue.qsize() < QUEUE_LIMIT:  # a client that reads nothing misses updates; nobody waits for it
                 queue.put_nowait(message)
 
@@ -366,7 +393,7 @@ class LiveGames:
         table = game.table
         assert table is not None
         try:
-            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner))
+            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner, to_move_after(table, moves)))
         except StaleMoveError as stale:
             await self.refresh(game)
             raise StaleMoveError(stale.made_on, game.version) from None
@@ -376,7 +403,7 @@ class LiveGames:
         game.driven = game.version
         if table.over:
             await self.reread(game)
-            await self.recorder.db(rate_game, self.storage, game.names, table.state, game.meta.id)
+            await self.recorder.db(rate_game, self.storage, game.meta, table.state)
         self.publish(game, entries)
         self.moved(game)
 

@@ -142,6 +142,13 @@ class Accounts:
             row = s.scalar(select(AccountRow).where(AccountRow.name_hash == name_hashes(name)[0], AccountRow.deleted.is_(None)))
             return None if row is None else (_account(row), row.password_hash)
 
+    def named(self, name: str) -> Account:
+        """The live account called `name`; NotFound `no_account` if there is none."""
+        found = self.find(name)
+        if found is None:
+            raise NotFound("no_account", f"no account is called {name!r}")
+        return found[0]
+
     def password_hash(self, account_id: int) -> str | None:
         with self._session() as s:
             return s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account_id))
@@ -156,10 +163,7 @@ class Accounts:
 
     def rename(self, old: str, new: str) -> Account:
         """Give an account another name (checked by the caller); NotFound `no_account`, Conflict `name_taken`."""
-        found = self.find(old)
-        if found is None:
-            raise NotFound("no_account", f"no account is called {old!r}")
-        account = found[0]
+        account = self.named(old)
         by_name, by_look = name_hashes(new)
         try:
             with self._session() as s:
@@ -178,12 +182,15 @@ class Accounts:
                 return
             for table in (SessionRow, PasskeyRow, ChallengeRow):
                 s.execute(delete(table).where(table.account_id == account_id))
+            gone = deleted_label(account_id)
+            s.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=gone))
+            # Seats taken under its name before seats knew their account (no guest may take an account's name).
             since = select(GameRow.id).where(GameRow.created >= row.created)
             seats = s.scalars(select(SeatRow.name).distinct().where(
                 SeatRow.kind == "person", func.lower(SeatRow.name) == row.name.lower(), SeatRow.game_id.in_(since))).all()
             mine = [n for n in seats if n is not None and name_key(n) == name_key(row.name)]
             if mine:
-                s.execute(update(SeatRow).where(SeatRow.name.in_(mine), SeatRow.game_id.in_(since)).values(name=deleted_label(account_id)))
+                s.execute(update(SeatRow).where(SeatRow.name.in_(mine), SeatRow.game_id.in_(since)).values(name=gone))
             row.name, row.password_hash, row.deleted = None, None, now()
 
     # ------------------------------------------------------------- sessions
