@@ -55,6 +55,9 @@ class Browser:
     def post(self, url: str, **kwargs: Any) -> Any:
         return self._call("post", url, **kwargs)
 
+    def put(self, url: str, **kwargs: Any) -> Any:
+        return self._call("put", url, **kwargs)
+
     def delete(self, url: str, **kwargs: Any) -> Any:
         return self._call("delete", url, **kwargs)
 

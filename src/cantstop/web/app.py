@@ -32,7 +32,9 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     """The whole server around one storage, with `settings` (if None, read from the
     environment) and any of its fields given by name (`bot_delay=0`)."""
     settings = (settings or Settings()).model_copy(update=knobs)
-    service = GameService(storage, settings.bot_delay, clock_scale=settings.clock_scale)
+    service = GameService(
+        storage, settings.bot_delay, clock_scale=settings.clock_scale, webhook_private=settings.webhook_private, origin=settings.public_origin,
+    )
     ops = Operations(service, settings)
 
     @asynccontextmanager

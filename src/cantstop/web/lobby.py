@@ -162,6 +162,7 @@ class Lobby:
         await self.recorder.db(self.storage.start, game.meta.id, rolloff.first, tags)
         game.driven = 0
         await self.games.refresh(game)
+        self.games.turn_begins(game)
 
     async def seat_of(self, game_id: str, token: str | None, account_id: int | None = None) -> int | None:
         """The seat `token` holds in the game, else the seat of the signed-in account

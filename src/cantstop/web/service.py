@@ -1,5 +1,5 @@
 """One process's game server: the lobby, the live games, the bot seats, the move clock, the
-chat, the players' pages and the record writer wired together around one storage. Each part
+chat, the players' pages, the "your turn" hooks and the record writer wired together around one storage. Each part
 lives in its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
@@ -11,12 +11,17 @@ from cantstop.web.games.bot_seats import BotSeats
 from cantstop.web.games.chat import Chat
 from cantstop.web.games.clock import MoveClock
 from cantstop.web.games.live import LiveGames
+from cantstop.web.games.turns import TurnHooks
 from cantstop.web.lobby import Lobby
 from cantstop.web.players.profiles import Profiles
+from cantstop.web.webhooks import WebhookSender
 
 
 class GameService:
-    def __init__(self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0, clock_scale: float = 1.0) -> None:
+    def __init__(
+        self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0, clock_scale: float = 1.0,
+        webhook_private: bool = False, origin: str = "",
+    ) -> None:
         self.storage = storage
         self.recorder = Recorder(storage)
         self.games = LiveGames(self.recorder, SecureDice(), clock_scale)
@@ -25,6 +30,7 @@ class GameService:
         self.clock = MoveClock(self.games, bot_standby)
         self.chat = Chat(self.recorder, self.games.send)
         self.profiles = Profiles(storage)
+        self.turns = TurnHooks(self.games, self.recorder, WebhookSender(allow_private=webhook_private), origin)
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""
@@ -40,4 +46,5 @@ class GameService:
     async def close(self) -> None:
         await self.bots.close()
         await self.clock.close()
+        await self.turns.close()
         await self.recorder.close()

@@ -212,6 +212,7 @@ class LiveGames:
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
         self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
+        self.on_turn: list[Callable[[LiveGame, int], None]] = []  # "your turn": the seat whose turn has just begun
 
     # --------------------------------------------------------------- loading
     @property
@@ -392,6 +393,7 @@ class LiveGames:
         publish what happened. The caller holds the game's lock."""
         table = game.table
         assert table is not None
+        before = table.seat
         try:
             await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner, to_move_after(table, moves)))
         except StaleMoveError as stale:
@@ -406,6 +408,14 @@ class LiveGames:
             await self.recorder.db(rate_game, self.storage, game.meta, table.state)
         self.publish(game, entries)
         self.moved(game)
+        if not table.over and table.seat != before:
+            self.turn_begins(game)
+
+    def turn_begins(self, game: LiveGame) -> None:
+        """A seat's turn has begun (play started, or the turn passed): "your turn" hooks hear of it."""
+        if game.table is not None and not game.table.over:
+            for hook in self.on_turn:
+                hook(game, game.table.seat)
 
 
 def start_line(game: LiveGame) -> dict[str, Any]:

@@ -157,6 +157,19 @@ class Accounts:
         with self._session() as s:
             s.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
 
+    def set_webhook(self, account_id: int, url: str | None, secret: str | None) -> None:
+        """Where the account's "your turn" is POSTed, and the secret that signs it (None: no hook)."""
+        with self._session() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(webhook_url=url, webhook_secret=secret))
+
+    def webhook(self, account_id: int) -> tuple[str, str] | None:
+        """The account's hook address and secret, if it set one (and is not deleted)."""
+        with self._session() as s:
+            found = s.execute(
+                select(AccountRow.webhook_url, AccountRow.webhook_secret).where(AccountRow.id == account_id, AccountRow.deleted.is_(None))
+            ).first()
+            return None if found is None or not found[0] or not found[1] else (found[0], found[1])
+
     def user_handle(self, account_id: int) -> bytes:
         with self._session() as s:
             return bytes.fromhex(s.scalar(select(AccountRow.user_handle).where(AccountRow.id == account_id)) or "")
@@ -192,6 +205,7 @@ class Accounts:
             if mine:
                 s.execute(update(SeatRow).where(SeatRow.name.in_(mine), SeatRow.game_id.in_(since)).values(name=gone))
             row.name, row.password_hash, row.deleted = None, None, now()
+            row.webhook_url = row.webhook_secret = None
 
     # ------------------------------------------------------------- sessions
     def open_session(self, account_id: int, address: str, idle: timedelta, longest: timedelta) -> str:

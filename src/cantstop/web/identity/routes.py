@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import math
+import secrets
 from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from cantstop.web.db.rows import now
 from cantstop.web.db.tokens import hash_token
 from cantstop.web.deps import client_address, get_settings, limit
-from cantstop.web.errors import NotSignedIn, NotVerified, TooMany
+from cantstop.web.errors import Conflict, Invalid, NotSignedIn, NotVerified, TooMany
 from cantstop.web.identity import passkeys
 from cantstop.web.identity.accounts import Account, SignedIn
 from cantstop.web.identity.deps import (
@@ -38,9 +40,10 @@ from cantstop.web.identity.passwords import (
     needs_rehash,
     password_matches,
 )
-from cantstop.web.identity.schemas import Confirm, Credentials, NewPassword, PasskeyAnswer
+from cantstop.web.identity.schemas import Confirm, Credentials, Hook, NewPassword, PasskeyAnswer
 from cantstop.web.names import checked_name, name_key
 from cantstop.web.routes.players import page
+from cantstop.web.webhooks import WebhookRefused, checked_address, deliver, parse_hook_url
 
 router = APIRouter(dependencies=[Depends(check_origin)])
 api = APIRouter(prefix="/api/account", tags=["accounts"])
@@ -77,9 +80,11 @@ async def me(request: Request, session: CurrentSession) -> dict[str, Any]:
     accounts, db = accounts_of(request), db_of(request)
     keys = await db(accounts.passkeys, session.account.id)
     sessions = await db(accounts.sessions, session.account.name)
+    hook = await db(accounts.webhook, session.account.id)
     return {
         "account": account_json(session.account),
         "csrf": csrf_token(request.cookies[SESSION_COOKIE]),
+        "webhook": None if hook is None else hook[0],
         "passkeys": [{"id": k.credential_id, "created": k.created.isoformat()} for k in keys],
         "sessions": [{"created": s.created.isoformat(), "seen": s.seen.isoformat(), "address": s.address,
                       "this": s.token_hash == session.token_hash} for s in sessions],
@@ -190,6 +195,43 @@ async def delete_account(body: Confirm, request: Request, session: SignedInSessi
     response = Response(status_code=204)
     clear_session_cookies(response)
     return response
+
+
+@api.put("/webhook")
+async def set_webhook(body: Hook, request: Request, session: SignedInSession) -> dict[str, str]:
+    """Set the address "your turn" is POSTed to; the reply holds the secret that signs each
+    delivery (shown this once: a new address gets a new one). The address is checked now,
+    and again at each delivery: private and loopback ones are refused unless the operator
+    allows them."""
+    limit(request, "create")
+    try:
+        await checked_address(parse_hook_url(body.url.strip()), get_settings(request).webhook_private)
+    except WebhookRefused as error:
+        raise Invalid("bad_webhook", str(error)) from None
+    secret = secrets.token_hex(24)
+    await db_of(request)(accounts_of(request).set_webhook, session.account.id, body.url.strip(), secret)
+    return {"url": body.url.strip(), "secret": secret}
+
+
+@api.delete("/webhook", status_code=204)
+async def remove_webhook(request: Request, session: SignedInSession) -> Response:
+    await db_of(request)(accounts_of(request).set_webhook, session.account.id, None, None)
+    return Response(status_code=204)
+
+
+@api.post("/webhook/test")
+async def test_webhook(request: Request, session: SignedInSession) -> dict[str, Any]:
+    """Send the hook one delivery now (event "test") and say how it went."""
+    limit(request, "create")
+    hook = await db_of(request)(accounts_of(request).webhook, session.account.id)
+    if hook is None:
+        raise Conflict("no_webhook", "this account has no webhook: set its address first")
+    payload = {"event": "test", "account": session.account.name, "sent": now().isoformat(timespec="seconds")}
+    try:
+        outcome = await deliver(hook[0], hook[1], payload, allow_private=get_settings(request).webhook_private)
+    except WebhookRefused as error:
+        raise Invalid("bad_webhook", str(error)) from None
+    return {"ok": outcome.ok, "status": outcome.status, "reason": outcome.reason}
 
 
 @api.post("/passkeys/options")
