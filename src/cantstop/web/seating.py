@@ -29,7 +29,12 @@ async def seat_of_request(game_id: str, service: ServiceDep, conn: HTTPConnectio
     """The seat the request's token holds in game `game_id`, else its account's seat there;
     None for neither (a spectator). An unknown game is refused (404) before any token is looked at."""
     await service.games.live(game_id)
-    return await service.lobby.seat_of(game_id, token_of(conn, game_id), await account_id_of(conn))
+    token = token_of(conn, game_id)
+    seat = await service.lobby.seat_of(game_id, token) if token else None
+    if seat is None:  # the session is looked up only when no token answers
+        account_id = await account_id_of(conn)
+        seat = None if account_id is None else await service.lobby.seat_of(game_id, None, account_id)
+    return seat
 
 
 async def acting_seat(game_id: str, service: ServiceDep, request: Request) -> int | None:

@@ -125,7 +125,7 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "created": game.created.isoformat(),
         "seats": [
             {"seat": s.seat, "letter": seat_letter(s.seat), "kind": s.kind, "bot": s.bot, "name": s.name,
-             "display": shown[s.seat] if s.name else None}
+             "display": shown[s.seat] if s.name else None, "signed_in": s.account_id is not None}
             for s in game.seats
         ],
         "first": game.first,

@@ -72,9 +72,15 @@ class Profiles:
         return self._turns[game.id]
 
     def finished(self, name: str | None, limit: int, account: int | None = None) -> list[dict[str, Any]]:
-        """Finished games as the game lists show them, each with the turns it took."""
+        """Finished games as the game lists show them, each with the turns it took: all, or
+        those of the account `account`, or those a guest or bot called `name` sat in."""
         games = self.storage.finished_games(name, limit, account)
         return [{**summary_json(g), "turns": self.turns(g, events)} for g, events in games]
+
+    def finished_of(self, player: str | None, limit: int) -> list[dict[str, Any]]:
+        """All finished games, or those of `player`: an account's if an account has that name."""
+        found = None if player is None else self.accounts.find(player)
+        return self.finished(player, limit) if found is None else self.finished(None, limit, found[0].id)
 
     def leaderboard(self, kind: RatingKind, limit: int) -> list[dict[str, Any]]:
         return [rating_json(r) for r in standings.board(self.storage, kind, limit)]

@@ -1,6 +1,6 @@
 """Who is rated, and how a rated game moves ratings: openskill's Plackett-Luce model (2-4
 players), each seat's change weighted down when the same people play each other again and
-again in a day, so that a pair cannot farm a rating out of each other.
+again within a month, so that a pair cannot farm a rating out of each other.
 
 A game is rated only if created so: every person seated signed in (distinct accounts), at
 least one of them, and a rated variant (`rated_variant`). Guests play friendly games, which
@@ -23,10 +23,12 @@ from cantstop.web.players import standings
 from cantstop.web.players.standings import Holder, Result
 
 _MODEL = PlackettLuce()
-# The weight of a pair's rated games within one day: the first counts in full, each next one
-# half the last, and from the fifth on, not at all (docs/play.md has the measurements).
+# The weight of a pair's rated games within PAIR_WINDOW: the first counts in full, each next
+# one half the last, and from the fifth on, not at all. A window of a day let a patient pair
+# farm (benchmarks/farming.py; docs/play.md has the figures): a month keeps one pair's
+# worth under two full games a month.
 PAIR_WEIGHTS = (1.0, 0.5, 0.25, 0.125)
-PAIR_WINDOW = timedelta(days=1)
+PAIR_WINDOW = timedelta(days=30)
 RATED_BASES = ("classic", "turtles", "turtles-relay")
 # What the published options change (Sackson's longer game, skip, no stop on an occupied space).
 OPTION_FIELDS = frozenset({"name", "to_win", "skip", "no_stop_on_occupied", "min_players", "max_players"})
@@ -80,7 +82,7 @@ def holders(game: StoredGame) -> list[Holder | None]:
 
 def pair_weight(storage: Storage, game: StoredGame, seat: int, seated: list[Holder]) -> float:
     """The weight seat `seat`'s change counts with: by the most rated games it played with any
-    one of this game's others in the last day."""
+    one of this game's others within PAIR_WINDOW."""
     since = now() - PAIR_WINDOW
     mine = seated[seat]
     together = max(standings.games_together(storage, mine, other, since, game.id) for i, other in enumerate(seated) if i != seat)

@@ -16,7 +16,7 @@ from cantstop.web.errors import Invalid
 from cantstop.web.games.describe import summary_json
 from cantstop.web.identity.accounts import Account
 from cantstop.web.identity.deps import CurrentAccount, check_guest_names
-from cantstop.web.names import same_name
+from cantstop.web.names import checked_name, same_name
 from cantstop.web.schemas import Created, Join, Joined, JoinIn, NewGame, Rematch
 
 router = APIRouter(prefix="/api")
@@ -59,7 +59,7 @@ def taker(take: Join, account: Account | None, screen: bool) -> Taker:
     if take.name is None:
         who = "a person at this screen" if account is not None else "a guest"
         raise Invalid("bad_name", f"name: {who} takes a seat under a name, 1..40 characters")
-    return Taker(take.name, new_token())
+    return Taker(checked_name(take.name, take.seat), new_token())  # what it holds is said before whose it looks like
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])

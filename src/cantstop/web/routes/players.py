@@ -64,7 +64,7 @@ async def finished_games(
     wrong = None if player is None else refused_character(player)
     if wrong is not None:
         raise Invalid("bad_name", f"player: the name holds {wrong}, which no name may hold")
-    return await service.recorder.db(service.profiles.finished, player, limit)
+    return await service.recorder.db(service.profiles.finished_of, player, limit)
 
 
 def page(name: str) -> Callable[[], Awaitable[HTMLResponse]]:
