@@ -6,6 +6,9 @@ The rules follow OWASP ASVS 4 (level 2): at least 12 characters, up to 128, any 
 
 from __future__ import annotations
 
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib.resources import files
 
@@ -20,6 +23,10 @@ MIN_DISTINCT = 5  # 'aaaaaaaaaaaa' and '121212121212' are long and still guessed
 # what a sign-in costs at these numbers.
 TIME_COST, MEMORY_KIB, PARALLELISM = 1, 47_104, 1
 HASHER = PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM, type=Type.ID)
+# argon2id runs on threads of its own, one core fewer than the machine has (one at least): a
+# burst of sign-ins waits its turn rather than taking every core from the games, and its
+# memory (46 MiB a hash) stays bounded.
+HASHING = ThreadPoolExecutor(max(1, (os.cpu_count() or 2) - 1), thread_name_prefix="cantstop-argon2")
 
 
 @cache
@@ -65,6 +72,16 @@ def password_matches(stored: str | None, password: str) -> bool:
         return HASHER.verify(stored or _DECOY, password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
+
+
+async def hashed(password: str) -> str:
+    """`hash_password` off the event loop, on the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(HASHING, hash_password, password)
+
+
+async def matches(stored: str | None, password: str) -> bool:
+    """`password_matches` off the event loop, on the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(HASHING, password_matches, stored, password)
 
 
 def needs_rehash(stored: str) -> bool:

@@ -7,7 +7,6 @@ change theirs. Changes to a signed-in account also need the session's CSRF token
 
 from __future__ import annotations
 
-import asyncio
 import math
 import secrets
 from datetime import timedelta
@@ -34,12 +33,7 @@ from cantstop.web.identity.deps import (
     set_session_cookies,
     site_origin,
 )
-from cantstop.web.identity.passwords import (
-    check_password,
-    hash_password,
-    needs_rehash,
-    password_matches,
-)
+from cantstop.web.identity.passwords import check_password, hashed, matches, needs_rehash
 from cantstop.web.identity.schemas import Confirm, Credentials, Hook, NewPassword, PasskeyAnswer
 from cantstop.web.names import checked_name, name_key
 from cantstop.web.routes.players import page
@@ -97,8 +91,7 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     limit(request, "create")
     name = checked_name(body.name)
     check_password(body.password, name)
-    hashed = await asyncio.to_thread(hash_password, body.password)
-    account = await db_of(request)(accounts_of(request).create, name, hashed)
+    account = await db_of(request)(accounts_of(request).create, name, await hashed(body.password))
     return await open_session(request, response, account, request.cookies.get(SESSION_COOKIE))
 
 
@@ -133,13 +126,13 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     await attempt(request, keys)
     found = await db(accounts.find, body.name)
     stored = None if found is None else found[1]
-    if not await asyncio.to_thread(password_matches, stored, body.password) or found is None or stored is None:
+    if not await matches(stored, body.password) or found is None or stored is None:
         await failed(request, keys)
         raise bad_credentials(WRONG)
     account = found[0]
     await db(accounts.succeeded, keys, name_throttle(body.name))
     if needs_rehash(stored):  # the parameters changed since it was hashed
-        await db(accounts.set_password, account.id, await asyncio.to_thread(hash_password, body.password))
+        await db(accounts.set_password, account.id, await hashed(body.password))
     return await open_session(request, response, account, request.cookies.get(SESSION_COOKIE))
 
 
@@ -167,7 +160,7 @@ async def confirm_password(request: Request, session: SignedIn, password: str) -
     keys = {mine: FREE_PER_NAME, f"address {client_address(request)}": FREE_PER_ADDRESS}
     await attempt(request, keys)
     stored = await db_of(request)(accounts_of(request).password_hash, session.account.id)
-    if not await asyncio.to_thread(password_matches, stored, password):
+    if not await matches(stored, password):
         await failed(request, keys)
         raise bad_credentials("the current password is wrong")
     await db_of(request)(accounts_of(request).succeeded, keys, mine)
@@ -179,7 +172,7 @@ async def change_password(body: NewPassword, request: Request, session: SignedIn
     await confirm_password(request, session, body.current)
     check_password(body.new, session.account.name)
     accounts, db = accounts_of(request), db_of(request)
-    await db(accounts.set_password, session.account.id, await asyncio.to_thread(hash_password, body.new))
+    await db(accounts.set_password, session.account.id, await hashed(body.new))
     # Guesses at the old password no longer count against the name: its owner has just proved it.
     owner = name_throttle(session.account.name)
     await db(accounts.succeeded, {owner: FREE_PER_NAME}, owner)
