@@ -35,6 +35,14 @@ async def act(game_id: str, body: ActionIn, seat: ActingSeat, service: ServiceDe
     return await service.games.act(game_id, seat, body.version, parse_action(body.action))
 
 
+@router.post("/resign", dependencies=[Depends(rate_limited("action"))])
+async def resign(game_id: str, seat: ActingSeat, service: ServiceDep) -> dict[str, Any]:
+    """The seat the token holds gives up, at any moment: with two players the other wins;
+    with more it leaves (its pieces come off) and play goes on; alone, the game ends. Before
+    the start the seat is opened again. Returns the new game JSON."""
+    return await service.games.resign(game_id, seat)
+
+
 @router.get("/record", response_class=PlainTextResponse)
 async def record(game_id: str, service: ServiceDep) -> PlainTextResponse:
     """The game in the engine's record format (a download)."""
