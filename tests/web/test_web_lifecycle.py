@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from web_helpers import NO_LIMITS, auth, join, new_game, until
+from test_ops_health import TOKEN, samples
+from web_helpers import NO_LIMITS, auth, join, new_game, until, wait_for
 
 from cantstop.core.record import read_record
 from cantstop.core.state import ROLL, STOP, Phase
@@ -446,3 +447,16 @@ def test_processes_sweeping_one_database_end_a_game_and_time_out_a_move_once(any
     assert ends == 1 and storage.game(idle).status is GameStatus.ABANDONED  # type: ignore[union-attr]
     moves = storage.events(timed)
     assert [m.kind for m in moves] == [Kind.FALLBACK, Kind.ROLL]  # one timeout stored for the move, by one of them
+
+
+def test_the_metrics_count_forfeits_and_abandoned_games(storage: Storage, clock: Clock) -> None:
+    with TestClient(create_app(storage, now=clock, bot_delay=0, clock_scale=0.005, metrics_token=TOKEN, **NO_LIMITS)) as client:
+        assert samples(client)["cantstop_seats_forfeited_total"] == 0
+        timed, _ = hot_seat(client, ["Ann", "Bob"], clock=30)  # nobody plays: three timeouts in a row, 0.15 s each
+        wait_for(client, timed, lambda g: g["status"] == "over")
+        hot_seat(client, ["Cy", "Dee"])
+        clock.advance(WEEK + 60)
+        assert sweep(client) == 1
+        found = samples(client)
+    assert found["cantstop_seats_forfeited_total"] == 1 and found["cantstop_games_abandoned_total"] == 1
+    assert found["cantstop_clock_timeouts_total"] == 3  # two moves played for the seat, then its forfeit

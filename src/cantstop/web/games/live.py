@@ -245,6 +245,7 @@ class LiveGames:
         self.held: dict[str, LiveGame] = {}
         # Games a player opened or closed here since the sweeper last wrote down who had games open.
         self.seen: set[str] = set()
+        self.forfeited = 0  # seats this process made forfeit on their clock (the metrics read it)
         # Loads in flight, one per id, removed when done: an unknown id leaves nothing behind.
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
@@ -427,7 +428,8 @@ class LiveGames:
             if table is None or table.over or game.ended or game.version != version:
                 return False
             seat = table.seat
-            if fault is Fault.TIMEOUT and forfeit_after and game.strikes[seat] + 1 >= forfeit_after and self.may_leave(table, seat):
+            forfeit = fault is Fault.TIMEOUT and forfeit_after > 0 and game.strikes[seat] + 1 >= forfeit_after and self.may_leave(table, seat)
+            if forfeit:
                 moves, winner = leave_moves(table, seat, f"{fault}: {reason} {forfeit_after} times in a row")
             else:
                 moves, winner = policy_moves(table, fault, reason)
@@ -435,6 +437,7 @@ class LiveGames:
                 await self._commit(game, moves, winner)
             except StaleMoveError:
                 return False
+            self.forfeited += forfeit
             return True
 
     @staticmethod
