@@ -46,6 +46,8 @@ from cantstop.web.db.values import (
     StoredGame,
 )
 
+SEEN_CHUNK = 500  # game ids per statement when writing down which games players have open
+
 
 class Storage:
     """Everything the server keeps: one object, one database URL."""
@@ -205,9 +207,9 @@ class Storage:
 
     def seen_now(self, game_ids: list[str], at: datetime) -> None:
         """These games were open in a player's browser at `at` (their abandonment waits)."""
-        if game_ids:
-            with self.engine.begin() as conn:
-                conn.execute(GAMES.update().where(GAMES.c.id.in_(game_ids)).values(seen=at))
+        with self.engine.begin() as conn:
+            for start in range(0, len(game_ids), SEEN_CHUNK):
+                conn.execute(GAMES.update().where(GAMES.c.id.in_(game_ids[start:start + SEEN_CHUNK])).values(seen=at))
 
     def overdue(self, clocks: Mapping[int, datetime], idle_before: datetime, limit: int = 1000) -> list[tuple[str, bool]]:
         """Games a sweep must look at, as (id, timed): `timed`, a game in play whose move
