@@ -393,6 +393,17 @@ def test_a_spectator_does_not_keep_a_game_going(app_client: TestClient, clock: C
         assert update["game"]["status"] == "abandoned" and update["log"][-1]["kind"] == "end"
 
 
+def test_an_abandoned_game_can_be_played_again_and_has_no_odds(app_client: TestClient, clock: Clock) -> None:
+    client = app_client
+    game_id, tokens = hot_seat(client, ["Ann", "Bob"])
+    clock.advance(WEEK + 60)
+    sweep(client)
+    assert client.get(f"/api/games/{game_id}/odds").json()["error"] == "no_odds"
+    again = client.post(f"/api/games/{game_id}/rematch", json={"tokens": tokens})
+    assert again.status_code == 201, again.text
+    assert client.get(again.json()["url"].replace("/game/", "/api/games/")).json()["status"] == "playing"
+
+
 def test_a_waiting_game_nobody_joins_is_abandoned(app_client: TestClient, clock: Clock) -> None:
     client = app_client
     game_id = new_game(client, ["open", "bot:random"])

@@ -84,7 +84,7 @@ class Lobby:
         game = await self.games.live(game_id)
         async with game.lock:
             await self.games.refresh(game, seats=True)
-            if game.state is None or not game.state.is_over:
+            if not game.finished:
                 raise Conflict("not_over", "a rematch is for a finished game: this one is still being played")
             if not seats:
                 raise NotAllowed("not_seated", "only a player of this game can start its rematch: spectators can create a game on the home page")

@@ -96,6 +96,6 @@ async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
 async def odds(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """Exact odds for the player to move, and the strongest bot's suggestion."""
     game = await service.games.live(game_id)
-    if game.state is None or game.state.is_over:
+    if game.state is None or game.finished:
         raise Conflict("no_odds", "odds are for a game in progress")
     return await asyncio.to_thread(odds_json, game.state)
