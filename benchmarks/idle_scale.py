@@ -38,7 +38,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from web_load import LIMITS_AWAY, free_port, latency, play, wait_until_up
+from web_load import LIMITS_AWAY, cpu_seconds, free_port, latency, play, wait_until_up
 
 DAY = 86400
 TRIES = 5  # a request that fails on the way (a connection reset on a loaded machine) is tried again this often
@@ -154,10 +154,16 @@ class Run:
         return opened
 
     async def load(self, label: str) -> dict[str, Any]:
+        assert self.server is not None
         say(f"load test {label}: {self.args.connections} clients, {self.args.seconds:g} s")
+        cpu_start = cpu_seconds(self.server.pid)
         load, elapsed = await play(self.url, self.args.connections, self.args.seconds, self.args.pace, self.args.seed)
+        cpu_end = cpu_seconds(self.server.pid)
         self.alive()
-        return {"label": label, **latency(load, elapsed), "refused": dict(load.errors)}
+        found = latency(load, elapsed)
+        # The server's own CPU per action: unlike the rates, it hardly moves with the machine's load.
+        cpu = None if cpu_start is None or cpu_end is None or not found["actions"] else round((cpu_end - cpu_start) * 1000 / found["actions"], 3)
+        return {"label": label, **found, "cpu_ms_per_action": cpu, "refused": dict(load.errors)}
 
     async def main(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         args = self.args
@@ -221,10 +227,10 @@ def main() -> None:
     print(f"| {m['games']} | {m['sockets']} | {m['base']:.0f} | {m['after_load']:.0f} | {m['with_games']:.0f} | {m['with_sockets']:.0f} |"
           f" {m['per_game']:.1f} | {m['per_socket']:.1f} | {m['created_in']:.0f} |")
     print(f"sockets still open after the last load test: {m['still_open']} of {m['sockets']}")
-    print("| load test | actions | actions/s | p50 ms | p99 ms | refused |")
-    print("|---|---|---|---|---|---|")
+    print("| load test | actions | actions/s | p50 ms | p99 ms | server CPU ms/action | refused |")
+    print("|---|---|---|---|---|---|---|")
     for r in loads:
-        print(f"| {r['label']} | {r['actions']} | {r['actions_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['refused'] or '-'} |")
+        print(f"| {r['label']} | {r['actions']} | {r['actions_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['cpu_ms_per_action']} | {r['refused'] or '-'} |")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

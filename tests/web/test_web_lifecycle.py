@@ -471,3 +471,23 @@ def test_the_metrics_count_forfeits_and_abandoned_games(storage: Storage, clock:
         found = samples(client)
     assert found["cantstop_seats_forfeited_total"] == 1 and found["cantstop_games_abandoned_total"] == 1
     assert found["cantstop_clock_timeouts_total"] == 3  # two moves played for the seat, then its forfeit
+
+
+def test_a_game_read_in_whose_bot_is_to_move_moves_on(storage: Storage, clock: Clock) -> None:
+    """A process that reads a game in (a visitor, a sweep), not only one that restarts, moves its bot."""
+    async def run() -> tuple[int, int]:
+        stalled = GameService(storage, bot_delay=1000.0)  # its bots would wait for ever; it stops meanwhile
+        game_id = await stalled.lobby.create("classic", ["bot:random", "bot:random"])
+        await stalled.close()
+        other = server(storage, clock)
+        game = await other.games.live(game_id)  # no resume: only read in
+        before = game.version
+        for _ in range(400):
+            if game.version > before:
+                break
+            await asyncio.sleep(0.01)
+        await other.close()
+        return before, game.version
+
+    before, after = asyncio.run(run())
+    assert after > before

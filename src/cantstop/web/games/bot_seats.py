@@ -33,6 +33,7 @@ class BotSeats:
         # process died. Without it every process would compute the same bot move.
         self.bot_standby = bot_standby
         games.on_move.append(self.wake)
+        games.on_load.append(self.wake)  # a game read in (a restart, a sweep, a visitor) whose bot is to move moves on
 
     def wake(self, game: LiveGame) -> None:
         state = game.state

@@ -482,7 +482,9 @@ class LiveGames:
             raise Conflict("not_waiting", "the game has just started: resign again to leave it")
         name = display_names(game.names)[seat]
         await self.reread(game)
-        self.publish(game, [{"kind": "leave", "seat": seat, "version": 0, "text": f"{name} left seat {seat_letter(seat)}: it is open again."}])
+        entries = [{"kind": "leave", "seat": seat, "version": 0, "text": f"{name} left seat {seat_letter(seat)}: it is open again."}]
+        game.log.extend(entries)
+        self.publish(game, entries)
         return game.snapshot()
 
     async def end(self, game_id: str, reason: str, idle_before: datetime | None = None) -> bool:
