@@ -274,6 +274,25 @@ def test_the_third_timeout_in_a_row_forfeits_the_seat(storage: Storage, clock: C
     assert ratings[["Ann", "Bob"][1 - absent]].wins == 1  # rated, the forfeiting seat last
 
 
+def test_a_solitaire_player_out_of_time_three_times_in_a_row_ends_the_game_unfinished(storage: Storage, clock: Clock) -> None:
+    async def run() -> LiveGame:
+        service = server(storage, clock)
+        game = await service.games.live(await service.lobby.create("solitaire", ["open"], {0: ("Ann", new_token())}, clock=120))
+        for _ in range(2):
+            await out_of_time(service, clock, game)
+        deadline = game.deadline()
+        assert deadline is not None
+        clock.advance(deadline - clock() + 1)  # the third: no move is made for it, the game ends
+        service.clock.wake(game)
+        await counted_down(game)
+        await service.close()
+        return game
+
+    game = asyncio.run(run())
+    assert game.ended and game.meta.ended == "Ann ran out of time 3 times in a row: the game ends unfinished."
+    assert [m.kind for m in moves_of(storage, game.meta.id)] == [Kind.FALLBACK, Kind.ROLL, Kind.FALLBACK, Kind.CHOICE]
+
+
 def test_a_move_of_ones_own_starts_the_count_again(storage: Storage, clock: Clock) -> None:
     async def run() -> list[Move]:
         service = server(storage, clock, forfeit_after=2)

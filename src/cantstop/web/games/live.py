@@ -428,7 +428,11 @@ class LiveGames:
             if table is None or table.over or game.ended or game.version != version:
                 return False
             seat = table.seat
-            forfeit = fault is Fault.TIMEOUT and forfeit_after > 0 and game.strikes[seat] + 1 >= forfeit_after and self.may_leave(table, seat)
+            forfeit = fault is Fault.TIMEOUT and forfeit_after > 0 and game.strikes[seat] + 1 >= forfeit_after
+            if forfeit and not self.may_leave(table, seat):  # alone (solitaire): the game ends unfinished
+                name = display_names(game.names)[seat]
+                self.forfeited += await self._end(game, f"{name} ran out of time {forfeit_after} times in a row: the game ends unfinished.")
+                return True
             if forfeit:
                 moves, winner = leave_moves(table, seat, f"{fault}: {reason} {forfeit_after} times in a row")
             else:
