@@ -1,5 +1,5 @@
-"""One process's game server: the lobby, the live games, the bot seats, the move clock, the
-sweeper, the chat, the players' pages and the record writer wired together around one
+"""One process's game server: the lobby, the live games, the bot seats, the move clock,
+leaving games (resigning, abandoning), the sweeper, the chat, the players' pages and the record writer wired together around one
 storage. Each part lives in its own module; a room that comes next (accounts, operations)
 is one more here."""
 
@@ -14,6 +14,7 @@ from cantstop.web.db.storage import Storage
 from cantstop.web.games.bot_seats import BotSeats
 from cantstop.web.games.chat import Chat
 from cantstop.web.games.clock import MoveClock
+from cantstop.web.games.leaving import Leaving
 from cantstop.web.games.live import LiveGames
 from cantstop.web.games.sweeper import WEEK, Sweeper
 from cantstop.web.lobby import Lobby
@@ -35,7 +36,8 @@ class GameService:
         self.lobby = Lobby(self.games)
         self.bots = BotSeats(self.games, bot_delay, bot_standby)
         self.clock = MoveClock(self.games, bot_standby, forfeit_after, horizon=2 * sweep_every)
-        self.sweeper = Sweeper(self.games, self.clock, sweep_every, abandon_after)
+        self.leaving = Leaving(self.games)
+        self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
         self.profiles = Profiles(storage)
 

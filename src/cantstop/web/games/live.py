@@ -225,6 +225,12 @@ def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], i
     return trial.moves[table.version:], trial.winner if trial.over else None
 
 
+def may_leave(table: Table, seat: int) -> bool:
+    """Whether the seat can leave the game: it is in it, and not the only one (solitaire)."""
+    state = table.state
+    return seat not in state.out and state.num_players - len(state.out) > 1
+
+
 def leave_moves(table: Table, seat: int, why: str) -> tuple[list[Move], int | None]:
     """`seat` leaving the game ('resigned', or 'timeout: ...' for a forfeit), tried on a copy
     of the table as `policy_moves` is: the moves to store, and the winner if one seat is left."""
@@ -410,7 +416,7 @@ class LiveGames:
                 raise GameOverError(f"{move} is not legal: {ended_words(game)}", None)
             ready = table.prepare(move, version, seat)
             winner = table.preview(ready).winner if ready.kind is Kind.STOP else None
-            await self._commit(game, [ready], winner)
+            await self.commit(game, [ready], winner)
             for hook in self.on_act:
                 hook(time.perf_counter() - arrived)
             return game.snapshot()
@@ -429,83 +435,26 @@ class LiveGames:
                 return False
             seat = table.seat
             forfeit = fault is Fault.TIMEOUT and forfeit_after > 0 and game.strikes[seat] + 1 >= forfeit_after
-            if forfeit and not self.may_leave(table, seat):  # alone (solitaire): the game ends unfinished
+            if forfeit and not may_leave(table, seat):  # alone (solitaire): the game ends unfinished
                 name = display_names(game.names)[seat]
-                self.forfeited += await self._end(game, f"{name} ran out of time {forfeit_after} times in a row: the game ends unfinished.")
+                self.forfeited += await self.end(game, f"{name} ran out of time {forfeit_after} times in a row: the game ends unfinished.")
                 return True
             if forfeit:
                 moves, winner = leave_moves(table, seat, f"{fault}: {reason} {forfeit_after} times in a row")
             else:
                 moves, winner = policy_moves(table, fault, reason)
             try:
-                await self._commit(game, moves, winner)
+                await self.commit(game, moves, winner)
             except StaleMoveError:
                 return False
             self.forfeited += forfeit
             return True
 
-    @staticmethod
-    def may_leave(table: Table, seat: int) -> bool:
-        """Whether the seat can leave the game: it is in it, and not the only one (solitaire)."""
-        state = table.state
-        return seat not in state.out and state.num_players - len(state.out) > 1
-
-    async def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
-        """`seat` gives up, at any moment: before the start its seat opens again; in play it
-        leaves the game (its pieces come off, the others play on, and with one seat left that
-        one wins); alone (solitaire) the game ends there, abandoned. Returns the new game JSON."""
-        game = await self.live(game_id)
-        if seat is None:
-            raise NotAllowed("not_seated", "this client holds no seat in this game: only a player can resign")
-        for _ in range(3):  # another process may store a move first: look again
-            async with game.lock:
-                await self.refresh(game, seats=True)
-                table = game.table
-                if game.finished:
-                    won = "" if table is None or table.winner is None else f": {game.names[table.winner]} won"
-                    raise GameOverError(f"there is nothing to resign: {ended_words(game) if game.ended else 'the game is over'}{won}",
-                                        None if table is None else table.winner)
-                if table is None:
-                    return await self._leave_before_start(game, seat)
-                if seat in table.state.out:
-                    raise Conflict("already_left", f"seat {seat_letter(seat)} has left this game already; nothing was done")
-                if not self.may_leave(table, seat):
-                    name = display_names(game.names)[seat]
-                    await self._end(game, f"{name} gave up in turn {table.state.turn + 1}.")
-                    return game.snapshot()
-                moves, winner = leave_moves(table, seat, "resigned")
-                try:
-                    await self._commit(game, moves, winner)
-                except StaleMoveError:
-                    continue
-                return game.snapshot()
-        raise Conflict("busy", "the game moved on three times while resigning: try again")
-
-    async def _leave_before_start(self, game: LiveGame, seat: int) -> dict[str, Any]:
-        if not await self.recorder.db(self.storage.free_seat, game.meta.id, seat):
-            raise Conflict("not_waiting", "the game has just started: resign again to leave it")
-        name = display_names(game.names)[seat]
-        await self.reread(game)
-        entries = [{"kind": "leave", "seat": seat, "version": 0, "text": f"{name} left seat {seat_letter(seat)}: it is open again."}]
-        game.log.extend(entries)
-        self.publish(game, entries)
-        return game.snapshot()
-
-    async def end(self, game_id: str, reason: str, idle_before: datetime | None = None) -> bool:
+    async def end(self, game: LiveGame, reason: str, idle_before: datetime | None = None) -> bool:
         """End the game without a winner, unrated (abandoned), for `reason` (a sentence): with
-        `idle_before`, only if nothing happened to it since and no player has it open here or
-        had it open since (in any process, as the `seen` time says). False if not ended now."""
-        game = await self.live(game_id)
-        async with game.lock:
-            await self.refresh(game, seats=True)
-            if game.finished or game.people_here:
-                return False
-            ended = await self._end(game, reason, idle_before)
-        self.forget_if_idle(game)  # a sweep may end many games nobody watches: they need no memory
-        return ended
-
-    async def _end(self, game: LiveGame, reason: str, idle_before: datetime | None = None) -> bool:
-        """`end` with the game's lock held."""
+        `idle_before`, only if nothing happened to it since, and no player had it open since
+        (in any process, as its `seen` time says). False if not ended now. The caller holds
+        the game's lock."""
         ended = await self.recorder.db(self.storage.end_game, game.meta.id, game.version, game.meta.status, reason, idle_before)
         await self.reread(game)
         entries = game.ended_line()
@@ -514,7 +463,7 @@ class LiveGames:
             self.moved(game)
         return ended
 
-    async def _commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
+    async def commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
         """Store `moves` as the game's next versions (all or none), then let the table take them;
         publish what happened. The caller holds the game's lock."""
         table = game.table

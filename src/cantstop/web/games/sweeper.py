@@ -8,7 +8,7 @@ something done, oldest first:
   until its deadline nears, and a restart loses no deadline;
 - a game with no clock running (waiting for players, or played without a clock) that
   nothing happened to, and that no player had open, for `abandon_after` seconds: it ends,
-  abandoned and unrated (`LiveGames.end`).
+  abandoned and unrated (`Leaving.abandon`).
 
 "Had open" is written down by each process: the games a player has open there (a seat's
 page connected) get their `seen` time set at each sweep, and when the last player closes
@@ -24,6 +24,7 @@ import logging
 from datetime import UTC, datetime
 
 from cantstop.web.games.clock import CLOCKS, MoveClock, duration_text
+from cantstop.web.games.leaving import Leaving
 from cantstop.web.games.live import LiveGames
 
 log = logging.getLogger("cantstop.web")
@@ -42,9 +43,10 @@ def abandoned_reason(after: float) -> str:
 
 
 class Sweeper:
-    def __init__(self, games: LiveGames, clock: MoveClock, every: float = 60.0, abandon_after: float = WEEK) -> None:
+    def __init__(self, games: LiveGames, clock: MoveClock, leaving: Leaving, every: float = 60.0, abandon_after: float = WEEK) -> None:
         self.games = games
         self.clock = clock
+        self.leaving = leaving
         self.every = every
         self.abandon_after = abandon_after
         self.abandoned = 0  # games this process ended as abandoned (the metrics read it)
@@ -80,7 +82,7 @@ class Sweeper:
                 if not self.clock.counting(game):
                     self.clock.wake(game)
                 acted += not counting and self.clock.counting(game)
-            elif await games.end(game_id, abandoned_reason(self.abandon_after), idle_before):
+            elif await self.leaving.abandon(game_id, abandoned_reason(self.abandon_after), idle_before):
                 self.abandoned += 1
                 acted += 1
         return acted

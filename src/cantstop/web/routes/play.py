@@ -42,7 +42,7 @@ async def resign(game_id: str, seat: ActingSeat, service: ServiceDep) -> dict[st
     """The seat the token holds gives up, at any moment: with two players the other wins;
     with more it leaves (its pieces come off) and play goes on; alone, the game ends. Before
     the start the seat is opened again. Returns the new game JSON."""
-    return await service.games.resign(game_id, seat)
+    return await service.leaving.resign(game_id, seat)
 
 
 @router.get("/record", response_class=PlainTextResponse)

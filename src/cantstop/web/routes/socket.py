@@ -130,7 +130,7 @@ async def handle(
             seat = await service.lobby.held_seat(game.meta.id, message.token)
         if isinstance(message, WsResign):
             limit(ws, "action")
-            await service.games.resign(game.meta.id, seat)
+            await service.leaving.resign(game.meta.id, seat)
             return {"type": "ok", "resigned": seat}
         limit(ws, "chat")
         if isinstance(message, WsChat):
