@@ -22,3 +22,9 @@ CLAIM = SEATS.update().where(
 ).values(kind=SeatKind.PERSON.value, name=bindparam("new_name"), token_hash=bindparam("hash"))
 SET_VERSION = GAMES.update().where(GAMES.c.id == bindparam("key")).values(version=bindparam("new_version"), updated=bindparam("stamp"))
 SET_WINNER = GAMES.update().where(GAMES.c.id == bindparam("key")).values(status=GameStatus.OVER.value, winner=bindparam("new_winner"))
+# A person leaves a game before it starts: their seat is open again, their token holds nothing.
+FREE = SEATS.update().where(
+    SEATS.c.game_id == bindparam("key"), SEATS.c.seat == bindparam("number"), SEATS.c.kind == SeatKind.PERSON.value,
+    SEATS.c.game_id.in_(select(GAMES.c.id).where(GAMES.c.id == bindparam("key"), GAMES.c.status == GameStatus.WAITING.value)),
+).values(kind=SeatKind.OPEN.value, name=None, token_hash=None)
+TOUCH_UPDATED = GAMES.update().where(GAMES.c.id == bindparam("key")).values(updated=bindparam("stamp"))

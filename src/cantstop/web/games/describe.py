@@ -132,6 +132,7 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "rolloff": game.tags.get("RollOff"),
         "state": state_json(state) if state is not None else None,
         "rematch": game.rematch,
+        "ended": game.ended,  # why a game ended without a winner (abandoned), if it did
     }
 
 

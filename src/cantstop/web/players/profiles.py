@@ -7,7 +7,7 @@ from typing import Any
 
 from cantstop.core.record import Event
 from cantstop.web.db.storage import Storage
-from cantstop.web.db.values import GameStatus, Rating, StoredGame
+from cantstop.web.db.values import LIVE, Rating, StoredGame
 from cantstop.web.games.describe import display_name, summary_json
 
 TURNS_KEPT = 10_000  # finished games never change: their turn counts are kept, up to this many
@@ -47,7 +47,7 @@ class Profiles:
         under way; None for a name that sits in no game here."""
         rating = self.storage.ratings([name]).get(name)
         games = self.finished(name, 20)
-        playing = [summary_json(g) for g in self.storage.games((GameStatus.WAITING, GameStatus.PLAYING), 20, player=name)]
+        playing = [summary_json(g) for g in self.storage.games(LIVE, 20, player=name)]
         if rating is None and not games and not playing:
             return None
         history = [
