@@ -208,6 +208,45 @@ def fresh_schema(url: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
 
+async def wait_until_up(http: httpx.AsyncClient) -> None:
+    for _ in range(600):
+        try:
+            await http.get("/healthz")
+            return
+        except httpx.TransportError:
+            await asyncio.sleep(0.05)
+    raise RuntimeError("the server did not come up")
+
+
+People = tuple[dict[str, str], dict[str, str]]  # two signed-in accounts' headers
+
+
+async def play(
+    url: str, connections: int, seconds: float, pace: float, seed: int, pairs: list[People] | None = None,
+) -> tuple[Load, float]:
+    """`connections` clients (two per game) playing for `seconds`, guests, or the signed-in
+    `pairs` (one pair a game); the load and the seconds it took."""
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=50)) as http:
+        await wait_until_up(http)
+        start = time.monotonic()
+        load = Load(url, start + seconds, pace)
+        rng = random.Random(seed)
+        seated: list[People | None] = list(pairs) if pairs else [None] * (connections // 2)
+        await asyncio.gather(*(load.pair(http, random.Random(rng.random()), people) for people in seated))
+        return load, time.monotonic() - start
+
+
+def latency(load: Load, elapsed: float) -> dict[str, Any]:
+    """Actions, their rate, and the median and 99th percentile of their latency."""
+    lat = sorted(load.latencies)
+    return {
+        "actions": len(lat),
+        "actions_per_s": round(len(lat) / elapsed, 1),
+        "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
+        "p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
+    }
+
+
 async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[str, Any]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -215,39 +254,29 @@ async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[st
     command = [str(cantstop), "serve", "--port", str(port), "--db", db]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env={**os.environ, **LIMITS_AWAY})
     try:
-        async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=50)) as http:
-            for _ in range(600):
-                try:
-                    await http.get("/api/variants")
-                    break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.05)
-            pairs: list[tuple[dict[str, str], dict[str, str]] | None] = [None] * (args.connections // 2)
-            if args.accounts:  # made before the timing: each sign-up hashes a password
-                tag = random.randrange(10**6)
-                made = await asyncio.gather(*(signed_up(url, f"load {tag} {i}") for i in range(2 * len(pairs))))
-                pairs = [(made[2 * i], made[2 * i + 1]) for i in range(len(pairs))]
-            signers = await make_accounts(url, 10) if sign_ins else []
-            start, cpu_start, own_start = time.monotonic(), cpu_seconds(server.pid), time.process_time()
-            load = Load(url, start + args.seconds, args.pace)
-            rng = random.Random(args.seed)
-            beside = asyncio.create_task(sign_ins_beside(url, signers, sign_ins, args.seconds)) if sign_ins else None
-            await asyncio.gather(*(load.pair(http, random.Random(rng.random()), people) for people in pairs))
-            elapsed, cpu_end, own_end = time.monotonic() - start, cpu_seconds(server.pid), time.process_time()
-            signed = sorted(await beside) if beside is not None else []
+        async with httpx.AsyncClient(base_url=url) as http:
+            await wait_until_up(http)
+        pairs: list[People] | None = None
+        if args.accounts:  # made before the timing: each sign-up hashes a password
+            tag = random.randrange(10**6)
+            made = await asyncio.gather(*(signed_up(url, f"load {tag} {i}") for i in range(2 * (args.connections // 2))))
+            pairs = [(made[2 * i], made[2 * i + 1]) for i in range(args.connections // 2)]
+        signers = await make_accounts(url, 10) if sign_ins else []
+        cpu_start, own_start = cpu_seconds(server.pid), time.process_time()
+        beside = asyncio.create_task(sign_ins_beside(url, signers, sign_ins, args.seconds)) if sign_ins else None
+        load, elapsed = await play(url, args.connections, args.seconds, args.pace, args.seed, pairs)
+        cpu_end, own_end = cpu_seconds(server.pid), time.process_time()
+        signed = sorted(await beside) if beside is not None else []
     finally:
         server.terminate()
         server.wait(10)
     games, stored, problems = check(db, load.acks)
-    lat = sorted(load.latencies)
+    lat = load.latencies
     return {
         "database": db.split(":")[0].split("+")[0],
         "connections": args.connections,
         "seconds": round(elapsed, 1),
-        "actions": len(lat),
-        "actions_per_s": round(len(lat) / elapsed, 1),
-        "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
-        "p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
+        **latency(load, elapsed),
         # The server's own CPU per action: unlike the rates, it hardly moves with the machine's load.
         "cpu_ms_per_action": round((cpu_end - cpu_start) * 1000 / len(lat), 3) if lat and cpu_start is not None and cpu_end is not None else None,
         # The clients' CPU per action: they share the machine with the server and take from it.

@@ -71,6 +71,7 @@ def test_a_third_seat_leaving_in_choose_phase_recomputes_the_options() -> None:
         (lambda: new_game("classic", 3).leave(1).leave(1), "not in the game; seats playing: A, C"),
         (lambda: new_game("classic", 2).leave(0).leave(1), "the game is over"),
         (lambda: new_game("classic", 2).leave(-1), "not in the game"),
+        (lambda: new_game("solitaire", 1).leave(0), "seat A cannot leave: it is the only seat"),
     ],
 )
 def test_a_seat_that_cannot_leave_is_refused_by_name(make: object, words: str) -> None:

@@ -79,7 +79,8 @@ def test_the_deadline_is_kept_across_a_restart(storage: Storage) -> None:
 
 def test_with_two_processes_one_timeout_is_stored_per_move(storage: Storage) -> None:
     async def run() -> list[Move]:
-        here, there = GameService(storage, bot_delay=0, clock_scale=TINY), GameService(storage, bot_delay=0, clock_scale=TINY)
+        # Nobody forfeits here (forfeit_after=0): the clock plays for both seats move after move.
+        here, there = (GameService(storage, bot_delay=0, clock_scale=TINY, forfeit_after=0) for _ in range(2))
         people = {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())}
         game_id = await here.lobby.create("classic", ["open", "open"], people, clock=30)
         mine, theirs = await here.games.live(game_id), await there.games.live(game_id)

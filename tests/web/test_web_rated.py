@@ -132,7 +132,7 @@ def test_a_rated_game_rates_accounts_and_bots_on_their_own_boards(storage: Stora
         assert next(r for r in board["people"] + board["bots"] if r["name"] == winner)["wins"] == 1
         changes = standings.changes(storage, game_id)  # what the end-of-game summary shows
         assert set(changes) == {0, 1, 2} and all(c.weight == 1.0 for c in changes.values())
-        assert changes[final["state"]["winner"]].delta > 0
+        assert changes[final["state"]["winner"]].change > 0
         assert ann.get("/api/leaderboard").json() == board["people"]
 
 

@@ -379,7 +379,8 @@ class State(NamedTuple):
         claimed open again, and play goes on without it. When it was that seat's turn, the
         turn ends there (its runners vanish). With one seat left, that seat has won.
 
-        Raises `IllegalActionError` when the game is over or `seat` is not in it.
+        Raises `IllegalActionError` when the game is over, `seat` is not in it, or it is the
+        only seat in it (solitaire): a game cannot go on with nobody, nor be won by nobody.
 
         >>> from cantstop import new_game
         >>> state = new_game("classic", num_players=3).leave(0)
@@ -394,6 +395,10 @@ class State(NamedTuple):
         if seat not in playing:
             seats = ", ".join("ABCD"[p] for p in playing)
             raise IllegalActionError(f"seat number {seat} cannot leave: it is not in the game; seats playing: {seats}")
+        if len(playing) == 1:
+            raise IllegalActionError(
+                f"seat {'ABCD'[seat]} cannot leave: it is the only seat in the game, which would have nobody to play or win it"
+            )
         variant = self.variant
         out = tuple(sorted((*self.out, seat)))
         blank = (0,) * len(self.runners)

@@ -7,7 +7,8 @@ per job (routes/). A new group of routes is one more `include_router` line here.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -28,12 +29,15 @@ from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
 
-def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any) -> FastAPI:
+def create_app(storage: Storage, settings: Settings | None = None, now: Callable[[], float] = time.time, **knobs: Any) -> FastAPI:
     """The whole server around one storage, with `settings` (if None, read from the
-    environment) and any of its fields given by name (`bot_delay=0`)."""
+    environment) and any of its fields given by name (`bot_delay=0`); `now` is its clock
+    (seconds since the epoch), which tests move on to see a week pass."""
     settings = (settings or Settings()).model_copy(update=knobs)
     service = GameService(
-        storage, settings.bot_delay, clock_scale=settings.clock_scale, webhook_private=settings.webhook_private, origin=settings.public_origin,
+        storage, settings.bot_delay, clock_scale=settings.clock_scale, forfeit_after=settings.timeouts_to_forfeit,
+        abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now,
+        webhook_private=settings.webhook_private, origin=settings.public_origin,
     )
     ops = Operations(service, settings)
 

@@ -64,7 +64,8 @@ class Lobby:
                 parsed.append((SeatKind.BOT, bot_spec(text[4:], v, len(seats))))
             else:
                 raise Invalid("bad_seat", f"a seat is 'open' or 'bot:NAME' (a bot name or level), not {seat!r}")
-        taken = {i: taker._replace(name=checked_name(taker.name, i)) for i, taker in (people or {}).items()}
+        # (a plain (name, token) pair is a guest's Taker too)
+        taken = {i: Taker(*taker)._replace(name=checked_name(taker[0], i)) for i, taker in (people or {}).items()}
         for i in taken:
             if not 0 <= i < len(parsed) or parsed[i][0] is not SeatKind.OPEN:
                 opened = ", ".join(str(j) for j, (kind, _) in enumerate(parsed) if kind is SeatKind.OPEN) or "none"
@@ -110,7 +111,7 @@ class Lobby:
         game = await self.games.live(game_id)
         async with game.lock:
             await self.games.refresh(game, seats=True)
-            if game.state is None or not game.state.is_over:
+            if not game.finished:
                 raise Conflict("not_over", "a rematch is for a finished game: this one is still being played")
             if not seats:
                 raise NotAllowed("not_seated", "only a player of this game can start its rematch: spectators can create a game on the home page")
@@ -134,8 +135,8 @@ class Lobby:
             await self.games.reread(game)  # another process may have seated someone
             open_seats = game.open_seats
             if game.meta.status is not GameStatus.WAITING:
-                how = "is over" if game.meta.status is GameStatus.OVER else "has started"
-                raise Conflict("not_waiting", f"the game {how}: seats can be taken only before it starts, and every seat is taken")
+                how = {GameStatus.OVER: "is over", GameStatus.ABANDONED: "has ended, abandoned"}.get(game.meta.status, "has started with every seat taken")
+                raise Conflict("not_waiting", f"the game {how}: seats can be taken only before it starts")
             if not 0 <= seat < len(game.meta.seats):
                 raise Invalid("bad_seat", f"this game has seats 0..{len(game.meta.seats) - 1}, not {seat}; open seats: {open_seats}")
             check_seated(game.meta, name, account_id)

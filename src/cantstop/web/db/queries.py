@@ -25,3 +25,9 @@ SET_VERSION = GAMES.update().where(GAMES.c.id == bindparam("key")).values(
     version=bindparam("new_version"), updated=bindparam("stamp"), to_move=bindparam("next_seat")
 )
 SET_WINNER = GAMES.update().where(GAMES.c.id == bindparam("key")).values(status=GameStatus.OVER.value, winner=bindparam("new_winner"))
+# A person leaves a game before it starts: their seat is open again, their token holds nothing.
+FREE = SEATS.update().where(
+    SEATS.c.game_id == bindparam("key"), SEATS.c.seat == bindparam("number"), SEATS.c.kind == SeatKind.PERSON.value,
+    SEATS.c.game_id.in_(select(GAMES.c.id).where(GAMES.c.id == bindparam("key"), GAMES.c.status == GameStatus.WAITING.value)),
+).values(kind=SeatKind.OPEN.value, name=None, token_hash=None)
+TOUCH_UPDATED = GAMES.update().where(GAMES.c.id == bindparam("key")).values(updated=bindparam("stamp"))

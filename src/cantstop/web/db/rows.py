@@ -3,7 +3,9 @@
 An event row is one move of a game as its table made it (dice, a choice, stop, or a
 fallback or forfeit its failure policy recorded); its `seq` is the game's version after it.
 The unique (game_id, seq) key is what makes a duplicate or late action impossible to apply
-twice, even across server processes.
+twice, even across server processes. A game that ends without a winner (abandoned) gets
+one last row of kind `end` under the next version: no move can be stored after it, and
+no two processes can end the game twice.
 """
 
 from __future__ import annotations
@@ -34,11 +36,12 @@ class GameRow(Base):
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
-    updated: Mapped[datetime] = mapped_column(DateTime, default=now)
+    updated: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)  # the last change: a move, the start, a seat taken
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the game its players started next
     clock: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds per move, 0: none
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())  # else friendly
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the seat whose move it is, while playing
+    seen: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # when a player last had the game open
 
 
 class SeatRow(Base):

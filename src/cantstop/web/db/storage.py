@@ -9,10 +9,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, false, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -21,7 +21,7 @@ from cantstop.core.record import Event
 from cantstop.table import Move, StaleMoveError
 from cantstop.web.db import queries
 from cantstop.web.db.engine import checkpoint, is_sqlite, migrate, open_engine
-from cantstop.web.db.moves import decode_move, encode_move
+from cantstop.web.db.moves import END, STORED_CHARS, decode_move, encode_move
 from cantstop.web.db.notify import NOTIFY, notice
 from cantstop.web.db.rows import (
     EVENTS,
@@ -35,6 +35,7 @@ from cantstop.web.db.rows import (
 )
 from cantstop.web.db.tokens import hash_token, new_token
 from cantstop.web.db.values import (
+    ENDED,
     Append,
     GameStatus,
     RematchExists,
@@ -43,6 +44,8 @@ from cantstop.web.db.values import (
     StoredGame,
     Taker,
 )
+
+SEEN_CHUNK = 500  # game ids per statement when writing down which games players have open
 
 
 class Storage:
@@ -93,7 +96,7 @@ class Storage:
         seat_rows = []
         for i, (kind, bot) in enumerate(seats):
             if i in people:
-                taker = people[i]
+                taker = Taker(*people[i])  # a plain (name, token) pair is a guest's
                 seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": taker.name,
                                   "token_hash": hash_token(taker.token), "account_id": taker.account_id})
             else:
@@ -130,16 +133,20 @@ class Storage:
         return StoredGame(
             row.id, row.variant, row.first, dict(row.tags or {}), GameStatus(row.status), row.winner, row.version,
             row.created, tuple(Seat(seat, SeatKind(kind), bot, name, account) for seat, kind, bot, name, account in seats),
-            row.rematch, row.clock, row.updated, bool(row.rated), row.to_move,
+            row.rematch, row.clock, row.updated, bool(row.rated), row.to_move, row.seen,
         )
 
     def games(
         self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None, account: int | None = None,
+        with_bots: bool = False,
     ) -> list[StoredGame]:
         """Games of these statuses, the last moved first: only those a guest called `player` sat
-        in (a seat of no account), or those the account `account` sat in, if given."""
+        in (a seat of no account), or those the account `account` sat in, if given; only those
+        with a bot seat, `with_bots`."""
         with self.session() as s:
             query = select(GameRow).where(GameRow.status.in_([GameStatus(x).value for x in status]))
+            if with_bots:
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.kind == SeatKind.BOT.value)))
             rows = s.scalars(_sat_in(query, player, account).order_by(GameRow.updated.desc()).limit(limit)).all()
             return [self._stored(s, row) for row in rows]
 
@@ -151,8 +158,19 @@ class Storage:
             claim = {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token), "account": account_id}
             if not conn.execute(queries.CLAIM, claim).rowcount:
                 return None
+            conn.execute(queries.TOUCH_UPDATED, {"key": game_id, "stamp": now()})  # someone came: the game is not idle
             self._notify(conn, game_id, -1)
         return token
+
+    def free_seat(self, game_id: str, seat: int) -> bool:
+        """Open a person's seat again in a game still waiting for players (they left before it
+        started); its token holds nothing any more. False if the game started or the seat is no person's."""
+        with self.engine.begin() as conn:
+            if not conn.execute(queries.FREE, {"key": game_id, "number": seat}).rowcount:
+                return False
+            conn.execute(queries.TOUCH_UPDATED, {"key": game_id, "stamp": now()})
+            self._notify(conn, game_id, -1)
+        return True
 
     def seat_of(self, game_id: str, token: str) -> int | None:
         with self.engine.connect() as s:  # no ORM session for a read on every connection's way in
@@ -218,12 +236,61 @@ class Storage:
             self._notify(conn, game_id, -1)
         return True
 
+    # ------------------------------------------------------------- game ends
+    def end_game(self, game_id: str, version: int, status: GameStatus, reason: str, idle_before: datetime | None = None) -> bool:
+        """End a game without a winner (status ABANDONED; the record's `Ended` tag gives
+        `reason`), found at `version` and `status`, with an `end` row under the next version,
+        so that no move can be stored after it and no other process ends it twice. With
+        `idle_before`, only if nothing happened to the game since then and no player had it
+        open since then. False, nothing stored, if any of that no longer holds."""
+        stamp = now()
+        try:
+            with self.engine.begin() as conn:
+                row = conn.execute(queries.GAME, {"key": game_id}).first()
+                if row is None:
+                    return False
+                tags = {**(row.tags or {}), "Ended": reason}
+                conn.execute(EVENTS.insert(), {"game_id": game_id, "seq": version + 1, "kind": END, "data": reason[:STORED_CHARS], "created": stamp})
+                ending = GAMES.update().where(GAMES.c.id == game_id, GAMES.c.status == status.value, GAMES.c.version == version)
+                if idle_before is not None:
+                    ending = ending.where(GAMES.c.updated <= idle_before, or_(GAMES.c.seen.is_(None), GAMES.c.seen <= idle_before))
+                if not conn.execute(ending.values(status=GameStatus.ABANDONED.value, tags=tags, updated=stamp)).rowcount:
+                    raise _Changed  # rolls the end row back
+                self._notify(conn, game_id, -1)
+        except (IntegrityError, _Changed):  # a move (or another process's end) took that version first
+            return False
+        return True
+
+    def seen_now(self, game_ids: list[str], at: datetime) -> None:
+        """These games were open in a player's browser at `at` (their abandonment waits)."""
+        with self.engine.begin() as conn:
+            for start in range(0, len(game_ids), SEEN_CHUNK):
+                conn.execute(GAMES.update().where(GAMES.c.id.in_(game_ids[start:start + SEEN_CHUNK])).values(seen=at))
+
+    def overdue(self, clocks: Mapping[int, datetime], idle_before: datetime, limit: int = 1000) -> list[tuple[str, bool]]:
+        """Games a sweep must look at, as (id, timed): `timed`, a game in play whose move
+        clock of C seconds may run out soon, as its last change came before `clocks[C]`;
+        else a game with no clock running (waiting for players, or played without a clock)
+        that nothing happened to and no player had open since `idle_before`. Oldest first."""
+        timed = and_(
+            GAMES.c.status == GameStatus.PLAYING.value,
+            or_(false(), *(and_(GAMES.c.clock == clock, GAMES.c.updated <= due) for clock, due in clocks.items() if clock)),
+        )
+        unclocked = or_(GAMES.c.status == GameStatus.WAITING.value, and_(GAMES.c.status == GameStatus.PLAYING.value, GAMES.c.clock == 0))
+        idle = and_(unclocked, GAMES.c.updated <= idle_before, or_(GAMES.c.seen.is_(None), GAMES.c.seen <= idle_before))
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(GAMES.c.id, GAMES.c.status, GAMES.c.clock).where(or_(timed, idle)).order_by(GAMES.c.updated).limit(limit)
+            ).all()
+        return [(game_id, status == GameStatus.PLAYING.value and clock != 0) for game_id, status, clock in rows]
+
     # ----------------------------------------------------------------- events
     def events(self, game_id: str, after: int = 0) -> list[Move]:
+        """The moves stored after version `after` (a game's `end` row is no move: see `end_game`)."""
         with self.engine.connect() as s:  # as `game`: the read every catch-up makes
             rows = s.execute(
                 select(EventRow.kind, EventRow.data)
-                .where(EventRow.game_id == game_id, EventRow.seq > after)
+                .where(EventRow.game_id == game_id, EventRow.seq > after, EventRow.kind != END)
                 .order_by(EventRow.seq)
             ).all()
             return [decode_move(kind, data) for kind, data in rows]
@@ -280,16 +347,16 @@ class Storage:
     def finished_games(
         self, name: str | None = None, limit: int = 50, account: int | None = None,
     ) -> list[tuple[StoredGame, list[Event]]]:
-        """Finished games, newest first (only those `name` sat in as a guest or a bot, or the
-        account `account` sat in, if given), with their record's events."""
+        """Finished games (won or abandoned), newest first (only those `name` sat in as a guest
+        or a bot, or the account `account` sat in, if given), with their record's events."""
         with self.session() as s:
-            query = select(GameRow).where(GameRow.status == GameStatus.OVER.value)
+            query = select(GameRow).where(GameRow.status.in_([status.value for status in ENDED]))
             rows = s.scalars(_sat_in(query, name, account).order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
             games = [self._stored(s, row) for row in rows]
             events: dict[str, list[Event]] = {g.id: [] for g in games}
             found = s.execute(
                 select(EventRow.game_id, EventRow.kind, EventRow.data)
-                .where(EventRow.game_id.in_(list(events)))
+                .where(EventRow.game_id.in_(list(events)), EventRow.kind != END)
                 .order_by(EventRow.game_id, EventRow.seq)
             ).all()
             for game_id, kind, data in found:
@@ -307,3 +374,7 @@ def _sat_in(query: Any, name: str | None, account: int | None) -> Any:
     if name is not None:
         return query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name, SeatRow.account_id.is_(None))))
     return query
+
+
+class _Changed(Exception):
+    """The game changed since it was read: the transaction is rolled back."""

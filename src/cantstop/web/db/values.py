@@ -15,7 +15,12 @@ from cantstop.table import Move
 class GameStatus(StrEnum):
     WAITING = "waiting"  # for people to take its open seats
     PLAYING = "playing"
-    OVER = "over"
+    OVER = "over"  # won (by the rules, or as the last seat left)
+    ABANDONED = "abandoned"  # ended without a winner: nobody came back, or solitaire given up; unrated
+
+
+ENDED = (GameStatus.OVER, GameStatus.ABANDONED)  # the statuses of games that are finished
+LIVE = (GameStatus.WAITING, GameStatus.PLAYING)
 
 
 class SeatKind(StrEnum):
@@ -64,6 +69,12 @@ class StoredGame:
     updated: datetime | None = None  # when play started or the last move was stored (UTC)
     rated: bool = False  # rated (signed-in people, a rated variant) or friendly
     to_move: int | None = None  # the seat whose move it is, while playing
+    seen: datetime | None = None  # when a player last had the game open, as last written (UTC)
+
+    @property
+    def ended(self) -> str | None:
+        """Why a game ended without a winner (the record's `Ended` tag), if it did."""
+        return self.tags.get("Ended") if self.status is GameStatus.ABANDONED else None
 
     def record(self, events: list[Event]) -> Record:
         assert self.first is not None, "a waiting game has no record yet"

@@ -133,6 +133,7 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "state": state_json(state) if state is not None else None,
         "rematch": game.rematch,
         "rated": game.rated,
+        "ended": game.ended,  # why a game ended without a winner (abandoned), if it did
     }
 
 

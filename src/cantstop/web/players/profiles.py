@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from cantstop.core.record import Event
 from cantstop.web.db.rows import GameRow, SeatRow
 from cantstop.web.db.storage import Storage
-from cantstop.web.db.values import GameStatus, Rating, RatingKind, RatingPoint, StoredGame
+from cantstop.web.db.values import LIVE, GameStatus, Rating, RatingKind, RatingPoint, StoredGame
 from cantstop.web.games.describe import display_name, summary_json
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.players import standings
@@ -101,7 +101,7 @@ class Profiles:
     def playing(self, name: str | None, account: int | None) -> list[dict[str, Any]]:
         """Games waiting or under way that the account (or guest or bot `name`) sits in, those
         waiting for its move first, each marked with its seat and whether it is its turn."""
-        games = self.storage.games((GameStatus.WAITING, GameStatus.PLAYING), 50, player=name, account=account)
+        games = self.storage.games(LIVE, 50, player=name, account=account)
         listed = []
         for g in games:
             seat = next(s.seat for s in g.seats if (s.account_id == account if account is not None else s.name == name and s.account_id is None))

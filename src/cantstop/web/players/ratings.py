@@ -9,18 +9,20 @@ move no rating.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields, replace
 from datetime import timedelta
 
 from openskill.models import PlackettLuce
 
+from cantstop.core.record import Leave, Record
 from cantstop.core.state import State
 from cantstop.core.variant import PRESETS, Variant
 from cantstop.web.db.rows import now
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.values import Rating, RatingKind, SeatKind, StoredGame
 from cantstop.web.players import standings
-from cantstop.web.players.standings import Holder, Result
+from cantstop.web.players.standings import Holder, RatingChange, Result
 
 _MODEL = PlackettLuce()
 # The weight of a pair's rated games within PAIR_WINDOW: the first counts in full, each next
@@ -54,14 +56,24 @@ def rated_variant(variant: Variant, players: int) -> str | None:
             f" Turtles; this board is custom ({', '.join(changed) or 'its options'}): play it as a friendly game")
 
 
-def placings(state: State) -> list[int]:
-    """Rank 1 for the winner; the others by columns claimed, then by spaces climbed."""
-    def score(p: int) -> tuple[int, int]:
-        return len(state.columns_won(p)), sum(state.pieces[p])
+def left_order(record: Record) -> list[int]:
+    """The seats that left the game (resigned, or forfeited on their clock), in the order they left."""
+    return [event.seat for event in record.events if isinstance(event, Leave)]
 
-    order = sorted(range(state.num_players), key=lambda p: (p != state.winner, *(-x for x in score(p))))
+
+def placings(state: State, left: Sequence[int] | None = None) -> list[int]:
+    """Rank 1 for the winner; the others still playing by columns claimed, then by spaces
+    climbed; the seats that left (`left`, in the order they left; by default `state.out`)
+    come last, the one that stayed longest first among them."""
+    gone = {seat: order for order, seat in enumerate(state.out if left is None else left)}
+
+    def key(p: int) -> tuple[int, int, int]:
+        if p in gone:
+            return 2, -gone[p], 0
+        return (0 if p == state.winner else 1), -len(state.columns_won(p)), -sum(state.pieces[p])
+
     ranks = [0] * state.num_players
-    for place, p in enumerate(order, 1):
+    for place, p in enumerate(sorted(range(state.num_players), key=key), 1):
         ranks[p] = place
     return ranks
 
@@ -99,10 +111,11 @@ def weighted(before: Rating, full_mu: float, full_sigma: float, weight: float, w
     return replace(before, mu=mu, sigma=sigma, games=before.games + 1, wins=before.wins + won)
 
 
-def rate_game(storage: Storage, game: StoredGame, state: State) -> None:
+def rate_game(storage: Storage, game: StoredGame, state: State, left: Sequence[int] | None = None) -> None:
     """Rate a finished rated game: each seat's entry moves by openskill's update, weighted by
-    how often its pair played today. Friendly games, solitaire and a game with an unrated
-    seat change nothing."""
+    how often its pair played within PAIR_WINDOW; a seat that left (`left`, as `placings`
+    reads it) is rated below every seat that stayed. Friendly games, solitaire and a game
+    with an unrated seat change nothing."""
     seated = holders(game)
     if not game.rated or state.num_players < 2 or state.winner is None or None in seated or len(set(seated)) < len(seated):
         return
@@ -110,10 +123,19 @@ def rate_game(storage: Storage, game: StoredGame, state: State) -> None:
     known = standings.ratings(storage, who)
     before = [known.get(h) or Rating(h[0], str(h[1]), _MODEL.mu, _MODEL.sigma, 0, 0) for h in who]
     teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in before]
-    after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state)])
+    after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state, left)])
     results = []
     for seat, (holder, old, team) in enumerate(zip(who, before, after)):
         weight = pair_weight(storage, game, seat, who)
         new = weighted(old, team[0].mu, team[0].sigma, weight, seat == state.winner)
         results.append(Result(seat, holder, new, old, weight, game.seats[seat].name or ""))
     standings.save(storage, game.id, results)
+
+
+def rating_changes(storage: Storage, game_id: str, names: Sequence[str]) -> list[RatingChange | None]:
+    """Each seat's rating change from finished game `game_id`, one per seat of `names`, in
+    seat order; None for a seat the game did not rate (a friendly game, solitaire, an
+    abandoned game). The one question the end of a game asks the ratings; blocking, like
+    every storage call."""
+    found = standings.changes(storage, game_id)
+    return [found.get(seat) for seat in range(len(names))]

@@ -111,27 +111,26 @@ def history(storage: Storage, rating_id: int) -> list[RatingPoint]:
 
 
 @dataclass(frozen=True)
-class Change:
-    """How one seat's rating moved with a finished rated game: before and after (mu - 3 sigma),
-    and the weight the game counted with (less than 1 for a pair's repeated games)."""
+class RatingChange:
+    """What one finished rated game did to a seat's rating (the leaderboard's mu - 3 sigma,
+    to two places), and the weight it counted with (less than 1 for a pair's repeated games)."""
 
-    seat: int
     before: float
     after: float
-    weight: float
+    weight: float = 1.0
 
     @property
-    def delta(self) -> float:
+    def change(self) -> float:
         return self.after - self.before
 
 
-def changes(storage: Storage, game_id: str) -> dict[int, Change]:
-    """Seat -> how its rating moved with the finished game `game_id`; empty for a friendly
-    game, and for a seat nobody rated (a guest in a friendly game never is)."""
+def changes(storage: Storage, game_id: str) -> dict[int, RatingChange]:
+    """Seat -> how its rating moved with the finished game `game_id`; empty for a game that
+    rated nobody (friendly, solitaire, abandoned)."""
     with storage.session() as s:
         rows = s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.game_id == game_id, RatingHistoryRow.seat.is_not(None))).all()
         return {
-            r.seat: Change(r.seat, (r.before_mu or 0) - 3 * (r.before_sigma or 0), r.mu - 3 * r.sigma, 1.0 if r.weight is None else r.weight)
+            r.seat: RatingChange(round((r.before_mu or 0) - 3 * (r.before_sigma or 0), 2), round(r.mu - 3 * r.sigma, 2), 1.0 if r.weight is None else r.weight)
             for r in rows if r.seat is not None
         }
 

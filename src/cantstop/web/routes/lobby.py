@@ -10,7 +10,7 @@ from cantstop.bots import Level, bot_names, get_bot
 from cantstop.core.errors import UnknownBotError
 from cantstop.core.variant import PRESET_TITLES, PRESETS
 from cantstop.web.db.tokens import new_token
-from cantstop.web.db.values import GameStatus, RatingKind, Taker
+from cantstop.web.db.values import ENDED, LIVE, RatingKind, Taker
 from cantstop.web.deps import ServiceDep, limit, rate_limited, set_seat_cookie, token_of
 from cantstop.web.errors import Invalid
 from cantstop.web.games.describe import summary_json
@@ -99,8 +99,9 @@ async def rematch(game_id: str, body: Rematch, request: Request, service: Servic
 
 
 @router.get("/games")
-async def list_games(service: ServiceDep, finished: bool = Query(False, description="finished games instead of live ones")) -> list[dict[str, Any]]:
-    status = (GameStatus.OVER,) if finished else (GameStatus.WAITING, GameStatus.PLAYING)
+async def list_games(service: ServiceDep, finished: bool = Query(False, description="finished games (won or abandoned) instead of live ones")) -> list[dict[str, Any]]:
+    """Games waiting for players or in play, the last moved first; with `finished`, those that ended."""
+    status = ENDED if finished else LIVE
     return [summary_json(g) for g in await service.recorder.db(service.storage.games, status, 100)]
 
 

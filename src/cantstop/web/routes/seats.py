@@ -67,7 +67,7 @@ async def seat_link(game_id: str, seat: ActingSeat, service: ServiceDep) -> dict
     game = await service.games.live(game_id)
     if game.meta.seats[seat].account_id is not None:
         raise Conflict("account_seat", "this seat is your account's: sign in on the other device and open the game there")
-    if game.over:
+    if game.finished:
         raise Conflict("game_over", "the game is over: there is no seat to move")
     code = await service.recorder.db(service.storage.make_seat_link, game_id, seat, LINK_LASTS)
     minutes = int(LINK_LASTS.total_seconds() // 60)

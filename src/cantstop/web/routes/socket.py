@@ -17,7 +17,7 @@ from cantstop.web.errors import Refused
 from cantstop.web.games.live import LiveGame, parse_action
 from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, json_depth, refusal
 from cantstop.web.rate_limit import MESSAGE
-from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent
+from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent, WsResign
 from cantstop.web.seating import account_id_of
 from cantstop.web.service import GameService
 from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE
@@ -96,10 +96,12 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
         service.games.forget_if_idle(game)
 
 
-ERRORS_ABOUT = {"action": "action", "chat": "chat", "mute": "chat", "present": "action"}  # which part of the page shows a refusal
-MODELS: dict[str, type[WsAction | WsChat | WsMute | WsPresent]] = {"action": WsAction, "chat": WsChat, "mute": WsMute, "present": WsPresent}
+ERRORS_ABOUT = {"action": "action", "resign": "action", "chat": "chat", "mute": "chat", "present": "action"}  # which part of the page shows a refusal
+MODELS: dict[str, type[WsAction | WsResign | WsChat | WsMute | WsPresent]] = {
+    "action": WsAction, "resign": WsResign, "chat": WsChat, "mute": WsMute, "present": WsPresent,
+}
 EXPECTED = (
-    'send {"type": "action", "version": N, "action": ...}, {"type": "chat", "text": ...},'
+    'send {"type": "action", "version": N, "action": ...}, {"type": "resign"}, {"type": "chat", "text": ...},'
     ' {"type": "mute", "spectators": true|false}, {"type": "present", "tokens": [...]} or {"type": "ping"}'
 )
 
@@ -140,9 +142,13 @@ async def handle(
         if isinstance(message, WsPresent):
             await present(service, game, message.tokens, here)
             return None
-        limit(ws, "chat")
-        if message.token is not None:  # a screen holding several seats speaks for one of them
+        if message.token is not None:  # a screen holding several seats speaks (or resigns) for one of them
             seat = await service.lobby.held_seat(game.meta.id, message.token)
+        if isinstance(message, WsResign):
+            limit(ws, "action")
+            await service.leaving.resign(game.meta.id, seat)
+            return {"type": "ok", "resigned": seat}
+        limit(ws, "chat")
         if isinstance(message, WsChat):
             await service.chat.say(game, seat, spectator, message.text)
         else:

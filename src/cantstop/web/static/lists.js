@@ -27,9 +27,11 @@ export function gameItem(g) {
     if (g.winner === i) span.append(text("span", " (won)", "sr-only"));
     a.append(span);
   });
-  const progress = g.status === "waiting" ? "waiting for players" : g.status === "over" ? turnsText(g.turns) : "playing";
+  const progress = { waiting: "waiting for players", over: turnsText(g.turns), abandoned: `abandoned after ${turnsText(g.turns ?? 0)}` }[g.status] || "playing";
   li.append(a, text("span", `${g.variant}${g.rated ? " · rated" : ""} · ${progress}`, "meta"));
-  if (g.status === "over") li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
+  if ((g.status === "over" || g.status === "abandoned") && g.turns !== null) {
+    li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
+  }
   return li;
 }
 
