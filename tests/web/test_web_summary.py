@@ -91,6 +91,40 @@ def test_a_resignation_and_an_abandoned_game_say_so_in_the_summary(client: TestC
     assert abandoned["seats"][0]["rating"] is None and abandoned["seats"][0]["place"] is None
 
 
+def turns_said(client: TestClient, game_id: str) -> dict[str, Any]:
+    """The game's turn count as each place that says it: the summary, the record's Turns tag,
+    the state the page shows ("won in N turns"), and the finished games' list (profiles)."""
+    summary = client.get(f"/api/games/{game_id}/summary").json()
+    record = client.get(f"/api/games/{game_id}/record").text
+    tag = re.search(r'\[Turns "(\d+)"\]', record)
+    listed = next(g for g in client.get("/api/finished").json() if g["id"] == game_id)
+    return {
+        "summary": summary["turns"], "seats": [s["turns"] for s in summary["seats"]], "record": int(tag.group(1)) if tag else None,
+        "page": client.get(f"/api/games/{game_id}").json()["state"]["turn"], "list": listed["turns"],
+    }
+
+
+def test_a_game_resigned_before_anyone_rolled_took_no_turn(client: TestClient) -> None:
+    game_id, tokens = hot_seat(client, ["Ann", "Bob"])
+    to_move = client.get(f"/api/games/{game_id}").json()["state"]["player"]
+    assert resign(client, game_id, tokens[1 - to_move]).json()["state"]["winner"] == to_move
+    assert turns_said(client, game_id) == {"summary": 0, "seats": [0, 0], "record": 0, "page": 0, "list": 0}
+    own, own_tokens = hot_seat(client, ["Cy", "Dee"])
+    first = client.get(f"/api/games/{own}").json()["state"]["player"]
+    resign(client, own, own_tokens[first])  # the seat to move gives up before its first roll
+    assert turns_said(client, own) == {"summary": 0, "seats": [0, 0], "record": 0, "page": 0, "list": 0}
+
+
+def test_a_turn_rolled_in_counts_when_a_resignation_ends_the_game(client: TestClient) -> None:
+    game_id, tokens = hot_seat(client, ["Ann", "Bob"])
+    to_move = client.get(f"/api/games/{game_id}").json()["state"]["player"]
+    rolled = client.post(f"/api/games/{game_id}/actions", json={"version": 0, "action": "roll"}, headers=auth(tokens[to_move]))
+    assert rolled.status_code == 200, rolled.text
+    resign(client, game_id, tokens[1 - to_move])
+    seats = [1 if seat == to_move else 0 for seat in range(2)]
+    assert turns_said(client, game_id) == {"summary": 1, "seats": seats, "record": 1, "page": 1, "list": 1}
+
+
 def test_a_game_still_played_has_no_summary_yet(client: TestClient) -> None:
     game_id, _ = hot_seat(client, ["Ann", "Bob"])
     refused = client.get(f"/api/games/{game_id}/summary")

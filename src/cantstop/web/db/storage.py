@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cantstop.core.record import Event
-from cantstop.table import Move, StaleMoveError
+from cantstop.table import Kind, Move, StaleMoveError
 from cantstop.web.db import queries
 from cantstop.web.db.engine import checkpoint, is_sqlite, migrate, open_engine
 from cantstop.web.db.moves import END, STORED_CHARS, decode_move, encode_move
@@ -361,7 +361,9 @@ class Storage:
             ).all()
             for game_id, kind, data in found:
                 move = decode_move(kind, data)
-                if not move.out_of_band:  # a fallback's note is no event of the record; its move follows it
+                # A fallback's note is no event of the record (its move follows it); a seat
+                # leaving is one (games among people play on without it).
+                if move.kind is Kind.RESIGN or not move.out_of_band:
                     events[game_id].append(move.event)
             return [(g, events[g.id]) for g in games]
 
