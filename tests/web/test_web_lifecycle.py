@@ -135,7 +135,8 @@ def test_in_a_three_player_game_the_seat_leaves_and_play_goes_on(app_client: Tes
 
 
 def test_in_a_rated_game_the_seats_that_resign_rank_last(storage: Storage) -> None:
-    """Three accounts: Bob resigns first, then Cy: Ann wins, Cy (who stayed longer) before Bob."""
+    """Three accounts: Bob resigns first, then Cy: Ann wins, and Bob and Cy share the last
+    place: Cy gains nothing by having stayed longer."""
     with people(storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
         game_id = rated_game(ann, [bob, cy])
         for who in (bob, cy):
@@ -143,7 +144,11 @@ def test_in_a_rated_game_the_seats_that_resign_rank_last(storage: Storage) -> No
             assert left.status_code == 200, left.text
         assert left.json()["state"]["winner"] == 0
         board = {p["name"]: p for p in ann.get("/api/players").json()}
-        assert board["Ann"]["rating"] > board["Cy"]["rating"] > board["Bob"]["rating"]
+        assert board["Ann"]["rating"] > board["Cy"]["rating"] and board["Cy"]["rating"] == pytest.approx(board["Bob"]["rating"])
+        summary = ann.get(f"/api/games/{game_id}/summary").json()
+        assert [s["place"] for s in summary["seats"]] == [1, 3, 3]
+        changes = standings.changes(storage, game_id)
+        assert changes[1].change == pytest.approx(changes[2].change) and changes[1].change < 0
         assert (board["Ann"]["wins"], board["Bob"]["wins"], board["Cy"]["wins"]) == (1, 0, 0)
         two = rated_game(bob, [cy])
         to_move = bob.get(f"/api/games/{two}").json()["state"]["player"]

@@ -83,7 +83,7 @@ def test_a_resignation_and_an_abandoned_game_say_so_in_the_summary(client: TestC
     resign(client, game_id, tokens[0])
     summary = client.get(f"/api/games/{game_id}/summary").json()
     assert summary["winner"] == 1 and [s["left"] for s in summary["seats"]] == ["resigned", None, "resigned"]
-    assert [s["place"] for s in summary["seats"]] == [2, 1, 3]  # Cy left first: last
+    assert [s["place"] for s in summary["seats"]] == [3, 1, 3]  # both left: both last, whoever left first
     solo, solo_tokens = hot_seat(client, ["Dee"], variant="solitaire")
     resign(client, solo, solo_tokens[0])
     abandoned = client.get(f"/api/games/{solo}/summary").json()

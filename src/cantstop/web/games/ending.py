@@ -13,7 +13,7 @@ from cantstop.table import Kind
 from cantstop.table.table import recorded_fault
 from cantstop.web.games.describe import display_names
 from cantstop.web.games.live import LiveGame
-from cantstop.web.players.ratings import left_order, placings
+from cantstop.web.players.ratings import placings
 from cantstop.web.players.standings import RatingChange
 
 
@@ -40,7 +40,7 @@ def summary_of(game: LiveGame, changes: list[RatingChange | None]) -> dict[str, 
                 "seats": seats, **links}
     counted = summarize(table.record)
     left = how_left(game)
-    ranks = placings(table.state, left_order(table.record)) if table.winner is not None and len(seats) > 1 else None
+    ranks = placings(table.state) if table.winner is not None and len(seats) > 1 else None
     for number, (entry, seat, change) in enumerate(zip(seats, counted.seats, changes)):
         entry.update(
             turns=seat.turns, rolls=seat.rolls, busts=seat.busts, columns=list(seat.columns), best=seat.best,

@@ -42,7 +42,7 @@ from cantstop.web.db.values import Append, GameStatus, SeatKind, StoredGame
 from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
 from cantstop.web.games.chat import ChatRoom
 from cantstop.web.games.describe import display_names, game_json, log_lines
-from cantstop.web.players.ratings import left_order, rate_game
+from cantstop.web.players.ratings import rate_game
 
 QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
 
@@ -506,7 +506,7 @@ class LiveGames:
         game.driven = game.version
         if table.over:
             await self.reread(game)
-            await self.recorder.db(rate_game, self.storage, game.meta, table.state, left_order(table.record))
+            await self.recorder.db(rate_game, self.storage, game.meta, table.state)
         self.publish(game, entries)
         self.moved(game)
         if not table.over and table.seat != before:

@@ -15,7 +15,6 @@ from datetime import timedelta
 
 from openskill.models import PlackettLuce
 
-from cantstop.core.record import Leave, Record
 from cantstop.core.state import State
 from cantstop.core.variant import PRESETS, Variant
 from cantstop.web.db.rows import now
@@ -56,24 +55,18 @@ def rated_variant(variant: Variant, players: int) -> str | None:
             f" Turtles; this board is custom ({', '.join(changed) or 'its options'}): play it as a friendly game")
 
 
-def left_order(record: Record) -> list[int]:
-    """The seats that left the game (resigned, or forfeited on their clock), in the order they left."""
-    return [event.seat for event in record.events if isinstance(event, Leave)]
-
-
-def placings(state: State, left: Sequence[int] | None = None) -> list[int]:
-    """Rank 1 for the winner; the others still playing by columns claimed, then by spaces
-    climbed; the seats that left (`left`, in the order they left; by default `state.out`)
-    come last, the one that stayed longest first among them."""
-    gone = {seat: order for order, seat in enumerate(state.out if left is None else left)}
+def placings(state: State) -> list[int]:
+    """Each seat's place: 1 for the winner, then the others still playing by columns claimed,
+    then by spaces climbed; every seat that left (`state.out`: resigned, or forfeited on its
+    clock) shares the last place, the number of seats, however long it stayed: outlasting
+    another leaver earns nothing (openskill takes tied ranks)."""
 
     def key(p: int) -> tuple[int, int, int]:
-        if p in gone:
-            return 2, -gone[p], 0
         return (0 if p == state.winner else 1), -len(state.columns_won(p)), -sum(state.pieces[p])
 
-    ranks = [0] * state.num_players
-    for place, p in enumerate(sorted(range(state.num_players), key=key), 1):
+    ranks = [state.num_players] * state.num_players
+    staying = sorted((p for p in range(state.num_players) if p not in state.out), key=key)
+    for place, p in enumerate(staying, 1):
         ranks[p] = place
     return ranks
 
@@ -111,10 +104,10 @@ def weighted(before: Rating, full_mu: float, full_sigma: float, weight: float, w
     return replace(before, mu=mu, sigma=sigma, games=before.games + 1, wins=before.wins + won)
 
 
-def rate_game(storage: Storage, game: StoredGame, state: State, left: Sequence[int] | None = None) -> None:
+def rate_game(storage: Storage, game: StoredGame, state: State) -> None:
     """Rate a finished rated game: each seat's entry moves by openskill's update, weighted by
-    how often its pair played within PAIR_WINDOW; a seat that left (`left`, as `placings`
-    reads it) is rated below every seat that stayed. Friendly games, solitaire and a game
+    how often its pair played within PAIR_WINDOW; the seats that left are rated as tied for
+    last, below every seat that stayed (`placings`). Friendly games, solitaire and a game
     with an unrated seat change nothing."""
     seated = holders(game)
     if not game.rated or state.num_players < 2 or state.winner is None or None in seated or len(set(seated)) < len(seated):
@@ -123,7 +116,7 @@ def rate_game(storage: Storage, game: StoredGame, state: State, left: Sequence[i
     known = standings.ratings(storage, who)
     before = [known.get(h) or Rating(h[0], str(h[1]), _MODEL.mu, _MODEL.sigma, 0, 0) for h in who]
     teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in before]
-    after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state, left)])
+    after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state)])
     results = []
     for seat, (holder, old, team) in enumerate(zip(who, before, after)):
         weight = pair_weight(storage, game, seat, who)
