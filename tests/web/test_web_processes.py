@@ -103,6 +103,27 @@ def test_chat_and_its_mute_reach_the_clients_of_the_other_process(two_servers: t
         assert chat["spectators_muted"] is True and [m["text"] for m in chat["messages"]] == ["hello from the first process"]
 
 
+def test_a_process_that_opens_the_game_later_reads_what_was_said_on_the_other(two_servers: tuple[Server, Server]) -> None:
+    first, second = two_servers
+    game_id = httpx.post(first.url + "/api/games", json={"variant": "classic", "seats": ["open", "open"]}).json()["id"]
+    ann = httpx.post(f"{first.url}/api/games/{game_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+    url = first.url.replace("http", "ws") + f"/ws/games/{game_id}"
+    with connect(url, additional_headers={"Authorization": f"Bearer {ann}"}) as on_first, connect(url) as watcher:
+        receive(on_first, "hello"), receive(watcher, "hello")
+        on_first.send(json.dumps({"type": "chat", "text": "said before the other process knew the game"}))
+        said = receive(watcher, "chat")
+        assert receive(on_first, "chat") == said
+        watcher.send(json.dumps({"type": "chat", "text": "and from the stands"}))
+        stands = receive(on_first, "chat")
+        on_first.send(json.dumps({"type": "mute", "spectators": True}))
+        receive(watcher, "chat_mute")
+    with connect(second.url.replace("http", "ws") + f"/ws/games/{game_id}") as later:  # the second process reads the game now
+        chat = receive(later, "hello")["chat"]
+        assert chat == {"messages": [said, stands], "spectators_muted": True}
+        later.send(json.dumps({"type": "chat", "text": "let me speak"}))
+        assert receive(later, "error")["error"] == "muted"
+
+
 @pytest.fixture
 def two_sweeping_servers() -> Iterator[tuple[Server, Server, str]]:
     """Two processes on one database that end a game left alone for a second, and give a

@@ -172,3 +172,44 @@ def test_the_migrations_build_exactly_the_models_schema(any_storage: Storage) ->
     with any_storage.engine.connect() as conn:
         differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert differences == []
+
+
+def test_the_upgrade_says_whose_move_it_is_in_the_games_under_way(any_url: str) -> None:
+    """A game in play from before its rows said whose move it was (three seats: Ann played a
+    turn, then Bob resigned: Cy is to move) shows as Cy's turn at once after the upgrade,
+    not only after its next move; a game waiting for players is left alone."""
+    from sqlalchemy import text
+
+    from cantstop.core.dice import SeededDice
+    from cantstop.table import Table
+    from cantstop.web.db.engine import migrate
+    from cantstop.web.db.rows import now
+    from cantstop.web.db.tokens import hash_token
+
+    table = Table.new("classic", ["Ann", "Bob", "Cy"], SeededDice(3), first=0)
+    table.play(Move.of(ROLL))
+    table.play(Move.of(table.state.options[0]))
+    table.play(Move.of(STOP))
+    table.play(Move.resign(1, "resigned"))
+    assert table.seat == 2
+    storage = Storage(any_url)
+    migrate(storage.engine, any_url, "0007")
+    with storage.engine.begin() as conn:
+        for game_id, status, first in (("under_way", "playing", 0), ("waiting", "waiting", None)):
+            conn.execute(text("INSERT INTO games (id, variant, first, tags, status, version, created, updated, clock, rated)"
+                              " VALUES (:id, 'classic', :first, '{}', :status, :version, :t, :t, 0, false)"),
+                         {"id": game_id, "first": first, "status": status, "version": len(table.moves) if first is not None else 0, "t": now()})
+            for seat, name in enumerate(("Ann", "Bob", "Cy")):
+                conn.execute(text("INSERT INTO seats (game_id, seat, kind, name, token_hash) VALUES (:g, :s, 'person', :n, :h)"),
+                             {"g": game_id, "s": seat, "n": name, "h": hash_token(f"{game_id}-{name}")})
+        for seq, move in enumerate(table.moves, 1):
+            kind, data = encode_move(move)
+            conn.execute(text("INSERT INTO events (game_id, seq, kind, data, created) VALUES ('under_way', :q, :k, :d, :t)"),
+                         {"q": seq, "k": kind, "d": data, "t": now()})
+    storage.migrate()
+    assert [(g.id, g.to_move) for g in (storage.game("under_way"), storage.game("waiting")) if g] == [("under_way", 2), ("waiting", None)]
+    with TestClient(create_app(storage, bot_delay=0)) as client:
+        for name, turn in (("Cy", True), ("Ann", False)):
+            mine = client.post("/api/my-games", json={"tokens": [{"game": "under_way", "token": f"under_way-{name}"}]}).json()
+            assert [(g["id"], g["your_turn"]) for g in mine["games"]] == [("under_way", turn)]
+    storage.close()

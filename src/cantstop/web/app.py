@@ -46,7 +46,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
         await service.resume()
         listener = None
         if storage.shared:  # other processes may serve the same games: hear of their moves
-            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.games.catch_up_all, service.chat_notified))
+            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified))
         yield ops.lifespan_state
         if listener is not None:
             listener.cancel()

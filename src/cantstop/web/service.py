@@ -48,9 +48,16 @@ class GameService:
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""
-        game = self.games.held.get(game_id)
+        game = await self.games.holding(game_id)
         if game is not None:
             self.chat.received(game, text)
+
+    async def catch_up_all(self) -> None:
+        """After the notices of other processes were lost (the database connection dropped):
+        every game held here catches up with its moves, seats and chat."""
+        await self.games.catch_up_all()
+        for game in list(self.games.held.values()):
+            await self.chat.catch_up(game)
 
     async def resume(self) -> None:
         """After a (re)start: the bots of the games in progress go on, and the sweeper starts

@@ -42,6 +42,7 @@ class GameRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())  # else friendly
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the seat whose move it is, while playing
     seen: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # when a player last had the game open
+    spectators_muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())  # only players may chat
 
 
 class SeatRow(Base):
@@ -78,6 +79,27 @@ class EventRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(8))  # dice, choice, decision, or an out-of-band move's kind
     data: Mapped[str] = mapped_column(String(64))  # see `web.db.moves`
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+CHAT_CHARS = 200  # the longest chat message, in characters (`games.chat`)
+
+
+class ChatRow(Base):
+    """One chat message, stored before anyone is sent it: who said it (a seat's player, with
+    the account if signed in, or a spectator by the label its connection had), the text,
+    and when. A player's line keeps the name the seat had then; deleting its account
+    renames it as the account's seats are."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (sa.Index("ix_chat_messages_game_id_id", "game_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)  # the order said in
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None for a spectator
+    spectator: Mapped[bool] = mapped_column(Boolean)  # a spectator's line: kept from a rated game's players until it ends
+    name: Mapped[str] = mapped_column(String(40))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    text: Mapped[str] = mapped_column(String(CHAT_CHARS))
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
@@ -125,3 +147,4 @@ def schema_of(row: type[Base]) -> sa.Table:
 GAMES = schema_of(GameRow)
 SEATS = schema_of(SeatRow)
 EVENTS = schema_of(EventRow)
+CHAT = schema_of(ChatRow)

@@ -1,14 +1,16 @@
-"""Storage behind one small interface: games, seats and events in any SQLAlchemy database
-(ratings have their own room: `web.players.standings`).
+"""Storage behind one small interface: games, seats, events and chat messages in any
+SQLAlchemy database (ratings have their own room: `web.players.standings`).
 
 Every method is a blocking call: the server makes them off its event loop (`Recorder`).
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,6 +26,7 @@ from cantstop.web.db.engine import checkpoint, is_sqlite, migrate, open_engine
 from cantstop.web.db.moves import END, STORED_CHARS, decode_move, encode_move
 from cantstop.web.db.notify import NOTIFY, notice
 from cantstop.web.db.rows import (
+    CHAT,
     EVENTS,
     GAMES,
     SEATS,
@@ -37,6 +40,7 @@ from cantstop.web.db.tokens import hash_token, new_token
 from cantstop.web.db.values import (
     ENDED,
     Append,
+    ChatLine,
     GameStatus,
     RematchExists,
     Seat,
@@ -338,10 +342,39 @@ class Storage:
         if self.shared:
             s.execute(NOTIFY, notice(game_id, version))
 
-    def notify_chat(self, game_id: str, frame: str) -> None:
-        """PostgreSQL: relay a chat frame (JSON text) to every server process."""
-        with self.session() as s:
-            s.execute(NOTIFY, notice(game_id, frame))
+    # ------------------------------------------------------------------- chat
+    def say(self, line: ChatLine) -> ChatLine:
+        """Store a chat message; returns it with its number and time. On PostgreSQL every
+        server process is told (its frame, at commit), as it is of a move."""
+        stamp = now()
+        with self.engine.begin() as conn:
+            row = {"game_id": line.game_id, "seat": line.seat, "spectator": line.seat is None, "name": line.name,
+                   "account_id": line.account_id, "text": line.text, "created": stamp}
+            key = conn.execute(CHAT.insert(), row).inserted_primary_key
+            assert key is not None, "an insert has a key"
+            stored = replace(line, id=key[0], at=stamp)
+            if self.shared:
+                conn.execute(NOTIFY, notice(line.game_id, json.dumps(stored.frame())))
+        return stored
+
+    def mute_spectators(self, game_id: str, on: bool, frame: str) -> None:
+        """Let only the players chat (`on`), or everyone; on PostgreSQL `frame` (JSON text,
+        saying so) goes to every server process at commit."""
+        with self.engine.begin() as conn:
+            conn.execute(GAMES.update().where(GAMES.c.id == game_id).values(spectators_muted=on))
+            if self.shared:
+                conn.execute(NOTIFY, notice(game_id, frame))
+
+    def chat(self, game_id: str, last: int) -> tuple[list[ChatLine], bool]:
+        """A game's `last` chat messages, oldest first, and whether spectators are muted."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text, CHAT.c.account_id, CHAT.c.created)
+                .where(CHAT.c.game_id == game_id).order_by(CHAT.c.id.desc()).limit(last)
+            ).all()
+            muted = conn.scalar(select(GAMES.c.spectators_muted).where(GAMES.c.id == game_id))
+        lines = [ChatLine(game_id, seat, name, text, account, number, at) for number, seat, name, text, account, at in reversed(rows)]
+        return lines, bool(muted)
 
     # ---------------------------------------------------------------- players
     def finished_games(

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cantstop.core.record import Event, Record
 from cantstop.core.variant import preset
@@ -81,6 +81,26 @@ class StoredGame:
         return Record(
             preset(self.variant), [s.name or f"Seat {s.seat + 1}" for s in self.seats], self.first, events, dict(self.tags)
         )
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat message: the game, who said it (a seat, or None for a spectator, and the name
+    shown), the text, the speaker's account if a signed-in player said it; its number and
+    time (UTC) once stored."""
+
+    game_id: str
+    seat: int | None
+    name: str
+    text: str
+    account_id: int | None = None
+    id: int | None = None
+    at: datetime | None = None
+
+    def frame(self) -> dict[str, Any]:
+        """The message as clients are sent it (and as processes relay it to each other)."""
+        at = None if self.at is None else self.at.replace(tzinfo=UTC).isoformat(timespec="seconds")
+        return {"type": "chat", "id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "at": at}
 
 
 class Skill:

@@ -40,7 +40,7 @@ from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.tokens import GAME_ID
 from cantstop.web.db.values import Append, GameStatus, SeatKind, StoredGame
 from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
-from cantstop.web.games.chat import ChatRoom
+from cantstop.web.games.chat import HISTORY, ChatRoom
 from cantstop.web.games.describe import display_names, game_json, log_lines
 from cantstop.web.players.ratings import rate_game
 
@@ -295,6 +295,17 @@ class LiveGames:
             loading.add_done_callback(lambda task: self._loaded(game_id, task))
         return await asyncio.shield(loading)
 
+    async def holding(self, game_id: str) -> LiveGame | None:
+        """The game if this process holds it (waiting for its load if one is under way), else
+        None: a game not held needs no news, as it is read whole when it is next needed."""
+        loading = self._loading.get(game_id)
+        if game_id not in self.held and loading is not None:
+            try:
+                await asyncio.shield(loading)
+            except Exception:  # the load's own waiters hear of its failure
+                return None
+        return self.held.get(game_id)
+
     def _loaded(self, game_id: str, task: asyncio.Task[LiveGame]) -> None:
         self._loading.pop(game_id, None)
         if not task.cancelled():
@@ -312,6 +323,9 @@ class LiveGames:
         game.ended_line()
         if meta.updated is not None and game.version == meta.version:  # the clock of a game read back counts from its last stored move
             game.moved_at = meta.updated.replace(tzinfo=UTC).timestamp()
+        # The chat last: a message stored from now on is relayed once the game is held (see `holding`).
+        lines, muted = await self.recorder.db(self.storage.chat, game_id, HISTORY)
+        game.chat = ChatRoom.stored(lines, muted, revealed=game.finished)
         held = self.held.setdefault(game_id, game)
         if held is game:
             for hook in self.on_load:
@@ -346,7 +360,11 @@ class LiveGames:
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
+                renamed = [s.name for s in meta.seats] != [s.name for s in game.meta.seats]
                 game.meta, changed = meta, True
+                if renamed:  # a deleted account's lines read as its seats do now
+                    lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
+                    game.chat.read_again(lines, muted)
         ended = game.ended_line()  # another process ended it
         if over or game.meta.first is None or ended:  # over: only its rematch can have changed; waiting: only its seats
             if changed:

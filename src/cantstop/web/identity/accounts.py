@@ -19,7 +19,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from cantstop.web.db.rows import GameRow, SeatRow, now
+from cantstop.web.db.notify import NOTIFY, notice
+from cantstop.web.db.rows import ChatRow, GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import hash_token
 from cantstop.web.errors import Conflict, NotFound
@@ -185,27 +186,37 @@ class Accounts:
             raise name_taken(new) from None
         return Account(account.id, new, account.created)
 
-    def delete(self, account_id: int) -> None:
+    def delete(self, account_id: int) -> list[str]:
         """Anonymise an account: its name, password, sessions and passkeys go; the row and the
         hashes of its name stay, so nobody takes the name. The seats it played in since it
-        was made (nobody else could sit under its name) read "deleted player #ID" instead."""
+        was made (nobody else could sit under its name), and the chat messages it wrote as a
+        player, read "deleted player #ID" instead. Returns the games of those seats (every
+        server process is told they changed, as of a seat moved)."""
         with self._session() as s:
             row = s.get(AccountRow, account_id)
             if row is None or row.name is None:
-                return
+                return []
             for table in (SessionRow, PasskeyRow, ChallengeRow):
                 s.execute(delete(table).where(table.account_id == account_id))
             gone = deleted_label(account_id)
+            games = set(s.scalars(select(SeatRow.game_id).where(SeatRow.account_id == account_id)))
             s.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=gone))
+            s.execute(update(ChatRow).where(ChatRow.account_id == account_id).values(name=gone))  # what it said stays
             # Seats taken under its name before seats knew their account (no guest may take an account's name).
             since = select(GameRow.id).where(GameRow.created >= row.created)
             seats = s.scalars(select(SeatRow.name).distinct().where(
                 SeatRow.kind == "person", func.lower(SeatRow.name) == row.name.lower(), SeatRow.game_id.in_(since))).all()
             mine = [n for n in seats if n is not None and name_key(n) == name_key(row.name)]
             if mine:
-                s.execute(update(SeatRow).where(SeatRow.name.in_(mine), SeatRow.game_id.in_(since)).values(name=gone))
+                named = (SeatRow.name.in_(mine), SeatRow.game_id.in_(since))
+                games.update(s.scalars(select(SeatRow.game_id).where(*named)))
+                s.execute(update(SeatRow).where(*named).values(name=gone))
             row.name, row.password_hash, row.deleted = None, None, now()
             row.webhook_url = row.webhook_secret = None
+            if self.storage.shared:
+                for game_id in games:
+                    s.execute(NOTIFY, notice(game_id, -1))
+        return sorted(games)
 
     # ------------------------------------------------------------- sessions
     def open_session(self, account_id: int, address: str, idle: timedelta, longest: timedelta) -> str:

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from cantstop.web.db.rows import now
 from cantstop.web.db.tokens import hash_token
-from cantstop.web.deps import client_address, get_settings, limit
+from cantstop.web.deps import client_address, get_service, get_settings, limit
 from cantstop.web.errors import Conflict, Invalid, NotSignedIn, NotVerified, TooMany
 from cantstop.web.identity import passkeys
 from cantstop.web.identity.accounts import Account, SignedIn
@@ -184,7 +184,13 @@ async def delete_account(body: Confirm, request: Request, session: SignedInSessi
     """Delete the account (its password confirms it): its name, password, sessions and passkeys
     go; finished games stay, shown as a deleted player's; the name stays taken."""
     await confirm_password(request, session, body.password)
-    await db_of(request)(accounts_of(request).delete, session.account.id)
+    renamed = await db_of(request)(accounts_of(request).delete, session.account.id)
+    games = get_service(request).games
+    for game_id in renamed:  # the games held here show the seats, and read the chat lines, as stored now
+        game = games.held.get(game_id)
+        if game is not None:
+            async with game.lock:
+                await games.refresh(game, seats=True)
     response = Response(status_code=204)
     clear_session_cookies(response)
     return response

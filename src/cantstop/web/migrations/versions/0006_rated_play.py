@@ -12,7 +12,7 @@ ACCOUNT, NAME, NUMBER = "accounts.id", sa.String(40), sa.Float
 
 def upgrade() -> None:
     op.add_column("games", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
-    op.add_column("games", sa.Column("to_move", sa.Integer, nullable=True))  # games under way read it at their next move
+    op.add_column("games", sa.Column("to_move", sa.Integer, nullable=True))  # for games under way: at their next move, or 0008
     with op.batch_alter_table("seats") as seats:  # SQLite adds a foreign key by copying the table
         seats.add_column(sa.Column("account_id", sa.Integer, sa.ForeignKey(ACCOUNT, name="fk_seats_account_id"), nullable=True))
         seats.create_index("ix_seats_account_id", ["account_id"])
