@@ -15,7 +15,15 @@ from typing import Any
 import httpx
 import pytest
 from account_helpers import PASSWORD
-from test_web_browser import browser, create, serious_violations, server, wait_js, watched_page  # noqa: F401  (fixtures)
+from test_web_browser import (  # noqa: F401  (fixtures)
+    browser,
+    create,
+    serious_violations,
+    server,
+    take_seat,
+    wait_js,
+    watched_page,
+)
 from web_helpers import Server
 
 
@@ -127,6 +135,57 @@ def test_one_of_three_people_at_one_screen_resigns_and_the_others_play_on(browse
     page.select_option("#resign-who", "2")
     assert page.text_content("#resign-what").startswith("Ann wins the game.")
     page.click("#resign-dialog button[value=cancel]")
+    assert errors == []
+
+
+
+def test_seats_left_before_the_start_are_forgotten_by_the_browser(browser: Any, server: Server) -> None:  # noqa: F811
+    """Ann's seat, joined online, is held by the game's cookie; Bob's, added at this screen,
+    by a token the page keeps. Once each leaves before the start, the browser keeps nothing
+    for the game: the server cleared the cookie, the page dropped the token, and a reload
+    shows a spectator offered a seat."""
+    game_id = create(server, "classic", ["open", "open", "open", "bot:random"])
+    page, errors = watched_page(browser, 1280, 900)
+    page.goto(f"{server.url}/game/{game_id}")
+    take_seat(page, "Ann", 0)
+    page.fill("#join-name", "Bob")
+    page.select_option("#join-seat", "1")
+    page.click("#join-submit")
+    page.wait_for_selector("#seats .seat:nth-child(2) .tag")
+    stored = f"localStorage.getItem('cantstop-seats-{game_id}')"
+    assert [c["name"] for c in page.context.cookies()] == [f"cantstop_{game_id}"] and page.evaluate(
+        stored
+    ) is not None
+    for seat in (1, 0):
+        page.click("#resign-open")
+        page.wait_for_selector("#resign-dialog[open]")
+        if seat == 1:
+            page.select_option("#resign-who", "1")
+        assert page.text_content("#resign-what").startswith("Your seat opens again")
+        page.click("#resign-confirm")
+        page.wait_for_selector(f"#seats .seat:nth-child({seat + 1}):not(:has(.tag))")
+    assert page.evaluate(stored) is None  # no empty entry left behind
+    assert page.context.cookies() == []  # cleared by the answer that opened Ann's seat again
+    wait_js(page, "!document.getElementById('join').hidden")
+    assert (
+        page.text_content("#join-title") == "Take a seat"
+        and page.locator("#resign-open").is_hidden()
+    )
+    page.reload()
+    wait_js(
+        page,
+        "document.body.dataset.status === 'waiting' && !document.getElementById('join').hidden",
+    )
+    assert (
+        page.locator("#seats .tag").count() == 0
+        and page.text_content("#join-title") == "Take a seat"
+    )
+    assert [s["kind"] for s in httpx.get(f"{server.url}/api/games/{game_id}").json()["seats"]] == [
+        "open",
+        "open",
+        "open",
+        "bot",
+    ]
     assert errors == []
 
 

@@ -192,6 +192,43 @@ def test_leaving_before_the_start_opens_the_seat_again(app_client: TestClient) -
     assert client.get(f"/api/games/{game_id}").json()["status"] == "playing"
 
 
+def test_leaving_before_the_start_clears_the_browsers_cookie_for_the_seat(
+    app_client: TestClient,
+) -> None:
+    """A seat joined online is held by the browser's cookie: the answer that opens the seat
+    again clears it (the cookie would hold nothing). A cookie holding a seat stays when a seat
+    held by a token leaves, and when its own seat resigns in play."""
+    client = app_client
+    cookie = lambda game: client.cookies.get(f"cantstop_{game}")  # noqa: E731
+    game_id = new_game(client, ["open", "open", "bot:random"])
+    client.post(f"/api/games/{game_id}/join", json={"seat": 0, "name": "Ann"})
+    assert cookie(game_id)
+    left = resign(client, game_id, None)  # by its cookie, as the page does
+    assert left.status_code == 200 and left.json()["seats"][0]["kind"] == "open"
+    dropped = left.headers["set-cookie"]
+    assert dropped.startswith(f"cantstop_{game_id}=") and all(
+        part in dropped.lower() for part in ("max-age=0", "httponly", "samesite=strict")
+    )
+    assert cookie(game_id) is None and client.get(f"/api/games/{game_id}").json()["you"] is None
+    client.post(
+        f"/api/games/{game_id}/join", json={"seat": 0, "name": "Ann"}
+    )  # online again, and someone at this screen
+    cy = client.post(
+        f"/api/games/{game_id}/join", json={"seat": 1, "name": "Cy", "screen": True}
+    ).json()["token"]
+    assert (
+        "set-cookie" not in resign(client, game_id, cy).headers
+        and client.get(f"/api/games/{game_id}").json()["you"] == 0
+    )
+    client.post(
+        f"/api/games/{game_id}/join", json={"seat": 1, "name": "Cy", "screen": True}
+    )  # the game starts
+    assert (
+        "set-cookie" not in resign(client, game_id, None).headers
+        and client.get(f"/api/games/{game_id}").json()["you"] == 0
+    )
+
+
 def test_a_solitaire_player_who_gives_up_ends_the_game_abandoned_and_unrated(app_client: TestClient) -> None:
     client = app_client
     game_id, tokens = hot_seat(client, ["Ann"], variant="solitaire")

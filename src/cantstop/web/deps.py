@@ -56,6 +56,11 @@ def set_seat_cookie(conn: HTTPConnection, response: Response, game_id: str, toke
     )
 
 
+def clear_seat_cookie(conn: HTTPConnection, response: Response, game_id: str) -> None:
+    """Tell the browser to drop its cookie for the game (set as `set_seat_cookie` sets it)."""
+    response.delete_cookie(cookie_name(game_id), path="/", secure=is_https(conn), httponly=True, samesite="strict")
+
+
 def seat_cookies(conn: HTTPConnection, most: int = 100) -> dict[str, str]:
     """Game id -> the seat token of each game cookie the browser sent (at most `most`)."""
     found: dict[str, str] = {}

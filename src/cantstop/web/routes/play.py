@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from cantstop.core.record import write_record
 from cantstop.table import Table
-from cantstop.web.deps import ServiceDep, rate_limited
+from cantstop.web.deps import ServiceDep, clear_seat_cookie, cookie_name, rate_limited
 from cantstop.web.errors import Conflict, NotAllowed
 from cantstop.web.games.describe import log_lines, state_json
 from cantstop.web.games.ending import summary_of
@@ -41,11 +41,16 @@ async def act(game_id: str, body: ActionIn, seat: ActingSeat, service: ServiceDe
 
 
 @router.post("/resign", dependencies=[Depends(rate_limited("action"))])
-async def resign(game_id: str, seat: ActingSeat, service: ServiceDep) -> dict[str, Any]:
+async def resign(game_id: str, seat: ActingSeat, service: ServiceDep, request: Request, response: Response) -> dict[str, Any]:
     """The seat the token holds gives up, at any moment: with two players the other wins;
     with more it leaves (its pieces come off) and play goes on; alone, the game ends. Before
-    the start the seat is opened again. Returns the new game JSON."""
-    return await service.leaving.resign(game_id, seat)
+    the start the seat is opened again, and the browser's cookie for the game, which held
+    it, is cleared. Returns the new game JSON."""
+    game = await service.leaving.resign(game_id, seat)
+    cookie = request.cookies.get(cookie_name(game_id))
+    if cookie and await service.lobby.seat_of(game_id, cookie) is None:  # it held the seat just opened, or nothing already
+        clear_seat_cookie(request, response, game_id)
+    return game
 
 
 @router.get("/record", response_class=PlainTextResponse)
