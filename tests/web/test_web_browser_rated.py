@@ -122,11 +122,13 @@ def test_a_guests_seat_moves_to_a_phone_by_a_one_time_link(browser: Any, server:
 
 
 class Hostile:
-    """A page of another site (another host and port) that tries to act for whoever visits it."""
+    """A page of another origin that tries to act for whoever visits it: by default of another
+    site (another host and port); on `host` "localhost", of the same site as a server there
+    (another port of the same host), whose SameSite=Strict cookies the browser still sends."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, path: str = "/api/account/sign-out-everywhere", host: str = "127.0.0.1") -> None:
         script = (
-            f"fetch('{target}/api/account/sign-out-everywhere', {{method: 'POST', credentials: 'include', body: '{{}}',"
+            f"fetch('{target}{path}', {{method: 'POST', credentials: 'include', body: '{{}}',"
             f" headers: {{'content-type': 'text/plain'}}}}).catch(() => null).finally(() => {{ document.title = 'done'; }});"
         )
         page = f"<!doctype html><title>win a prize</title><form method=post action='{target}/api/account/delete'></form><script>{script}</script>"
@@ -144,7 +146,7 @@ class Hostile:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.url = f"http://{host}:{self.server.server_address[1]}/"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
@@ -163,6 +165,30 @@ def test_a_page_of_another_site_cannot_act_for_a_signed_in_visitor(browser: Any,
     page.goto(site + "/account")
     assert shown_account(page) == "Ann"  # still signed in: neither request did a thing
     assert page.locator("#sessions li").count() == 1
+    assert errors == []
+
+
+def test_a_page_of_the_same_site_on_another_port_cannot_resign_a_guests_seat(browser: Any, server: Server) -> None:  # noqa: F811
+    """The seat cookie is SameSite=Strict, and a page on another port of the same host is of the
+    same site, so the browser sends the cookie with its request: the server refuses it by its Origin."""
+    site = local(server)
+    made = httpx.post(server.url + "/api/games", json={"variant": "classic", "seats": ["open", "open"]}).json()
+    page, errors = watched(browser)
+    page.goto(site + made["url"])
+    page.fill("#join-name", "Gus")
+    page.click("#join button[type=submit]")
+    page.wait_for_selector("#seats .seat:nth-child(1) .tag")
+    hostile = Hostile(site, f"/api/games/{made['id']}/resign", host="localhost")
+    try:
+        trap = page.context.new_page()
+        trap.goto(hostile.url)
+        wait_js(trap, "document.title === 'done'")
+    finally:
+        hostile.server.shutdown()
+    seat = httpx.get(f"{server.url}/api/games/{made['id']}").json()["seats"][0]
+    assert seat["kind"] == "person" and seat["name"] == "Gus"  # still Gus's: the request did nothing
+    page.reload()
+    page.wait_for_selector("#seats .seat:nth-child(1) .tag")  # and this browser still holds it
     assert errors == []
 
 
