@@ -30,7 +30,16 @@ function onClick(id, act) {
 }
 
 const credentials = () => ({ name: $("name").value, password: $("password").value });
-const toAccount = () => location.assign("/account");
+
+// Where to go once signed in: the page of this site that sent here (`?next=/game/ID`), else
+// the account. Read as a URL against this site, so `//elsewhere` or `/\elsewhere` go nowhere else.
+function nextPage() {
+  const next = new URLSearchParams(location.search).get("next");
+  if (!next || !next.startsWith("/")) return "/account";
+  const url = new URL(next, location.origin);
+  return url.origin === location.origin ? url.pathname + url.search + url.hash : "/account";
+}
+const toAccount = () => location.assign(nextPage());
 
 async function passkeySignIn() {
   const { handle, options } = await post("/api/account/passkey-sign-in/options");
@@ -75,6 +84,10 @@ async function showAccount() {
 }
 
 const page = location.pathname;
+// Between signing in and making an account, the page to go back to goes along.
+for (const a of document.querySelectorAll("a[href='/sign-in'], a[href='/sign-up']")) {
+  if (location.search.includes("next=") && a.closest("main")) a.href += location.search;
+}
 if (page === "/sign-in") {
   onSubmit("sign-in", async () => { await post("/api/account/sign-in", credentials()); toAccount(); });
   onClick("passkey-sign-in", passkeySignIn);
