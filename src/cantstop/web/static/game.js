@@ -46,7 +46,9 @@ function render() {
   document.body.dataset.version = game.version; // lets tests and tools see what is shown
   document.body.dataset.status = game.status;
   document.body.dataset.busy = String(busy); // an action of this page is on its way
-  document.title = `Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
+  // A tab in the background tells its player the move is theirs (a turn-based game waits in one for days).
+  const yours = game.status === "playing" && game.state && game.state.winner === null && holds(game.state.player);
+  document.title = `${yours ? "Your turn — " : ""}Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
   markPresence(ui.seats, game, presence);
