@@ -94,6 +94,56 @@ def test_a_rated_game_from_the_home_page_with_the_seat_back_on_a_second_browser(
     assert ann_errors == bob_errors == phone_errors == []
 
 
+def test_a_waiting_rated_game_sends_a_guest_to_sign_in_and_back_and_offers_its_creator_no_screen_seat(browser: Any, server: Server) -> None:  # noqa: F811
+    site = local(server)
+    ann, ann_errors = signed_up(browser, site, "Ann")
+    ann.goto(site + "/")
+    ann.wait_for_selector("select[name=seat] >> nth=1")
+    ann.check("#rated")
+    ann.select_option("select[name=seat] >> nth=1", "open")
+    ann.click("#create button[type=submit]")
+    ann.wait_for_url("**/game/*")
+    game_path = "/game/" + ann.url.rsplit("/", 1)[1]
+    # Ann holds seat A: no "add a person at this screen", which a rated game refuses; a note says how others join.
+    ann.wait_for_selector("#join-rated:not([hidden])")
+    assert ann.locator("#join").is_hidden() and "on their own device" in str(ann.text_content("#join-rated"))
+    assert ann.text_content("#status") == "Waiting for seat B: share the link."
+
+    guest, guest_errors = watched(browser)
+    guest.goto(site + game_path)
+    guest.wait_for_selector("#join-rated:not([hidden])")
+    assert guest.locator("#join").is_hidden()  # no name to type for a seat that would be refused
+    assert "signed-in players only" in str(guest.text_content("#join-rated"))
+    assert serious_violations(guest) == [], "a rated game's note to a guest"
+    guest.click("#join-rated >> text=make an account")
+    guest.wait_for_url("**/sign-up?next=*")
+    guest.fill("#name", "Bob")
+    guest.fill("#password", PASSWORD)
+    guest.keyboard.press("Enter")
+    guest.wait_for_url(site + game_path)  # back where the guest came from, signed in now
+    guest.wait_for_selector("#join:not([hidden])")
+    assert guest.locator("#join-rated").is_hidden() and guest.text_content("#join-submit") == "Take the seat as Bob"
+    guest.click("#join-submit")
+    guest.wait_for_selector("#seats .seat:nth-child(2) .tag")
+    wait_js(guest, "document.body.dataset.status === 'playing'")
+    assert ann_errors == guest_errors == []
+
+
+def test_signing_in_goes_back_only_to_a_page_of_this_site(browser: Any, server: Server) -> None:  # noqa: F811
+    site = local(server)
+    httpx.post(server.url + "/api/account/sign-up", json={"name": "Ann", "password": PASSWORD})
+    page, errors = watched(browser)
+    for elsewhere in ("//evil.example/x", "/\\evil.example/x", "https://evil.example/x", "/%09/evil.example"):
+        page.context.clear_cookies()
+        fill_and_send(page, f"{site}/sign-in?next={elsewhere}", "Ann", PASSWORD)
+        page.wait_for_url("**/account")  # the account page of this site, not the address given
+        assert page.url == site + "/account", elsewhere
+    page.context.clear_cookies()
+    fill_and_send(page, f"{site}/sign-in?next=/leaderboard", "Ann", PASSWORD)
+    page.wait_for_url(site + "/leaderboard")
+    assert errors == []
+
+
 def test_a_guests_seat_moves_to_a_phone_by_a_one_time_link(browser: Any, server: Server) -> None:  # noqa: F811
     made = httpx.post(server.url + "/api/games", json={"variant": "classic", "seats": ["open", "open"]}).json()
     laptop, errors = watched(browser)
@@ -122,11 +172,13 @@ def test_a_guests_seat_moves_to_a_phone_by_a_one_time_link(browser: Any, server:
 
 
 class Hostile:
-    """A page of another site (another host and port) that tries to act for whoever visits it."""
+    """A page of another origin that tries to act for whoever visits it: by default of another
+    site (another host and port); on `host` "localhost", of the same site as a server there
+    (another port of the same host), whose SameSite=Strict cookies the browser still sends."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, path: str = "/api/account/sign-out-everywhere", host: str = "127.0.0.1") -> None:
         script = (
-            f"fetch('{target}/api/account/sign-out-everywhere', {{method: 'POST', credentials: 'include', body: '{{}}',"
+            f"fetch('{target}{path}', {{method: 'POST', credentials: 'include', body: '{{}}',"
             f" headers: {{'content-type': 'text/plain'}}}}).catch(() => null).finally(() => {{ document.title = 'done'; }});"
         )
         page = f"<!doctype html><title>win a prize</title><form method=post action='{target}/api/account/delete'></form><script>{script}</script>"
@@ -144,7 +196,7 @@ class Hostile:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.url = f"http://{host}:{self.server.server_address[1]}/"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
@@ -163,6 +215,30 @@ def test_a_page_of_another_site_cannot_act_for_a_signed_in_visitor(browser: Any,
     page.goto(site + "/account")
     assert shown_account(page) == "Ann"  # still signed in: neither request did a thing
     assert page.locator("#sessions li").count() == 1
+    assert errors == []
+
+
+def test_a_page_of_the_same_site_on_another_port_cannot_resign_a_guests_seat(browser: Any, server: Server) -> None:  # noqa: F811
+    """The seat cookie is SameSite=Strict, and a page on another port of the same host is of the
+    same site, so the browser sends the cookie with its request: the server refuses it by its Origin."""
+    site = local(server)
+    made = httpx.post(server.url + "/api/games", json={"variant": "classic", "seats": ["open", "open"]}).json()
+    page, errors = watched(browser)
+    page.goto(site + made["url"])
+    page.fill("#join-name", "Gus")
+    page.click("#join button[type=submit]")
+    page.wait_for_selector("#seats .seat:nth-child(1) .tag")
+    hostile = Hostile(site, f"/api/games/{made['id']}/resign", host="localhost")
+    try:
+        trap = page.context.new_page()
+        trap.goto(hostile.url)
+        wait_js(trap, "document.title === 'done'")
+    finally:
+        hostile.server.shutdown()
+    seat = httpx.get(f"{server.url}/api/games/{made['id']}").json()["seats"][0]
+    assert seat["kind"] == "person" and seat["name"] == "Gus"  # still Gus's: the request did nothing
+    page.reload()
+    page.wait_for_selector("#seats .seat:nth-child(1) .tag")  # and this browser still holds it
     assert errors == []
 
 

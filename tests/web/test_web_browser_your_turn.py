@@ -119,3 +119,23 @@ def test_a_guests_seats_are_listed_and_notifications_are_asked_for(browser: Any,
     page.wait_for_selector(f"#mine li a[href='/game/{game_id}']")  # a seat kept for a person at this screen
     assert page.locator("#mine-card button", has_text="Tell me when it is my turn").is_visible()  # not asked yet
     assert errors == []
+
+
+def test_a_turn_based_game_tells_the_time_left_on_the_home_page_and_your_turn_in_its_tab(browser: Any, server: Server) -> None:  # noqa: F811
+    page, errors = watched(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create button[type=submit]")
+    page.select_option("select[name=seat] >> nth=0", "here")
+    page.fill("input[name=seat-name] >> nth=0", "Gus")
+    page.select_option("select[name=seat] >> nth=1", "bot:random")
+    page.select_option("#clock", label="1 day a move")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#controls .roll:enabled")  # the bot has played if it went first: Gus's move
+    assert page.title() == "Your turn — Can't Stop — Gus vs Random bot"  # a tab in the background says so
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#mine li a[href='/game/{game_id}']")
+    listed = str(page.text_content("#mine li"))
+    assert "Your turn" in listed and ("23 h 59 min left" in listed or "1 day 0 h left" in listed), listed
+    assert errors == []

@@ -1,5 +1,6 @@
 """"Your turn" without outside services, on the server's side: an account's webhook, set,
-refused and delivered (to a local receiver) whenever a turn passes to its owner."""
+refused and delivered (to a local receiver) whenever a turn passes to its owner; the games
+waiting for a player's move, with the time each clock leaves."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from account_helpers import csrf, people, play_between, post, rated_game
 from test_webhooks import Receiver, receiver  # noqa: F401  (a fixture)
+from web_helpers import pick
 
 from cantstop.web.db.storage import Storage
 from cantstop.web.webhooks import verify
@@ -64,3 +66,41 @@ def test_each_turn_that_passes_to_the_owner_is_posted_signed(storage: Storage, r
         assert ann.delete("/api/account/webhook", headers=csrf(ann)).status_code == 204
         gone = post(ann, "/api/account/webhook/test", {})
         assert gone.status_code == 409 and gone.json()["error"] == "no_webhook"
+
+
+def clock_of(by_clock: dict[int, str], game_id: str) -> int:
+    return next(clock for clock, listed in by_clock.items() if listed == game_id)
+
+
+def play_turn(person: Any, game_id: str, seat: int) -> None:
+    """The seat's moves until its turn is over (a stop, or a bust), if it is its turn."""
+    rolls = 0
+    while (game := person.get(f"/api/games/{game_id}").json())["state"]["player"] == seat:
+        action = pick(game["state"], rolls)
+        rolls += action == "roll"
+        assert post(person, f"/api/games/{game_id}/actions", {"version": game["version"], "action": action}).status_code == 200
+
+
+def test_a_game_waiting_for_your_move_on_a_clock_says_how_long_you_have_and_the_most_pressing_comes_first(storage: Storage) -> None:
+    """Turn-based play is many games at once: the list says, for each one waiting on you, the
+    time left for the move, and puts the one running out first first (not the last moved)."""
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        by_clock = {}
+        for clock in (3 * 86400, 43200, 86400):  # made in this order: the 12-hour one is not the last moved
+            made = post(ann, "/api/games", {"variant": "classic", "seats": ["open", "open"], "clock": clock, "take": [{"seat": 0}]})
+            game_id = made.json()["id"]
+            assert post(bob, f"/api/games/{game_id}/join", {"seat": 1}).status_code == 200
+            bob.cookies.delete(f"cantstop_{game_id}")  # Bob acts as his account
+            play_turn(bob, game_id, 1)  # if Bob goes first: every game waits on Ann
+            by_clock[clock] = game_id
+        listed = post(ann, "/api/my-games", {"tokens": []}).json()["games"]
+        assert [g["id"] for g in listed] == [by_clock[43200], by_clock[86400], by_clock[3 * 86400]]
+        for g in listed:
+            assert g["your_turn"]
+            assert clock_of(by_clock, g["id"]) - 60 <= g["left"] <= clock_of(by_clock, g["id"])  # nearly the whole clock
+        assert all("left" not in g for g in post(bob, "/api/my-games", {"tokens": []}).json()["games"])  # not Bob's move anywhere
+        profile = bob.get("/api/players/Ann").json()["playing"]  # Ann's page, seen by anyone, says so too
+        assert [(g["id"], g["left"]) for g in profile] == [(g["id"], g["left"]) for g in listed]
+        friendly = post(ann, "/api/games", {"variant": "classic", "seats": ["open", "bot:random"], "take": [{"seat": 0}]}).json()["id"]
+        unclocked = [g for g in post(ann, "/api/my-games", {"tokens": []}).json()["games"] if g["id"] == friendly]
+        assert unclocked and "left" not in unclocked[0]  # no clock, no time to tell

@@ -71,12 +71,16 @@ def seat_cookies(conn: HTTPConnection, most: int = 100) -> dict[str, str]:
     return found
 
 
+def bearer_of(conn: HTTPConnection) -> str | None:
+    """The bearer token of the Authorization header (programs, and seats kept by a page), if any."""
+    auth = conn.headers.get("authorization", "")
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+
 def token_of(conn: HTTPConnection, game_id: str) -> str | None:
     """A bearer token (programs) or the game's seat cookie (browsers)."""
-    auth = conn.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return conn.cookies.get(cookie_name(game_id))
+    bearer = bearer_of(conn)
+    return bearer if bearer is not None else conn.cookies.get(cookie_name(game_id))
 
 
 def _via_proxy(conn: HTTPConnection) -> bool:

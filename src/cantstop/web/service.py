@@ -43,7 +43,7 @@ class GameService:
         self.leaving = Leaving(self.games)
         self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
-        self.profiles = Profiles(storage)
+        self.profiles = Profiles(storage, clock_scale)
         self.turns = TurnHooks(self.games, self.recorder, WebhookSender(allow_private=webhook_private), origin)
 
     async def chat_notified(self, game_id: str, text: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from datetime import datetime
 from typing import Any, assert_never
 
 from cantstop.bots import get_bot
@@ -150,3 +152,20 @@ def summary_json(game: StoredGame) -> dict[str, Any]:
         "winner": game.winner,
         "rated": game.rated,
     }
+
+
+def seat_summary_json(game: StoredGame, seat: int, now: datetime, clock_scale: float = 1.0) -> dict[str, Any]:
+    """A game as listed for one of its seats (your games, a profile's games under way): the
+    seat, whether the move is its own (`your_turn`) and, on a move clock, the seconds it has
+    left for that move (`left`), counted from the last stored move as the clock counts."""
+    turn = game.status is GameStatus.PLAYING and game.to_move == seat
+    listed = {**summary_json(game), "seat": seat, "your_turn": turn}
+    if turn and game.clock and game.updated is not None:
+        listed["left"] = max(0, math.ceil(game.clock * clock_scale - (now - game.updated).total_seconds()))
+    return listed
+
+
+def waiting_first(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games as `seat_summary_json` lists them, those waiting for the seat's move first, the
+    least time left first among them; otherwise in the order given (the last moved first)."""
+    return sorted(listed, key=lambda g: (not g["your_turn"], "left" not in g, g.get("left", 0)))

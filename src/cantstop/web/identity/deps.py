@@ -65,10 +65,10 @@ def session_limits(conn: HTTPConnection) -> tuple[timedelta, timedelta]:
 
 
 def check_origin(request: Request) -> None:
-    """NotAllowed `csrf` for an unsafe request that a browser says comes from another site."""
+    """NotAllowed `csrf` for an unsafe request that a browser says comes from another origin."""
     origin = request.headers.get("origin")
     if request.method not in SAFE_METHODS and origin is not None and origin not in own_origins(request):
-        raise NotAllowed("csrf", f"a change to an account is accepted from this site's own pages only, not from {origin[:100]}")
+        raise NotAllowed("csrf", f"a change is accepted from this site's own pages only, not from {origin[:100]}")
 
 
 async def session_of(conn: HTTPConnection) -> SignedIn | None:

@@ -16,10 +16,10 @@ from urllib.parse import quote
 from sqlalchemy import func, select
 
 from cantstop.core.record import Event
-from cantstop.web.db.rows import GameRow, SeatRow
+from cantstop.web.db.rows import GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.values import LIVE, GameStatus, Rating, RatingKind, RatingPoint, StoredGame
-from cantstop.web.games.describe import display_name, summary_json
+from cantstop.web.games.describe import display_name, seat_summary_json, summary_json, waiting_first
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.players import standings
 
@@ -56,8 +56,10 @@ def rates(outcomes: Iterable[tuple[str, int, bool]]) -> dict[str, list[dict[str,
 class Profiles:
     """Players' pages from storage; each call blocks (the routes make it off the event loop)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, clock_scale: float = 1.0) -> None:
+        """`clock_scale`: what a second of a move clock is worth (as the live games count it)."""
         self.storage = storage
+        self.clock_scale = clock_scale
         self.accounts = Accounts(storage)
         self._turns: dict[str, int] = {}  # game id -> the turns it took
 
@@ -102,12 +104,11 @@ class Profiles:
         """Games waiting or under way that the account (or guest or bot `name`) sits in, those
         waiting for its move first, each marked with its seat and whether it is its turn."""
         games = self.storage.games(LIVE, 50, player=name, account=account)
-        listed = []
+        listed, stamp = [], now()
         for g in games:
             seat = next(s.seat for s in g.seats if (s.account_id == account if account is not None else s.name == name and s.account_id is None))
-            turn = g.status is GameStatus.PLAYING and g.to_move == seat
-            listed.append({**summary_json(g), "seat": seat, "your_turn": turn})
-        return sorted(listed, key=lambda g: not g["your_turn"])  # stable: the last moved first within each
+            listed.append(seat_summary_json(g, seat, stamp, self.clock_scale))
+        return waiting_first(listed)
 
     def profile(self, name: str, legacy: bool = False) -> dict[str, Any] | None:
         """A player's page: an account's, a bot's ('bot:NAME'), a legacy entry's (`legacy`), or

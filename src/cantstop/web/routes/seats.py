@@ -15,10 +15,11 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field
 
+from cantstop.web.db.rows import now
 from cantstop.web.db.values import GameStatus
 from cantstop.web.deps import ServiceDep, rate_limited, seat_cookies, set_seat_cookie
 from cantstop.web.errors import Conflict, NotAllowed, NotVerified
-from cantstop.web.games.describe import summary_json
+from cantstop.web.games.describe import seat_summary_json, waiting_first
 from cantstop.web.identity.deps import CurrentAccount
 from cantstop.web.schemas import Joined, Strict
 from cantstop.web.seating import ActingSeat
@@ -45,17 +46,18 @@ class LinkCode(Strict):
 async def my_games(body: HeldSeats, request: Request, service: ServiceDep, account: CurrentAccount) -> dict[str, Any]:
     """The games this client plays in that are waiting or under way: its account's, and those
     its seat cookies and `tokens` hold; the games waiting for its move first (`your_turn`),
-    then the others, the last moved first. `waiting` counts the first kind."""
+    the least time left first (`left`, seconds, on a move clock), then the others, the last
+    moved first. `waiting` counts the first kind."""
     mine: dict[str, dict[str, Any]] = {}
     if account is not None:
         for listed in await service.recorder.db(service.profiles.playing, None, account.id):
             mine[listed["id"]] = listed
     held = {**seat_cookies(request), **{t.game: t.token for t in body.tokens}}
+    stamp = now()
     for game, seat in await service.recorder.db(service.storage.held_games, held, UNDER_WAY):
         if game.id not in mine:
-            turn = game.status is GameStatus.PLAYING and game.to_move == seat
-            mine[game.id] = {**summary_json(game), "seat": seat, "your_turn": turn}
-    games = sorted(mine.values(), key=lambda g: not g["your_turn"])
+            mine[game.id] = seat_summary_json(game, seat, stamp, service.games.clock_scale)
+    games = waiting_first(list(mine.values()))
     return {"waiting": sum(g["your_turn"] for g in games), "games": games}
 
 

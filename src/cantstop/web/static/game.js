@@ -32,6 +32,7 @@ let replay = null; // { frames, index } while replaying
 let presence = null; // { connected: [seats], thinking: seat } from the server
 let skew = 0; // the server's clock minus this browser's (for the move clock)
 let me = null; // the signed-in account (its seats are found on any device), or null
+let meKnown = false; // whether the server has said who is signed in (until then, neither rated join is shown)
 let summarised = -1; // the version whose end-of-game summary is shown
 const clock = createClock(ui.status);
 const finished = () => game.status === "over" || game.status === "abandoned";
@@ -45,7 +46,9 @@ function render() {
   document.body.dataset.version = game.version; // lets tests and tools see what is shown
   document.body.dataset.status = game.status;
   document.body.dataset.busy = String(busy); // an action of this page is on its way
-  document.title = `Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
+  // A tab in the background tells its player the move is theirs (a turn-based game waits in one for days).
+  const yours = game.status === "playing" && game.state && game.state.winner === null && holds(game.state.player);
+  document.title = `${yours ? "Your turn — " : ""}Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
   markPresence(ui.seats, game, presence);
@@ -61,9 +64,9 @@ function render() {
   if (!state) {
     const open = game.seats.filter((s) => s.kind === "open").map((s) => s.letter);
     const seats = `seat${open.length > 1 ? "s" : ""} ${open.join(", ")}`;
-    ui.status.textContent = addingHere()
-      ? `Waiting for ${seats}: share the link, or add a person at this screen.`
-      : `Waiting for players to take ${seats}…`;
+    ui.status.textContent = !addingHere() ? `Waiting for players to take ${seats}…`
+      : game.rated ? `Waiting for ${seats}: share the link.` // a rated game has one person per screen
+        : `Waiting for ${seats}: share the link, or add a person at this screen.`;
     ui.controls.replaceChildren();
     drawBoard(ui.board, emptyState());
     fitBoard();
@@ -147,7 +150,12 @@ function renderSeats(state) {
 function renderJoin() {
   // A seat this page has just taken may still read "open" until the live update comes: never offer it.
   const open = game.seats.filter((s) => s.kind === "open" && !holds(s.seat));
-  ui.join.hidden = game.status !== "waiting" || open.length === 0 || !!replay;
+  const waiting = game.status === "waiting" && open.length > 0 && !replay;
+  // A rated game seats signed-in people, one each, on their own device: a form it could only
+  // refuse is not offered (to a guest, nor to a screen that holds a seat); a note says why.
+  const ratedNote = !waiting || !game.rated || !meKnown ? null : me === null ? "guest" : addingHere() ? "seated" : null;
+  renderRatedJoin(ratedNote);
+  ui.join.hidden = !waiting || (game.rated && (!meKnown || ratedNote !== null));
   if (ui.join.hidden) return;
   const here = addingHere();
   ui.join.dataset.mode = here ? "screen" : "online";
@@ -169,6 +177,22 @@ function renderJoin() {
 }
 
 const addingHere = () => game.seats.some((s) => holds(s.seat));
+
+// Why this screen cannot take a seat of a rated game, and what to do: `why` is "guest" (sign
+// in first, and come back here), "seated" (the others join on their own devices) or null.
+function renderRatedJoin(why) {
+  const note = $("join-rated");
+  note.hidden = why === null;
+  if (why === null || note.dataset.why === why) return; // rebuilt only when it changes: a focused link stays
+  note.dataset.why = why;
+  if (why === "seated") {
+    note.replaceChildren("A rated game: each player signs in and takes a seat on their own device. Send them the link to this page.");
+    return;
+  }
+  const back = `?next=${encodeURIComponent(location.pathname)}`;
+  note.replaceChildren("A rated game seats signed-in players only: ", link("sign in", null, `/sign-in${back}`), " or ",
+    link("make an account", null, `/sign-up${back}`), " to take a seat here. Guests play friendly games.");
+}
 
 function renderStatus(state) {
   const who = name(state.player);
@@ -680,7 +704,7 @@ function forget(seat) {
 
 ui.odds.hidden = !showOdds;
 ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
-api("/api/account").then((found) => { me = found.account; render(); }).catch(() => {});
+api("/api/account").then((found) => { me = found.account; meKnown = true; render(); }).catch(() => {});
 takeSeatFromLink(gameId).then((said) => {
   if (said) ui.error.textContent = said;
   connect(); // after the link's seat is taken, so the server knows this browser by its new cookie

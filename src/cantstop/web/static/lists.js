@@ -1,6 +1,7 @@
 // Lists shared by the pages: games (live or finished) and leaderboard rows, linking to profiles.
 import { text } from "./api.js";
 import { markSvg } from "./board.js";
+import { timeLeft } from "./presence.js";
 
 // A profile page's address: a name may hold nearly any character, so it is encoded.
 export function profileUrl(name) {
@@ -28,7 +29,9 @@ export function gameItem(g) {
     a.append(span);
   });
   const progress = { waiting: "waiting for players", over: turnsText(g.turns), abandoned: `abandoned after ${turnsText(g.turns ?? 0)}` }[g.status] || "playing";
-  li.append(a, text("span", `${g.variant}${g.rated ? " · rated" : ""} · ${progress}`, "meta"));
+  // A seat's own list (your games, a profile's): the time left for the move it owes, on a move clock.
+  const left = g.left === undefined ? "" : ` · ${timeLeft(g.left)} left`;
+  li.append(a, text("span", `${g.variant}${g.rated ? " · rated" : ""} · ${progress}${left}`, "meta"));
   if ((g.status === "over" || g.status === "abandoned") && g.turns !== null) {
     li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
   }

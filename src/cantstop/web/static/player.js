@@ -54,7 +54,10 @@ export function plot(history, width = 640) {
     el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }, svg);
     el("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, svg).textContent = String(v);
   }
-  const band = history.map((p, i) => `${x(i)},${y(p.mu + p.sigma)}`).concat(history.map((p, i) => `${x(i)},${y(p.mu - p.sigma)}`).reverse());
+  // One game: the band is a bar around its dot (a polygon one point wide would not show).
+  const half = history.length === 1 ? 10 : 0;
+  const edge = (at) => history.flatMap((p, i) => (half ? [x(i) - half, x(i) + half] : [x(i)]).map((px) => `${px},${y(at(p))}`));
+  const band = edge((p) => p.mu + p.sigma).concat(edge((p) => p.mu - p.sigma).reverse());
   el("polygon", { points: band.join(" "), class: "band" }, svg);
   el("polyline", { points: history.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }, svg);
   history.forEach((p, i) => {
@@ -73,7 +76,7 @@ async function show() {
   } catch (error) {
     $("who").textContent = name;
     $("missing").textContent = error.message;
-    $("plot").replaceChildren(text("p", "Nothing to show.", "meta"));
+    $("plot-card").hidden = $("recent-card").hidden = true; // nobody to show: no empty cards either
     document.body.dataset.ready = "true";
     return;
   }
@@ -91,6 +94,7 @@ async function show() {
   }
   $("plot").replaceChildren(profile.history.length ? plot(profile.history, $("plot").clientWidth)
     : text("p", "No rated games yet: rated games are between signed-in players.", "meta"));
+  $("plot-legend").hidden = !profile.history.length;
   $("playing").replaceChildren(...profile.playing.map((g) => {
     const li = gameItem(g);
     if (g.your_turn) li.prepend(text("span", "Their turn", "tag your-turn"));
