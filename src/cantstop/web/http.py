@@ -167,11 +167,12 @@ class HttpMiddleware(ABC):
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+    def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> Awaitable[None]:
+        # Not a coroutine of its own: a WebSocket is handed the inner application's, so this
+        # layer is no frame of the socket's task, which every message and update would resume.
         if scope["type"] == "http":
-            await self.http(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
+            return self.http(scope, receive, send)
+        return self.app(scope, receive, send)
 
     @abstractmethod
     async def http(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None: ...

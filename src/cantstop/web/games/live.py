@@ -101,7 +101,7 @@ class LiveGame:
     @property
     def finished(self) -> bool:
         """Won or abandoned."""
-        return self.ended or (self.state is not None and self.state.is_over)
+        return self.ended or (self.table is not None and self.table.state.is_over)
 
     @property
     def person_to_move(self) -> int | None:
@@ -124,19 +124,19 @@ class LiveGame:
 
     def snapshot(self) -> dict[str, Any]:
         """The game's JSON, built once per version and seating (every client gets the same)."""
-        cached = self._snapshot
-        if cached is None or cached[0] != self.version or cached[1] is not self.meta:
-            data = game_json(self.meta, self.state, self.version)
+        cached, version = self._snapshot, self.version
+        if cached is None or cached[0] != version or cached[1] is not self.meta:
+            data = game_json(self.meta, self.state, version)
             deadline = self.deadline()
             data["clock"] = {"seconds": self.meta.clock, "deadline": None if deadline is None else round(deadline * 1000)}
-            cached = self._snapshot = (self.version, self.meta, data)
+            cached = self._snapshot = (version, self.meta, data)
         return cached[2]
 
     def presence(self) -> dict[str, Any]:
         """Who has this game open here, whose move it is (a person deciding or a bot thinking),
         and the server's time (ms), against which a browser reads the move clock's deadline."""
         state = self.state
-        thinking = state.seat if state is not None and not self.finished else None
+        thinking = state.seat if state is not None and not state.is_over and not self.ended else None
         connected = sorted(s for s, n in self.present.items() if n > 0)
         return {"connected": connected, "thinking": thinking, "now": round(self.now() * 1000)}
 
@@ -144,7 +144,8 @@ class LiveGame:
         """The log entries of what the last moves did, at the current version."""
         assert self.table is not None
         count_strikes(self.strikes, happenings)
-        entries = [{**entry, "version": self.version} for entry in log_lines(happenings, self.names, self.table.variant)]
+        version = self.version
+        entries = [{**entry, "version": version} for entry in log_lines(happenings, self.names, self.table.variant)]
         self.log.extend(entries)
         return entries
 
@@ -165,7 +166,7 @@ def count_strikes(strikes: Counter[int], happenings: Sequence[Happening]) -> Non
     commit) did: a timeout adds one (the move the table made for the seat is not the seat's
     own); a move the seat made itself sets its count back to 0; leaving the game clears it."""
     timed_out = {h.seat for h in happenings if isinstance(h, FellBack) and h.fault is Fault.TIMEOUT}
-    for h in happenings:
+    for h in happenings if strikes else ():  # with no count kept (nobody timed out), nothing to set back
         if isinstance(h, Forfeited) or (not isinstance(h, FellBack) and h.seat not in timed_out):
             strikes.pop(h.seat, None)
     for seat in timed_out:
