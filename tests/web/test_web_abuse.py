@@ -240,14 +240,14 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
                 "rate_action": "30/second", "rate_chat": "10/minute", "socket_rate": 20.0, "clock_scale": 1.0,
                 "timeouts_to_forfeit": 3, "abandon_after": 604800.0, "sweep_every": 60.0, "api_docs": False,
                 "session_idle": 604800.0, "session_longest": 2592000.0, "secure_cookies": False, "sign_in_delay": 1.0, "public_origin": "",
-                "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5}
+                "webhook_private": False, "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5}
     for name in defaults:
         monkeypatch.delenv(f"CANTSTOP_{name.upper()}", raising=False)
     assert Settings().model_dump() == defaults
     given = {"bot_delay": ("0", 0.0), "origins": ("https://a.example https://b.example", ("https://a.example", "https://b.example")),
              "rate_join": ("off", "off"), "socket_rate": ("2.5", 2.5), "clock_scale": ("0.01", 0.01), "api_docs": ("yes", True),
              "connections_per_address": ("7", 7), "metrics_token": (" secret ", "secret"), "timeouts_to_forfeit": ("0", 0),
-             "abandon_after": ("86400", 86400.0), "sweep_every": ("5", 5.0)}
+             "abandon_after": ("86400", 86400.0), "sweep_every": ("5", 5.0), "webhook_private": ("1", True)}
     for name, (text, _) in given.items():
         monkeypatch.setenv(f"CANTSTOP_{name.upper()}", text)
     assert Settings().model_dump() == {**defaults, **{name: value for name, (_, value) in given.items()}}

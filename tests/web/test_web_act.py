@@ -12,13 +12,14 @@ from cantstop.core.state import ROLL
 from cantstop.table import Collected, Kind, Move
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
+from cantstop.web.db.values import Taker
 from cantstop.web.service import GameService
 
 
 def test_one_action_is_applied_once(storage: Storage) -> None:
     async def run() -> None:
         service = GameService(storage, bot_delay=0)
-        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())})
         game = await service.games.live(game_id)
         assert game.state is not None and game.table is not None
         applied = game.table.sink = Collected()  # the table hands each move it applies to its sink
@@ -72,7 +73,7 @@ def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing(storage: Stor
 
     async def run() -> None:
         service = GameService(storage, bot_delay=0)
-        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())})
         game = await service.games.live(game_id)
         assert game.state is not None
         real_events, real_append = service.storage.events, service.recorder.append

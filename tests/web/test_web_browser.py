@@ -721,7 +721,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser: Any, server: Server) -> 
     page.wait_for_selector("#replay:not([hidden])")
     page.click("#replay-next")
     assert serious_violations(page) == [], "replay"
-    for path, ready in (("/", "#finished li a"), ("/leaderboard", "[data-ready=true]"), ("/player/Ann", "[data-ready=true] .rating-plot"),
+    for path, ready in (("/", "#finished li a"), ("/leaderboard", "[data-ready=true]"), ("/player/Ann", "[data-ready=true] #stats-card:not([hidden])"),
                         ("/player/Nobody", "[data-ready=true]"), ("/rules", "[data-ready=true]")):
         page.goto(server.url + path)
         page.wait_for_selector(ready)

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from account_helpers import PASSWORD
 from test_web_browser import browser, create, serious_violations, server, wait_js, watched_page  # noqa: F401  (fixtures)
 from web_helpers import Server
 
@@ -35,6 +36,29 @@ def hot_seat_page(browser: Any, server: Server, names: list[str], seats: list[st
     return page, errors, created["id"]
 
 
+def signed_in_page(browser: Any, server: Server, name: str, seats: list[str]) -> tuple[Any, list[str], str]:  # noqa: F811
+    """A page signed in as a new account `name` on a rated game it made, holding its first seat."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/sign-up")
+    page.wait_for_selector("[data-ready=true]")
+    page.fill("#name", name)
+    page.fill("#password", PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/account")
+    created = page.evaluate("""async (body) => {
+      const csrf = /(?:^|; )cantstop_csrf=([^;]*)/.exec(document.cookie)[1];
+      const answer = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf },
+                                                 body: JSON.stringify(body) });
+      return answer.json();
+    }""", {"seats": seats, "rated": True, "take": [{"seat": 0}]})
+    page.goto(server.url + created["url"])
+    wait_js(page, "document.body.dataset.status === 'playing'")
+    return page, errors, created["id"]
+
+
 def summary_rows(page: Any) -> list[tuple[str, str]]:
     """Each player of the summary: the line naming them (mark, name, how it went, rating), and their counts."""
     seats = page.locator("#summary .summary-seat")
@@ -43,7 +67,7 @@ def summary_rows(page: Any) -> list[tuple[str, str]]:
 
 
 def test_a_player_resigns_after_a_confirm_and_the_summary_shows_the_rating_changes(browser: Any, server: Server, tmp_path: Path) -> None:  # noqa: F811
-    page, errors, game_id = hot_seat_page(browser, server, ["Ann"], ["open", "bot:random"])
+    page, errors, game_id = signed_in_page(browser, server, "Ann", ["open", "bot:random"])  # rated: ratings move
     page.wait_for_selector("#resign-open:not([hidden])")
     # Asked first: keeping on playing changes nothing.
     page.click("#resign-open")

@@ -12,6 +12,7 @@ from datetime import UTC, timedelta
 from typing import Any
 
 import pytest
+from account_helpers import people, post, rated_game
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from test_ops_health import TOKEN, samples
@@ -25,10 +26,11 @@ from cantstop.web.db import storage as storage_module
 from cantstop.web.db.rows import EventRow
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
-from cantstop.web.db.values import GameStatus, SeatKind
+from cantstop.web.db.values import GameStatus, RatingKind, SeatKind
 from cantstop.web.games.clock import DAY, RAN_OUT
 from cantstop.web.games.live import LiveGame
 from cantstop.web.games.sweeper import stamp
+from cantstop.web.players import standings
 from cantstop.web.service import GameService
 
 WEEK = 7 * DAY
@@ -96,9 +98,7 @@ def test_resigning_a_two_player_game_makes_the_other_win_and_ranks_the_resigner_
     record = client.get(f"/api/games/{game_id}/record").text
     assert f"resign:{'AB'[waiting]}" in record and f'[Result "{"AB"[to_move]}"]' in record
     assert read_record(record).final().winner == to_move
-    board = {p["name"]: p for p in client.get("/api/players").json()}
-    assert board[names[to_move]]["wins"] == 1 and board[names[waiting]]["wins"] == 0
-    assert board[names[to_move]]["rating"] > board[names[waiting]]["rating"]
+    assert client.get("/api/players").json() == []  # people at one screen play friendly games: nobody is rated
     # Over is over: nobody resigns twice.
     again = resign(client, game_id, tokens[to_move])
     assert again.status_code == 409 and again.json()["error"] == "game_over" and "the game is over" in again.json()["message"]
@@ -132,9 +132,25 @@ def test_in_a_three_player_game_the_seat_leaves_and_play_goes_on(app_client: Tes
     left = resign(client, game_id, tokens[1])
     assert left.status_code == 409 and left.json()["error"] == "already_left" and "seat B has left" in left.json()["message"]
     assert resign(client, game_id, tokens[2]).json()["state"]["winner"] == 0
-    # Rated: the winner first, then Cy, who stayed longer, then Bob, who left first.
-    board = {p["name"]: p["rating"] for p in client.get("/api/players").json()}
-    assert board["Ann"] > board["Cy"] > board["Bob"]
+
+
+def test_in_a_rated_game_the_seats_that_resign_rank_last(storage: Storage) -> None:
+    """Three accounts: Bob resigns first, then Cy: Ann wins, Cy (who stayed longer) before Bob."""
+    with people(storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
+        game_id = rated_game(ann, [bob, cy])
+        for who in (bob, cy):
+            left = post(who, f"/api/games/{game_id}/resign", {})
+            assert left.status_code == 200, left.text
+        assert left.json()["state"]["winner"] == 0
+        board = {p["name"]: p for p in ann.get("/api/players").json()}
+        assert board["Ann"]["rating"] > board["Cy"]["rating"] > board["Bob"]["rating"]
+        assert (board["Ann"]["wins"], board["Bob"]["wins"], board["Cy"]["wins"]) == (1, 0, 0)
+        two = rated_game(bob, [cy])
+        to_move = bob.get(f"/api/games/{two}").json()["state"]["player"]
+        waiting = (bob, cy)[1 - to_move]  # a seat may resign while it is not its turn
+        assert post(waiting, f"/api/games/{two}/resign", {}).json()["state"]["winner"] == to_move
+        changes = {seat: c.change for seat, c in standings.changes(storage, two).items()}
+        assert changes[to_move] > 0 > changes[1 - to_move]
 
 
 def test_only_a_player_of_the_game_can_resign(app_client: TestClient) -> None:
@@ -270,8 +286,7 @@ def test_the_third_timeout_in_a_row_forfeits_the_seat(storage: Storage, clock: C
     assert [m.seat for m in moves if m.kind is Kind.FALLBACK] == [absent, absent]  # played for it twice first
     assert game.log[-1]["text"] == f"{['Ann', 'Bob'][absent]} forfeits (timeout: {RAN_OUT} 3 times in a row); {['Ann', 'Bob'][1 - absent]} wins."
     assert storage.game(game.meta.id).status is GameStatus.OVER  # type: ignore[union-attr]
-    ratings = storage.ratings(["Ann", "Bob"])
-    assert ratings[["Ann", "Bob"][1 - absent]].wins == 1  # rated, the forfeiting seat last
+    assert standings.board(storage, RatingKind.PERSON) == []  # friendly: the forfeit rates nobody
 
 
 def test_a_solitaire_player_out_of_time_three_times_in_a_row_ends_the_game_unfinished(storage: Storage, clock: Clock) -> None:

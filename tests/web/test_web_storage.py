@@ -20,13 +20,13 @@ from cantstop.web.db.moves import decode_move, encode_move
 from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.rows import EventRow, SeatRow
 from cantstop.web.db.storage import Storage
-from cantstop.web.db.values import Append, Rating
+from cantstop.web.db.values import Append, Rating, RatingKind
 
 
 def test_migrations_create_the_schema_and_are_idempotent(any_storage: Storage) -> None:
     any_storage.migrate()  # a second start changes nothing
     tables = set(inspect(any_storage.engine).get_table_names())
-    assert {"games", "seats", "events", "players", "alembic_version"} <= tables
+    assert {"games", "seats", "events", "ratings", "seat_links", "alembic_version"} <= tables and "players" not in tables
 
 
 def test_seats_hold_hashed_tokens(any_storage: Storage) -> None:
@@ -114,11 +114,26 @@ def test_racing_writers_store_exactly_one_action_per_version(any_storage: Storag
         assert len(s.scalars(select(EventRow).where(EventRow.game_id == game_id)).all()) == 1
 
 
-def test_ratings_and_leaderboard(any_storage: Storage) -> None:
-    any_storage.save_ratings([Rating("Ann", 30, 2, 3, 2), Rating("Bob", 28, 8, 1, 0)])
-    any_storage.save_ratings([Rating("Bob", 29, 7, 2, 1)])
-    assert [r.name for r in any_storage.leaderboard()] == ["Ann", "Bob"]
-    assert any_storage.ratings(["Bob", "Zed"]) == {"Bob": Rating("Bob", 29, 7, 2, 1)}
+def test_ratings_and_leaderboards(any_storage: Storage) -> None:
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.players import standings
+    from cantstop.web.players.standings import Result
+
+    ann, bob = (Accounts(any_storage).create(name, None).id for name in ("Ann", "Bob"))
+    game_id = any_storage.create_game("classic", [("open", None), ("open", None), ("bot", "random")])
+    start = Rating(RatingKind.PERSON, "", 25, 8.3, 0, 0)
+    results = [
+        Result(0, (RatingKind.PERSON, ann), Rating(RatingKind.PERSON, "", 30, 2, 3, 2), start, 1.0, "Ann"),
+        Result(1, (RatingKind.PERSON, bob), Rating(RatingKind.PERSON, "", 28, 8, 1, 0), start, 0.5, "Bob"),
+        Result(2, (RatingKind.BOT, "bot:random"), Rating(RatingKind.BOT, "", 20, 3, 1, 0), start, 1.0, "bot:random"),
+    ]
+    standings.save(any_storage, game_id, results)
+    assert [r.name for r in standings.board(any_storage, RatingKind.PERSON)] == ["Ann", "Bob"]
+    assert [r.name for r in standings.board(any_storage, RatingKind.BOT)] == ["bot:random"]
+    found = standings.ratings(any_storage, [(RatingKind.PERSON, bob), (RatingKind.PERSON, 99)])
+    assert list(found) == [(RatingKind.PERSON, bob)] and (found[(RatingKind.PERSON, bob)].mu, found[(RatingKind.PERSON, bob)].name) == (28, "Bob")
+    changes = standings.changes(any_storage, game_id)
+    assert changes[1].weight == 0.5 and changes[0].after == pytest.approx(30 - 6) and changes[0].before == pytest.approx(25 - 3 * 8.3)
 
 
 def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
@@ -126,7 +141,9 @@ def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
         game_id = new_game(client, ["bot:random", "bot:random"])
         final = wait_for(client, game_id, lambda g: g["status"] == "over")
     assert len(any_storage.events(game_id)) == final["version"]
-    assert any_storage.leaderboard() == []  # one name in both seats: nobody to be rated against
+    from cantstop.web.players import standings
+
+    assert standings.board(any_storage, RatingKind.BOT) == []  # a friendly game: nothing is rated
 
 
 @settings(max_examples=100, deadline=None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from account_helpers import create, people, play_between
 from fastapi.testclient import TestClient
 from test_web_api import play_out
 from test_web_lifecycle import hot_seat, resign
@@ -14,15 +15,22 @@ from web_helpers import auth, join, new_game
 
 from cantstop.core.record import read_record
 from cantstop.core.summary import summarize
+from cantstop.web.db.storage import Storage
 
 
-def finished_against_a_bot(client: TestClient, name: str = "Ann") -> str:
-    game_id = new_game(client, ["open", "bot:random"])
-    play_out(client, game_id, join(client, game_id, 0, name))
+def finished_against_a_bot(client: Any) -> str:
+    """A rated game of the signed-in `client` against the random bot, played to its end."""
+    game_id = str(create(client, ["open", "bot:random"], take=[{"seat": 0}]).json()["id"])
+    play_between({0: client}, game_id)
     return game_id
 
 
-def test_the_summary_of_a_won_game_counts_as_the_record_does_and_names_each_rating_change(client: TestClient) -> None:
+def test_the_summary_of_a_won_game_counts_as_the_record_does_and_names_each_rating_change(storage: Storage) -> None:
+    with people(storage, "Ann") as (client,):
+        summary_of_the_second_game(client)
+
+
+def summary_of_the_second_game(client: Any) -> None:
     first = finished_against_a_bot(client)
     game_id = finished_against_a_bot(client)  # Ann's second rated game: her change counts from the first
     summary = client.get(f"/api/games/{game_id}/summary").json()
@@ -47,18 +55,26 @@ def test_the_summary_of_a_won_game_counts_as_the_record_does_and_names_each_rati
     ann = summary["seats"][0]["rating"]
     assert (ann["before"], ann["after"]) == (history[0]["rating"], history[1]["rating"])
     assert ann["change"] == round(ann["after"] - ann["before"], 2) and (ann["change"] > 0) == (state.winner == 0)
+    assert ann["weight"] == 0.5  # the same two again within 30 days: it counts half
     # The links lead to the replay and the record.
     assert summary["replay"] == f"/game/{game_id}#replay" and summary["record"] == f"/api/games/{game_id}/record"
     assert client.get(summary["record"]).status_code == 200
     assert client.get(summary["replay"].split("#")[0]).status_code == 200
 
 
-def test_a_first_rated_game_changes_from_the_new_players_rating(client: TestClient) -> None:
-    game_id = finished_against_a_bot(client, "Newcomer")
-    seats = client.get(f"/api/games/{game_id}/summary").json()["seats"]
-    board = {p["name"]: p["rating"] for p in client.get("/api/players").json()}
+def test_a_first_rated_game_changes_from_the_new_players_rating(storage: Storage) -> None:
+    with people(storage, "Newcomer") as (client,):
+        game_id = finished_against_a_bot(client)
+        seats = client.get(f"/api/games/{game_id}/summary").json()["seats"]
+        board = {p["name"]: p["rating"] for p in client.get("/api/players").json()}
     assert seats[0]["rating"]["before"] == 0.0  # openskill's start: 25 - 3 x 25/3
-    assert seats[0]["rating"]["after"] == board["Newcomer"]
+    assert seats[0]["rating"]["after"] == board["Newcomer"] and seats[0]["rating"]["weight"] == 1.0
+
+
+def test_a_friendly_game_says_nobody_was_rated(client: TestClient) -> None:
+    game_id = new_game(client, ["open", "bot:random"])
+    play_out(client, game_id, join(client, game_id, 0, "Gus"))
+    assert [s["rating"] for s in client.get(f"/api/games/{game_id}/summary").json()["seats"]] == [None, None]
 
 
 def test_a_resignation_and_an_abandoned_game_say_so_in_the_summary(client: TestClient) -> None:
@@ -88,7 +104,8 @@ def frames_of(client: TestClient, game_id: str) -> list[dict[str, Any]]:
 
 
 def test_each_replay_frame_names_the_turn_its_move_was_made_in(client: TestClient) -> None:
-    game_id = finished_against_a_bot(client)
+    game_id = new_game(client, ["open", "bot:random"])
+    play_out(client, game_id, join(client, game_id, 0, "Ann"))
     frames = frames_of(client, game_id)
     text = client.get(f"/api/games/{game_id}/record").text
     turn_lines = [line for line in text.splitlines() if re.match(r"\d+\. ", line)]

@@ -24,7 +24,7 @@ from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
 from cantstop.web.rate_limit import RateLimiter
-from cantstop.web.routes import lobby, pages, play, players, socket
+from cantstop.web.routes import lobby, pages, play, players, seats, socket
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
@@ -37,6 +37,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     service = GameService(
         storage, settings.bot_delay, clock_scale=settings.clock_scale, forfeit_after=settings.timeouts_to_forfeit,
         abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now,
+        webhook_private=settings.webhook_private, origin=settings.public_origin,
     )
     ops = Operations(service, settings)
 
@@ -66,7 +67,8 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router):
+    routers = (lobby.router, seats.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router)
+    for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

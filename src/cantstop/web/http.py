@@ -25,25 +25,22 @@ from cantstop.web.errors import (
     NotAllowed,
     NotFound,
     NotSignedIn,
+    NotVerified,
     Refused,
     TooMany,
 )
 from cantstop.web.games.describe import action_json
-from cantstop.web.identity import errors as identity
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
 log = logging.getLogger("cantstop.web")
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 DB_DOWN = {"error": "db_unavailable", "message": "the database is unavailable just now; nothing was stored: try again shortly"}
-# The identity room's refusals by HTTP status: its code stays the error's own.
-IDENTITY_STATUS: dict[type[identity.IdentityError], int] = {
-    identity.BadCredentials: 401, identity.NotSignedIn: 401, identity.CsrfRefused: 403, identity.NoAccount: 404,
-    identity.NameTaken: 409, identity.WeakPassword: 422, identity.PasskeyRefused: 400, identity.SignInThrottled: 429,
-}
 INTERNAL = {"error": "internal", "message": "the server failed on this request (it is logged); nothing was stored"}
 
 
-STATUS: dict[type[Refused], int] = {NotFound: 404, NotSignedIn: 401, NotAllowed: 403, Conflict: 409, Invalid: 422, TooMany: 429}
+STATUS: dict[type[Refused], int] = {
+    NotVerified: 400, NotSignedIn: 401, NotAllowed: 403, NotFound: 404, Conflict: 409, Invalid: 422, TooMany: 429,
+}
 # The table's refusals (the game's own rules): status and code.
 TABLE_REFUSALS: dict[type[CantStopError], tuple[int, str]] = {
     StaleMoveError: (409, "stale"),
@@ -55,7 +52,8 @@ REFUSALS: tuple[type[CantStopError], ...] = (Refused, *TABLE_REFUSALS)
 # What a client is told besides the body: when to try again, how to sign in.
 HEADERS: dict[type[CantStopError], Callable[[Any], dict[str, str]]] = {
     TooMany: lambda error: {"Retry-After": str(error.retry_after)},
-    NotSignedIn: lambda _: {"WWW-Authenticate": "Bearer"},
+    # A bearer token (the metrics') is asked for; a session or a password is not an HTTP scheme.
+    NotSignedIn: lambda error: {"WWW-Authenticate": "Bearer"} if error.code == "bad_token" else {},
 }
 
 
@@ -91,15 +89,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
     for kind in REFUSALS:
         app.add_exception_handler(kind, refused)
-
-    @app.exception_handler(identity.IdentityError)
-    async def identity_refusal(_: Request, error: identity.IdentityError) -> JSONResponse:
-        body: dict[str, Any] = {"error": error.code, "message": error.message}
-        headers = {}
-        if error.retry_after is not None:
-            body["retry_after"] = error.retry_after
-            headers["Retry-After"] = str(error.retry_after)
-        return JSONResponse(body, status_code=IDENTITY_STATUS.get(type(error), 400), headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_down(_: Request, error: SQLAlchemyError) -> JSONResponse:

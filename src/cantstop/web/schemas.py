@@ -36,6 +36,7 @@ class NewGame(Strict):
     seats: list[Annotated[str, Field(max_length=40)]] = Field(
         min_length=1, max_length=4, description="one entry per seat: 'open' (for a person) or 'bot:NAME' / 'bot:LEVEL'"
     )
+    rated: bool = Field(False, description="rated (signed-in people, a rated variant: ratings move) or friendly (anyone; no rating moves)")
     clock: Annotated[int, AfterValidator(a_clock)] = Field(
         0, json_schema_extra={"enum": list(CLOCKS)},
         description="seconds each person has for a move (0: no clock): 30 or 120 to play in real time, 43200 (12 h), 86400 (a day)"
@@ -57,15 +58,15 @@ class Rematch(Strict):
 
 class Join(Strict):
     seat: int = Field(ge=0, le=3)
-    name: str = Field(min_length=1, max_length=40)
-
-
-class JoinIn(Join):
+    name: str | None = Field(None, min_length=1, max_length=40, description="a guest's name; a signed-in person sits under their account's")
     screen: bool = Field(
         False,
-        description="for one more person at this screen: the token comes back in the reply only and no cookie"
-        " is set, so a browser keeps the seats it holds already and plays them all in turn",
+        description="for one more person at this screen (friendly games): the token comes back in the reply only and no"
+        " cookie is set, so a browser keeps the seats it holds already and plays them all in turn",
     )
+
+
+JoinIn = Join
 
 
 class ActionIn(Strict):

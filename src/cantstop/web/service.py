@@ -1,7 +1,7 @@
 """One process's game server: the lobby, the live games, the bot seats, the move clock,
-leaving games (resigning, abandoning), the sweeper, the chat, the players' pages and the record writer wired together around one
-storage. Each part lives in its own module; a room that comes next (accounts, operations)
-is one more here."""
+leaving games (resigning, abandoning), the sweeper, the chat, the players' pages, the "your
+turn" hooks and the record writer wired together around one storage. Each part lives in
+its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
 
@@ -17,19 +17,23 @@ from cantstop.web.games.clock import MoveClock
 from cantstop.web.games.leaving import Leaving
 from cantstop.web.games.live import LiveGames
 from cantstop.web.games.sweeper import WEEK, Sweeper
+from cantstop.web.games.turns import TurnHooks
 from cantstop.web.lobby import Lobby
 from cantstop.web.players.profiles import Profiles
+from cantstop.web.webhooks import WebhookSender
 
 
 class GameService:
     def __init__(
         self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0, clock_scale: float = 1.0, *,
         forfeit_after: int = 3, abandon_after: float = WEEK, sweep_every: float = 60.0, now: Callable[[], float] = time.time,
+        webhook_private: bool = False, origin: str = "",
     ) -> None:
         """`forfeit_after`: timeouts in a row that forfeit a seat (0: never); `abandon_after`:
         seconds a game with no clock running may go untouched and unopened before it ends;
         `sweep_every`: seconds between looks for such games and for clocks nearing their end;
-        `now`: the clock, in seconds since the epoch (tests move it on)."""
+        `now`: the clock, in seconds since the epoch (tests move it on); `webhook_private`:
+        "your turn" webhooks may call private addresses; `origin`: the site's, for their links."""
         self.storage = storage
         self.recorder = Recorder(storage)
         self.games = LiveGames(self.recorder, SecureDice(), clock_scale, now)
@@ -40,6 +44,7 @@ class GameService:
         self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
         self.profiles = Profiles(storage)
+        self.turns = TurnHooks(self.games, self.recorder, WebhookSender(allow_private=webhook_private), origin)
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""
@@ -57,4 +62,5 @@ class GameService:
         await self.sweeper.close()
         await self.bots.close()
         await self.clock.close()
+        await self.turns.close()
         await self.recorder.close()

@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     # Where passkeys belong: the site's public origin ("https://example.org"); empty for the
     # origin each request arrives at (right unless a proxy rewrites the host).
     public_origin: str = ""
+    # "Your turn" webhooks (an account's): POSTed only to public addresses unless this allows
+    # private and loopback ones too (a server on a home network calling a bridge beside it).
+    webhook_private: bool = False
     # Operations (web/ops): a request must finish its headers this many seconds after it
     # began (or the connection opened), and its body this many seconds after its headers.
     header_timeout: float = 10.0

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -39,6 +39,8 @@ class GameRow(Base):
     updated: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)  # the last change: a move, the start, a seat taken
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the game its players started next
     clock: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds per move, 0: none
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())  # else friendly
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the seat whose move it is, while playing
     seen: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # when a player last had the game open
 
 
@@ -50,6 +52,22 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The signed-in person's account, if a signed-in person took the seat: any of their
+    # devices acts for it. A guest's seat has none and is held by its token alone.
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+
+
+class SeatLinkRow(Base):
+    """A one-time link that moves a guest's seat to another device: its code (as a hash),
+    which seat, the seat's token when the link was made (a seat moved since has a new one,
+    and the link no longer works), and when it expires."""
+
+    __tablename__ = "seat_links"
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[datetime] = mapped_column(DateTime)
 
 
 class EventRow(Base):
@@ -63,9 +81,16 @@ class EventRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
-class PlayerRow(Base):
-    __tablename__ = "players"
-    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+class RatingRow(Base):
+    """A rating: a person's (by account), a bot's (by 'bot:NAME'), or a legacy one (by the
+    name typed before accounts existed, until an administrator attaches it to an account)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("kind", "name", name="uq_ratings_kind_name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(8))  # a RatingKind
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, unique=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None for a person: the account names them
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
@@ -73,13 +98,21 @@ class PlayerRow(Base):
 
 
 class RatingHistoryRow(Base):
+    """A rating as it stood after one rated game, with what it was before and the weight the
+    game counted with (a pair's repeated games count less: `players.rated`)."""
+
     __tablename__ = "rating_history"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(40), index=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)  # the name played under then
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
+    rating_id: Mapped[int | None] = mapped_column(ForeignKey("ratings.id"), nullable=True, index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    weight: Mapped[float | None] = mapped_column(Float, nullable=True)
+    before_mu: Mapped[float | None] = mapped_column(Float, nullable=True)
+    before_sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 def schema_of(row: type[Base]) -> sa.Table:

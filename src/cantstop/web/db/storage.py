@@ -1,4 +1,5 @@
-"""Storage behind one small interface: games, seats, events and ratings in any SQLAlchemy database.
+"""Storage behind one small interface: games, seats and events in any SQLAlchemy database
+(ratings have their own room: `web.players.standings`).
 
 Every method is a blocking call: the server makes them off its event loop (`Recorder`).
 """
@@ -8,10 +9,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, false, or_, select
+from sqlalchemy import and_, delete, false, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -28,8 +29,7 @@ from cantstop.web.db.rows import (
     SEATS,
     EventRow,
     GameRow,
-    PlayerRow,
-    RatingHistoryRow,
+    SeatLinkRow,
     SeatRow,
     now,
 )
@@ -38,12 +38,11 @@ from cantstop.web.db.values import (
     ENDED,
     Append,
     GameStatus,
-    Rating,
-    RatingPoint,
     RematchExists,
     Seat,
     SeatKind,
     StoredGame,
+    Taker,
 )
 
 SEEN_CHUNK = 500  # game ids per statement when writing down which games players have open
@@ -83,12 +82,13 @@ class Storage:
         self,
         variant: str,
         seats: list[tuple[SeatKind, str | None]],
-        people: Mapping[int, tuple[str, str]] | None = None,
+        people: Mapping[int, Taker] | None = None,
         rematch_of: str | None = None,
         clock: int = 0,
+        rated: bool = False,
     ) -> str:
         """A new game with `seats` as (kind, bot name) pairs; returns its id. `people` maps open
-        seats taken at once to (name, token), so nobody can join them in between. With
+        seats taken at once to who takes them, so nobody can join them in between. With
         `rematch_of`, the new game is recorded as that game's rematch in the same transaction:
         a game has one rematch, and RematchExists (nothing stored) says which one it is."""
         game_id = secrets.token_urlsafe(9)
@@ -96,10 +96,12 @@ class Storage:
         seat_rows = []
         for i, (kind, bot) in enumerate(seats):
             if i in people:
-                name, token = people[i]
-                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": name, "token_hash": hash_token(token)})
+                taker = Taker(*people[i])  # a plain (name, token) pair is a guest's
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": taker.name,
+                                  "token_hash": hash_token(taker.token), "account_id": taker.account_id})
             else:
-                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind(kind).value, "bot": bot, "name": f"bot:{bot}" if bot else None, "token_hash": None})
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind(kind).value, "bot": bot, "name": f"bot:{bot}" if bot else None,
+                                  "token_hash": None, "account_id": None})
         stamp = now()
         # Plain statements, as for the other writes of every game's life (claim_seat, start).
         with self.engine.begin() as conn:
@@ -110,7 +112,7 @@ class Storage:
                     raise RematchExists(old.rematch)
             conn.execute(GAMES.insert(), {
                 "id": game_id, "variant": variant, "tags": {}, "status": GameStatus.WAITING.value, "version": 0, "clock": clock,
-                "created": stamp, "updated": stamp,
+                "created": stamp, "updated": stamp, "rated": rated,
             })
             conn.execute(SEATS.insert(), seat_rows)
             if rematch_of is not None and old is not None:  # the new game exists before the old one points at it
@@ -130,27 +132,31 @@ class Storage:
         seats = conn.execute(queries.SEATS_OF_GAME, {"key": row.id}).all()
         return StoredGame(
             row.id, row.variant, row.first, dict(row.tags or {}), GameStatus(row.status), row.winner, row.version,
-            row.created, tuple(Seat(seat, SeatKind(kind), bot, name) for seat, kind, bot, name in seats), row.rematch,
-            row.clock, row.updated, row.seen,
+            row.created, tuple(Seat(seat, SeatKind(kind), bot, name, account) for seat, kind, bot, name, account in seats),
+            row.rematch, row.clock, row.updated, bool(row.rated), row.to_move, row.seen,
         )
 
-    def games(self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None, with_bots: bool = False) -> list[StoredGame]:
-        """Games of these statuses, the last moved first (only those `player` sits in, if
-        given; only those with a bot seat, `with_bots`)."""
+    def games(
+        self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None, account: int | None = None,
+        with_bots: bool = False,
+    ) -> list[StoredGame]:
+        """Games of these statuses, the last moved first: only those a guest called `player` sat
+        in (a seat of no account), or those the account `account` sat in, if given; only those
+        with a bot seat, `with_bots`."""
         with self.session() as s:
             query = select(GameRow).where(GameRow.status.in_([GameStatus(x).value for x in status]))
-            if player is not None:
-                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == player)))
             if with_bots:
                 query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.kind == SeatKind.BOT.value)))
-            rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
+            rows = s.scalars(_sat_in(query, player, account).order_by(GameRow.updated.desc()).limit(limit)).all()
             return [self._stored(s, row) for row in rows]
 
-    def claim_seat(self, game_id: str, seat: int, name: str) -> str | None:
-        """Give an open seat to `name`; returns the secret token, or None if it was taken."""
+    def claim_seat(self, game_id: str, seat: int, name: str, account_id: int | None = None) -> str | None:
+        """Give an open seat to `name` (of the account `account_id`, if signed in); returns the
+        secret token, or None if it was taken."""
         token = new_token()
         with self.engine.begin() as conn:
-            if not conn.execute(queries.CLAIM, {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token)}).rowcount:
+            claim = {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token), "account": account_id}
+            if not conn.execute(queries.CLAIM, claim).rowcount:
                 return None
             conn.execute(queries.TOUCH_UPDATED, {"key": game_id, "stamp": now()})  # someone came: the game is not idle
             self._notify(conn, game_id, -1)
@@ -171,6 +177,56 @@ class Storage:
             return s.scalar(
                 select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
             )
+
+    def seat_of_account(self, game_id: str, account_id: int) -> int | None:
+        """The seat the account holds in the game, if any (an account takes one seat a game)."""
+        with self.engine.connect() as s:
+            return s.scalar(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.account_id == account_id))
+
+    def held_games(self, tokens: Mapping[str, str], status: tuple[GameStatus, ...]) -> list[tuple[StoredGame, int]]:
+        """The games of these statuses in which a token of `tokens` (game id -> token) holds a
+        seat, each with that seat, the last moved first."""
+        hashes = {hash_token(token): game_id for game_id, token in tokens.items()}
+        if not hashes:
+            return []
+        with self.session() as s:
+            held = s.execute(
+                select(SeatRow.game_id, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.token_hash.in_(list(hashes)), GameRow.status.in_([GameStatus(x).value for x in status]))
+            ).all()
+            seat_of = {game_id: seat for game_id, seat in held}
+            rows = s.scalars(select(GameRow).where(GameRow.id.in_(list(seat_of))).order_by(GameRow.updated.desc())).all()
+            return [(self._stored(s, row), seat_of[row.id]) for row in rows]
+
+    def make_seat_link(self, game_id: str, seat: int, lasts: timedelta) -> str:
+        """A one-time code that moves the seat (a guest's, held by its token) to whoever uses it
+        within `lasts`; expired links are swept out on the way."""
+        code = secrets.token_urlsafe(18)
+        stamp = now()
+        with self.session() as s:
+            s.execute(delete(SeatLinkRow).where(SeatLinkRow.expires < stamp))
+            held = s.scalar(select(SeatRow.token_hash).where(SeatRow.game_id == game_id, SeatRow.seat == seat))
+            s.add(SeatLinkRow(code_hash=hash_token(code), game_id=game_id, seat=seat, token_hash=held or "", expires=stamp + lasts))
+        return code
+
+    def use_seat_link(self, game_id: str, code: str) -> tuple[int, str] | None:
+        """Move the seat a link's code names to a new token (the old one holds nothing any more):
+        the seat and its token; None (nothing changed) for a code that is unknown, used,
+        expired, of another game, or made before the seat moved by another link."""
+        token = new_token()
+        with self.session() as s:
+            link = s.get(SeatLinkRow, hash_token(code), with_for_update=True)
+            if link is None:
+                return None
+            s.delete(link)  # used once, whatever follows
+            if link.game_id != game_id or link.expires < now():
+                return None
+            seat = s.scalar(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == link.seat).with_for_update())
+            if seat is None or seat.token_hash != link.token_hash or seat.account_id is not None:
+                return None
+            seat.token_hash = hash_token(token)
+            self._notify(s, game_id, -1)
+            return link.seat, token
 
     def start(self, game_id: str, first: int, tags: dict[str, str]) -> bool:
         """Mark a waiting game as playing; False if another process started it first."""
@@ -239,9 +295,9 @@ class Storage:
             ).all()
             return [decode_move(kind, data) for kind, data in rows]
 
-    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None) -> None:
+    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None, to_move: int | None = None) -> None:
         """Store move number `seq`; StaleMoveError if that number is already taken."""
-        if not self.append_many([Append(game_id, seq, (move,), winner)])[0]:
+        if not self.append_many([Append(game_id, seq, (move,), winner, to_move)])[0]:
             raise StaleMoveError(seq - 1)
 
     def append_many(self, items: list[Append]) -> list[bool]:
@@ -269,7 +325,7 @@ class Storage:
                 rows.append({"game_id": a.game_id, "seq": seq, "kind": kind, "data": data, "created": stamp})
         conn.execute(EVENTS.insert(), rows)
         latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        moved = [{"key": a.game_id, "new_version": a.last, "stamp": stamp} for a in latest.values()]
+        moved = [{"key": a.game_id, "new_version": a.last, "stamp": stamp, "next_seat": a.to_move} for a in latest.values()]
         if self.shared:  # each game's notice to the other processes goes out with its new version
             conn.execute(queries.SET_VERSION_AND_NOTIFY, [{**m, **notice(a.game_id, a.last)} for m, a in zip(moved, latest.values())])
         else:
@@ -288,62 +344,15 @@ class Storage:
         with self.session() as s:
             s.execute(NOTIFY, notice(game_id, frame))
 
-    # ---------------------------------------------------------------- ratings
-    def ratings(self, names: list[str]) -> dict[str, Rating]:
-        with self.session() as s:
-            rows = s.scalars(select(PlayerRow).where(PlayerRow.name.in_(names))).all()
-            return {r.name: Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
-
-    def save_ratings(self, ratings: list[Rating], game_id: str | None = None) -> None:
-        """Store new ratings; with `game_id`, also as each player's point after that game."""
-        with self.session() as s:
-            if game_id is not None:
-                s.add_all(RatingHistoryRow(name=r.name, game_id=game_id, mu=r.mu, sigma=r.sigma, created=now()) for r in ratings)
-            for r in ratings:
-                row = s.get(PlayerRow, r.name)
-                if row is None:
-                    s.add(PlayerRow(name=r.name, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins))
-                else:
-                    row.mu, row.sigma, row.games, row.wins = r.mu, r.sigma, r.games, r.wins
-
-    def leaderboard(self, limit: int = 50) -> list[Rating]:
-        with self.session() as s:
-            rows = s.scalars(select(PlayerRow)).all()
-            ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
-        return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
-
     # ---------------------------------------------------------------- players
-    def rating_history(self, name: str) -> list[RatingPoint]:
-        """A player's rating after each rated game, oldest first."""
-        with self.session() as s:
-            rows = s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.name == name).order_by(RatingHistoryRow.id)).all()
-            return [point_of(r) for r in rows]
-
-    def rating_points(self, game_id: str, names: list[str]) -> dict[str, tuple[RatingPoint | None, RatingPoint]]:
-        """Name -> (its rating point before game `game_id`, if any; the one after it), for
-        the names that game rated."""
-        with self.session() as s:
-            after = s.scalars(
-                select(RatingHistoryRow).where(RatingHistoryRow.game_id == game_id, RatingHistoryRow.name.in_(names))
-            ).all()
-            found: dict[str, tuple[RatingPoint | None, RatingPoint]] = {}
-            for row in after:
-                earlier = s.scalars(
-                    select(RatingHistoryRow)
-                    .where(RatingHistoryRow.name == row.name, RatingHistoryRow.id < row.id)
-                    .order_by(RatingHistoryRow.id.desc())
-                    .limit(1)
-                ).first()
-                found[row.name] = (None if earlier is None else point_of(earlier), point_of(row))
-            return found
-
-    def finished_games(self, name: str | None = None, limit: int = 50) -> list[tuple[StoredGame, list[Event]]]:
-        """Finished games (won or abandoned), newest first (only those `name` sat in, if given), with their record's events."""
+    def finished_games(
+        self, name: str | None = None, limit: int = 50, account: int | None = None,
+    ) -> list[tuple[StoredGame, list[Event]]]:
+        """Finished games (won or abandoned), newest first (only those `name` sat in as a guest
+        or a bot, or the account `account` sat in, if given), with their record's events."""
         with self.session() as s:
             query = select(GameRow).where(GameRow.status.in_([status.value for status in ENDED]))
-            if name is not None:
-                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name)))
-            rows = s.scalars(query.order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
+            rows = s.scalars(_sat_in(query, name, account).order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
             games = [self._stored(s, row) for row in rows]
             events: dict[str, list[Event]] = {g.id: [] for g in games}
             found = s.execute(
@@ -358,8 +367,14 @@ class Storage:
             return [(g, events[g.id]) for g in games]
 
 
-def point_of(row: RatingHistoryRow) -> RatingPoint:
-    return RatingPoint(row.game_id, row.created, row.mu, row.sigma)
+def _sat_in(query: Any, name: str | None, account: int | None) -> Any:
+    """`query` of games narrowed to those a seat of no account called `name`, or the account
+    `account`, sat in: an account's games are its own, never a guest's of the same name."""
+    if account is not None:
+        return query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.account_id == account)))
+    if name is not None:
+        return query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name, SeatRow.account_id.is_(None))))
+    return query
 
 
 class _Changed(Exception):

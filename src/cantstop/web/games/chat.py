@@ -1,5 +1,6 @@
 """Chat in each game: players and spectators write plain text, short and rate-limited;
-a player can mute the spectators.
+a player can mute the spectators. While a rated game is on, players do not see what
+spectators write (nobody coaches a player); they are shown all of it when the game ends.
 
 Messages live in the game's memory (the last few, for whoever connects next), not in the
 database. With several server processes on PostgreSQL they travel by NOTIFY, like moves:
@@ -8,6 +9,7 @@ every process, the sender's too, hears each message once and passes it to its cl
 
 from __future__ import annotations
 
+import asyncio
 import json
 import unicodedata
 from collections import deque
@@ -31,9 +33,13 @@ HISTORY = 50  # messages a newcomer is shown
 class ChatRoom:
     messages: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=HISTORY))
     spectators_muted: bool = False
+    revealed: bool = False  # a rated game's players have been shown the spectators' messages
 
-    def json(self) -> dict[str, Any]:
-        return {"messages": list(self.messages), "spectators_muted": self.spectators_muted}
+    def json(self, for_player: bool = False, hiding: bool = False) -> dict[str, Any]:
+        """The recent messages and the mute, as a client is sent them on connecting: a player
+        of a rated game under way (`for_player`, `hiding`) without the spectators' messages."""
+        shown = [m for m in self.messages if not (for_player and hiding and m["seat"] is None)]
+        return {"messages": shown, "spectators_muted": self.spectators_muted}
 
     def take(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "chat":
@@ -54,7 +60,7 @@ def chat_text(text: str) -> str:
 
 
 class Chat:
-    def __init__(self, recorder: Recorder, send: Callable[[LiveGame, str], None]) -> None:
+    def __init__(self, recorder: Recorder, send: Callable[[LiveGame, str, set[asyncio.Queue[str]] | None], None]) -> None:
         self.recorder = recorder
         self.storage = recorder.storage
         self.send = send  # to every client of a game, as text
@@ -80,5 +86,7 @@ class Chat:
             self.received(game, text)
 
     def received(self, game: LiveGame, text: str) -> None:
-        game.chat.take(json.loads(text))
-        self.send(game, text)
+        frame = json.loads(text)
+        game.chat.take(frame)
+        hidden = frame["type"] == "chat" and frame["seat"] is None and game.hides_spectators
+        self.send(game, text, game.listeners - game.seated if hidden else None)

@@ -125,13 +125,14 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "created": game.created.isoformat(),
         "seats": [
             {"seat": s.seat, "letter": seat_letter(s.seat), "kind": s.kind, "bot": s.bot, "name": s.name,
-             "display": shown[s.seat] if s.name else None}
+             "display": shown[s.seat] if s.name else None, "signed_in": s.account_id is not None}
             for s in game.seats
         ],
         "first": game.first,
         "rolloff": game.tags.get("RollOff"),
         "state": state_json(state) if state is not None else None,
         "rematch": game.rematch,
+        "rated": game.rated,
         "ended": game.ended,  # why a game ended without a winner (abandoned), if it did
     }
 
@@ -147,4 +148,5 @@ def summary_json(game: StoredGame) -> dict[str, Any]:
         "players": [s.name if s.kind is not SeatKind.OPEN else None for s in game.seats],
         "display": [shown[s.seat] if s.kind is not SeatKind.OPEN else None for s in game.seats],
         "winner": game.winner,
+        "rated": game.rated,
     }

@@ -13,7 +13,8 @@ from cantstop.table import Kind
 from cantstop.table.table import recorded_fault
 from cantstop.web.games.describe import display_names
 from cantstop.web.games.live import LiveGame
-from cantstop.web.players.ratings import RatingChange, left_order, placings
+from cantstop.web.players.ratings import left_order, placings
+from cantstop.web.players.standings import RatingChange
 
 
 def how_left(game: LiveGame) -> dict[int, str]:
@@ -44,7 +45,8 @@ def summary_of(game: LiveGame, changes: list[RatingChange | None]) -> dict[str, 
         entry.update(
             turns=seat.turns, rolls=seat.rolls, busts=seat.busts, columns=list(seat.columns), best=seat.best,
             left=left.get(number), place=ranks[number] if ranks else None,
-            rating=None if change is None else {"before": change.before, "after": change.after, "change": round(change.change, 2)},
+            rating=None if change is None else {"before": change.before, "after": change.after, "change": round(change.change, 2),
+                                                "weight": change.weight},
         )
     biggest = counted.biggest
     return {

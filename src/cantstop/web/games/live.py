@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -38,13 +37,13 @@ from cantstop.table import (
 )
 from cantstop.table.wording import roll_off_line
 from cantstop.web.db.recorder import Recorder
+from cantstop.web.db.tokens import GAME_ID
 from cantstop.web.db.values import Append, GameStatus, SeatKind, StoredGame
 from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
 from cantstop.web.games.chat import ChatRoom
 from cantstop.web.games.describe import display_names, game_json, log_lines
 from cantstop.web.players.ratings import left_order, rate_game
 
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what storage's ids (token_urlsafe) are made of
 QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
 
 
@@ -57,6 +56,7 @@ class LiveGame:
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
+    seated: set[asyncio.Queue[str]] = field(default_factory=set)  # the listeners of connections that hold a seat
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     chat: ChatRoom = field(default_factory=ChatRoom)
@@ -66,6 +66,7 @@ class LiveGame:
     # When the current version came about (seconds since the epoch): the move clock counts from here.
     moved_at: float = field(default_factory=time.time)
     present: Counter[int] = field(default_factory=Counter)  # seat -> connections of this process
+    seat_epoch: int = 0  # counts seat changes heard of (a seat moved by a link): sockets check their seat again
     clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
     now: Callable[[], float] = time.time  # the server's clock (tests move it on)
     # Seat -> its clock's timeouts in a row: a move of its own sets it back to 0. Counted from
@@ -84,6 +85,11 @@ class LiveGame:
     @property
     def version(self) -> int:
         return self.table.version if self.table else 0
+
+    @property
+    def hides_spectators(self) -> bool:
+        """Fair play: while a rated game is on, its players do not see what spectators write."""
+        return self.meta.rated and not self.finished
 
     @property
     def names(self) -> list[str]:
@@ -218,6 +224,17 @@ def parse_action(raw: str | list[int]) -> Move:
     return move
 
 
+def to_move_after(table: Table, moves: Sequence[Move]) -> int | None:
+    """The seat to move once `moves` are played (None if they end the game), worked out on
+    a trial copy: nothing changes on `table`. A choice never passes the turn."""
+    if all(m.kind is Kind.CHOICE for m in moves):
+        return table.seat
+    trial = table.trial()
+    for move in moves:
+        trial.restore(move)
+    return None if trial.over else trial.seat
+
+
 def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], int | None]:
     """What the table's failure policy makes of a failed seat, found on a trial copy of the
     table (nothing changes on `table`): the moves to store, and the winner if they end the game."""
@@ -258,6 +275,7 @@ class LiveGames:
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
         self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
+        self.on_turn: list[Callable[[LiveGame, int], None]] = []  # "your turn": the seat whose turn has just begun
 
     # --------------------------------------------------------------- loading
     @property
@@ -323,6 +341,8 @@ class LiveGames:
         over = game.finished
         if over and not seats:
             return
+        if seats:
+            game.seat_epoch += 1
         changed = False
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
@@ -378,9 +398,13 @@ class LiveGames:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
         self.send(game, json.dumps(message))  # encoded once
+        if game.finished and game.meta.rated and not game.chat.revealed:  # the end: players see what spectators wrote
+            game.chat.revealed = True
+            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.seated)
 
-    def send(self, game: LiveGame, message: str) -> None:
-        for queue in list(game.listeners):
+    def send(self, game: LiveGame, message: str, to: set[asyncio.Queue[str]] | None = None) -> None:
+        """`message` to every client of the game (or to those of `to`)."""
+        for queue in list(game.listeners if to is None else to & game.listeners):
             if queue.qsize() < QUEUE_LIMIT:  # a client that reads nothing misses updates; nobody waits for it
                 queue.put_nowait(message)
 
@@ -469,8 +493,9 @@ class LiveGames:
         publish what happened. The caller holds the game's lock."""
         table = game.table
         assert table is not None
+        before = table.seat
         try:
-            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner))
+            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner, to_move_after(table, moves)))
         except StaleMoveError as stale:
             await self.refresh(game, seats=True)
             if game.ended:  # the version was taken by the game's end, not by a move
@@ -482,9 +507,17 @@ class LiveGames:
         game.driven = game.version
         if table.over:
             await self.reread(game)
-            await self.recorder.db(rate_game, self.storage, game.names, table.state, game.meta.id, left_order(table.record))
+            await self.recorder.db(rate_game, self.storage, game.meta, table.state, left_order(table.record))
         self.publish(game, entries)
         self.moved(game)
+        if not table.over and table.seat != before:
+            self.turn_begins(game)
+
+    def turn_begins(self, game: LiveGame) -> None:
+        """A seat's turn has begun (play started, or the turn passed): "your turn" hooks hear of it."""
+        if game.table is not None and not game.table.over:
+            for hook in self.on_turn:
+                hook(game, game.table.seat)
 
 
 def ended_words(game: LiveGame) -> str:

@@ -10,16 +10,19 @@ from fastapi.responses import PlainTextResponse
 
 from cantstop.core.record import write_record
 from cantstop.table import Table
-from cantstop.web.deps import ActingSeat, SeatDep, ServiceDep, rate_limited
-from cantstop.web.errors import Conflict
+from cantstop.web.deps import ServiceDep, rate_limited
+from cantstop.web.errors import Conflict, NotAllowed
 from cantstop.web.games.describe import log_lines, state_json
 from cantstop.web.games.ending import summary_of
 from cantstop.web.games.live import fallback_notes, parse_action, told_moves
 from cantstop.web.games.odds import odds_json
 from cantstop.web.players.ratings import rating_changes
 from cantstop.web.schemas import ActionIn
+from cantstop.web.seating import ActingSeat, SeatDep
 
 router = APIRouter(prefix="/api/games/{game_id}")
+FAIR_PLAY = ("this game is rated: odds and advice are off for everyone, players and spectators, until it ends"
+             " (friendly games have them)")
 
 
 @router.get("")
@@ -94,8 +97,11 @@ async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
 
 @router.get("/odds")
 async def odds(game_id: str, service: ServiceDep) -> dict[str, Any]:
-    """Exact odds for the player to move, and the strongest bot's suggestion."""
+    """Exact odds for the player to move, and the strongest bot's suggestion; in a friendly
+    game only: while a rated game is on, nobody gets them (players nor spectators)."""
     game = await service.games.live(game_id)
+    if game.meta.rated and not game.finished:
+        raise NotAllowed("fair_play", FAIR_PLAY)
     if game.state is None or game.finished:
         raise Conflict("no_odds", "odds are for a game in progress")
     return await asyncio.to_thread(odds_json, game.state)

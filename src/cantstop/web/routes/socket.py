@@ -19,6 +19,7 @@ from cantstop.web.games.live import LiveGame, parse_action
 from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, json_depth, refusal
 from cantstop.web.rate_limit import MESSAGE, RateLimiter
 from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent, WsResign
+from cantstop.web.seating import account_id_of
 from cantstop.web.service import GameService
 from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE
 
@@ -64,14 +65,17 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
     here = client.here
     seat: int | None = None
     try:
-        seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
+        token, account_id, epoch = token_of(ws, game_id), await account_id_of(ws), game.seat_epoch
+        seat = await service.lobby.seat_of(game_id, token, account_id)
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
             game.listeners.add(queue)
             if seat is not None:
                 here.add(seat)
+                game.seated.add(queue)
                 service.games.present(game, seat, joined=True)
-            hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": game.chat.json()}
+            chat = game.chat.json(for_player=seat is not None, hiding=game.hides_spectators)
+            hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": chat}
             presence = game.presence()
             await ws.send_json({**hello, "presence": presence, "now": presence["now"]})
         sender = asyncio.create_task(forward(ws, queue))
@@ -79,7 +83,18 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            if epoch != game.seat_epoch:  # a seat moved (a seat link used): is this one still held?
+                epoch = game.seat_epoch
+                now_held = await service.lobby.seat_of(game_id, token, account_id)
+                if now_held != seat:
+                    if seat is not None:
+                        here.discard(seat)
+                        service.games.present(game, seat, joined=False)
+                        game.seated.discard(queue)
+                    seat = now_held
             reply = await handle(service, frame.get("text"), client, game, seat)
+            if here:
+                game.seated.add(queue)  # a screen holding seats (people at it) is a player's
             if reply is not None:
                 await ws.send_text(ENCODE(reply))
                 if reply.get("error") == "too_fast":
@@ -91,6 +106,7 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
         await ws.close(code=1011, reason=DB_DOWN["message"][:100])
     finally:
         game.listeners.discard(queue)
+        game.seated.discard(queue)
         for held in here:
             service.games.present(game, held, joined=False)
         if sender is not None:

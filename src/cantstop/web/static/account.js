@@ -55,6 +55,9 @@ async function showAccount() {
   $("mine").hidden = me.account === null;
   if (me.account === null) return;
   $("who").textContent = me.account.name;
+  $("profile").href = `/player/${encodeURIComponent(me.account.name)}`;
+  $("webhook-url").value = me.webhook || "";
+  $("webhook-test").disabled = $("webhook-remove").disabled = !me.webhook;
   $("since").textContent = `Playing here since ${day(me.account.created)}`;
   $("passkeys").replaceChildren(...(me.passkeys.length ? me.passkeys.map((k, i) => {
     const li = text("li", `Passkey ${i + 1}, added ${day(k.created)} `);
@@ -86,6 +89,20 @@ if (page === "/sign-in") {
     const { ended } = await post("/api/account/password", { current: $("current").value, new: $("new-password").value });
     $("change-password").reset();
     $("done").textContent = `The password is changed; ${ended} other session${ended === 1 ? "" : "s"} signed out.`;
+    await showAccount();
+  });
+  onSubmit("webhook", async () => {
+    const hook = await api("/api/account/webhook", { method: "PUT", body: { url: $("webhook-url").value.trim() } });
+    $("webhook-said").textContent = `Saved. Each delivery is signed with this secret, shown only now: ${hook.secret}`;
+    await showAccount();
+  });
+  onClick("webhook-test", async () => {
+    const tried = await post("/api/account/webhook/test");
+    $("webhook-said").textContent = tried.ok ? `Delivered (HTTP ${tried.status}).` : `Not delivered: ${tried.reason}.`;
+  });
+  onClick("webhook-remove", async () => {
+    await api("/api/account/webhook", { method: "DELETE" });
+    $("webhook-said").textContent = "The webhook is removed.";
     await showAccount();
   });
   onSubmit("delete", async () => { await post("/api/account/delete", { password: $("delete-password").value }); location.assign("/"); });

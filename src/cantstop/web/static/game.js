@@ -8,6 +8,7 @@ import { link, profileUrl } from "./lists.js";
 import { createResign } from "./resign.js";
 import { showSummary } from "./summary.js";
 import { tourOnFirstVisit } from "./tour.js";
+import { createSeatLink, takeSeatFromLink } from "./seatlink.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -30,9 +31,13 @@ let joining = false; // a join of this page is on its way
 let replay = null; // { frames, index } while replaying
 let presence = null; // { connected: [seats], thinking: seat } from the server
 let skew = 0; // the server's clock minus this browser's (for the move clock)
+let me = null; // the signed-in account (its seats are found on any device), or null
 let summarised = -1; // the version whose end-of-game summary is shown
 const clock = createClock(ui.status);
 const finished = () => game.status === "over" || game.status === "abandoned";
+const seatLink = createSeatLink($("move-seat"), gameId);
+// Fair play: while a rated game is on, nobody is offered odds or advice.
+const fairPlay = () => game && game.rated && !finished();
 
 // -------------------------------------------------------------- rendering
 function render() {
@@ -44,6 +49,11 @@ function render() {
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
   markPresence(ui.seats, game, presence);
+  $("fair").hidden = !fairPlay();
+  ui.oddsToggle.hidden = fairPlay();
+  if (fairPlay()) ui.odds.hidden = true;
+  // A guest's seat (held by this browser's cookie) can move to another device; an account's needs no link.
+  seatLink.show(you !== null && !replay && !finished() && !game.seats[you].signed_in);
   clock.show(game, game.state ? name(game.state.player) : "", skew, !!replay);
   renderJoin();
   resign.show(game, game.seats.filter((s) => holds(s.seat)).map((s) => ({ seat: s.seat, name: name(s.seat) })));
@@ -64,7 +74,7 @@ function render() {
   if (replay) return renderReplay();
   renderStatus(state);
   renderControls(state);
-  if (showOdds) loadOdds();
+  if (showOdds && !fairPlay()) loadOdds();
 }
 
 // The board, the dice and, for a choice hovered or focused, its dice pairs and ghost runners.
@@ -146,6 +156,11 @@ function renderJoin() {
   $("join-submit").textContent = here ? "Add this person" : "Take the seat";
   $("join-submit").className = `button ${here ? "secondary" : "roll"}`;
   $("join-submit").disabled = joining;
+  // Signed in, a seat taken online is the account's, under its name: nothing to type.
+  const mine = me !== null && !here;
+  $("join-name").closest("label").hidden = mine;
+  $("join-name").required = !mine;
+  if (mine) $("join-submit").textContent = `Take the seat as ${me.name}`;
   const select = $("join-seat");
   const chosen = select.value; // a live update must not undo the seat being picked
   select.replaceChildren(...open.map((s) => { const o = text("option", `Seat ${s.letter}`); o.value = s.seat; return o; }));
@@ -392,6 +407,7 @@ document.addEventListener("keydown", (event) => {
 
 // ------------------------------------------------------------------- odds
 function toggleOdds() {
+  if (fairPlay()) return;
   showOdds = !showOdds;
   localStorage.setItem("cantstop-odds", showOdds ? "1" : "0");
   oddsFor = -1;
@@ -489,7 +505,7 @@ $("join").addEventListener("submit", async (event) => {
   joining = true;
   render();
   try {
-    const body = { seat: Number($("join-seat").value), name: nameValue, screen: here };
+    const body = { seat: Number($("join-seat").value), screen: here, ...(me !== null && !here ? {} : { name: nameValue }) };
     const joined = await api(`/api/games/${gameId}/join`, { method: "POST", body });
     if (here) {
       holdSeats(gameId, [joined]);
@@ -664,6 +680,10 @@ function forget(seat) {
 
 ui.odds.hidden = !showOdds;
 ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
-connect();
+api("/api/account").then((found) => { me = found.account; render(); }).catch(() => {});
+takeSeatFromLink(gameId).then((said) => {
+  if (said) ui.error.textContent = said;
+  connect(); // after the link's seat is taken, so the server knows this browser by its new cookie
+});
 checkHeld();
 tourOnFirstVisit();

@@ -28,7 +28,7 @@ export function gameItem(g) {
     a.append(span);
   });
   const progress = { waiting: "waiting for players", over: turnsText(g.turns), abandoned: `abandoned after ${turnsText(g.turns ?? 0)}` }[g.status] || "playing";
-  li.append(a, text("span", `${g.variant} · ${progress}`, "meta"));
+  li.append(a, text("span", `${g.variant}${g.rated ? " · rated" : ""} · ${progress}`, "meta"));
   if ((g.status === "over" || g.status === "abandoned") && g.turns !== null) {
     li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
   }
@@ -38,7 +38,7 @@ export function gameItem(g) {
 // One row of a leaderboard: place, the player (a link to the profile), rating, games, wins.
 export function leaderRow(r, i) {
   const tr = text("tr");
-  const cells = [String(i + 1), link(r.display || r.name, null, profileUrl(r.name)), r.rating.toFixed(1), String(r.games), String(r.wins)];
+  const cells = [String(i + 1), link(r.display || r.name, null, r.url || profileUrl(r.name)), r.rating.toFixed(1), String(r.games), String(r.wins)];
   for (const c of cells) {
     const td = text("td", typeof c === "string" ? c : null);
     if (typeof c !== "string") td.append(c);
@@ -49,7 +49,7 @@ export function leaderRow(r, i) {
 
 export function noneYet() {
   const tr = text("tr");
-  const td = text("td", "No rated games yet: every game of two or more players counts.", "meta");
+  const td = text("td", "No rated games yet: a rated game between signed-in players counts.", "meta");
   td.colSpan = 5;
   tr.append(td);
   return tr;

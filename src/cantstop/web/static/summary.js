@@ -20,7 +20,9 @@ const number = (x) => `${x < 0 ? "−" : ""}${Math.abs(x).toFixed(1)}`;
 // "rating +1.8, now 12.4", or why there is none.
 function ratingText(seat) {
   if (!seat.rating) return "not rated";
-  return `rating ${signed(seat.rating.change)}, now ${number(seat.rating.after)}`;
+  const { weight } = seat.rating; // a pair's repeated rated games count less (and from the fifth in 30 days, not at all)
+  const counted = weight === undefined || weight === 1 ? "" : weight === 0 ? " (not counted: these players met often this month)" : ` (counted ${weight}×: these players met this month)`;
+  return `rating ${signed(seat.rating.change)}, now ${number(seat.rating.after)}${counted}`;
 }
 
 // One player: mark, name, how the game went for them; then their counts.

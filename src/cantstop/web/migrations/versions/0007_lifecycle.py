@@ -2,7 +2,7 @@
 each game last changed (the sweeper looks for games overdue by it).
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
@@ -23,5 +23,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_games_updated", table_name="games")
-    with op.batch_alter_table("games") as batch:  # SQLite drops a column by copying the table
-        batch.drop_column("seen")
+    # In place: copying the table, as a batch would on SQLite, is refused while seats and
+    # events refer to it (foreign keys are on); SQLite 3.35+ drops a plain column itself.
+    op.drop_column("games", "seen")
