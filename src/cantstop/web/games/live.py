@@ -34,6 +34,7 @@ from cantstop.table import (
     Policy,
     StaleMoveError,
     Table,
+    advance,
 )
 from cantstop.table.wording import roll_off_line
 from cantstop.web.db.recorder import Recorder
@@ -225,10 +226,17 @@ def parse_action(raw: str | list[int]) -> Move:
 
 
 def to_move_after(table: Table, moves: Sequence[Move]) -> int | None:
-    """The seat to move once `moves` are played (None if they end the game), worked out on
-    a trial copy: nothing changes on `table`. A choice never passes the turn."""
+    """The seat to move once `moves` are played (None if they end the game); nothing changes
+    on `table`. A choice never passes the turn; other engine moves (a roll with its dice, a
+    stop) are worked out by the engine alone, and a fallback or a resignation, which only the
+    table knows how to take, on a trial copy of it."""
     if all(m.kind is Kind.CHOICE for m in moves):
         return table.seat
+    if not any(m.out_of_band or (m.kind is Kind.ROLL and not m.dice) for m in moves):
+        state = table.state
+        for move in moves:
+            state = advance(state, move)
+        return None if state.is_over else state.seat
     trial = table.trial()
     for move in moves:
         trial.restore(move)
