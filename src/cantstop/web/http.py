@@ -146,6 +146,13 @@ def json_depth(text: str) -> int:
     return deepest
 
 
+def too_deep(text: str) -> bool:
+    """Whether JSON `text` nests arrays and objects deeper than MAX_DEPTH. Each level opens
+    with a bracket, so a text with no more brackets than that is not read further (the
+    messages of play have one or two)."""
+    return text.count("{") + text.count("[") > MAX_DEPTH and json_depth(text) > MAX_DEPTH
+
+
 TOO_LARGE = {"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}
 TOO_DEEP = {"error": "too_deep", "message": f"JSON may nest arrays and objects at most {MAX_DEPTH} deep"}
 
@@ -190,7 +197,7 @@ class BodyGuard(HttpMiddleware):
             if not message.get("more_body"):
                 break
         body = b"".join(chunks)
-        if body and json_depth(body.decode("utf-8", "replace")) > MAX_DEPTH:
+        if body and too_deep(body.decode("utf-8", "replace")):
             await refuse(send, 400, TOO_DEEP)
             return
         replayed = False

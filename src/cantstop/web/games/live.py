@@ -406,7 +406,7 @@ class LiveGames:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
         self.send(game, json.dumps(message))  # encoded once
-        if game.finished and game.meta.rated and not game.chat.revealed:  # the end: players see what spectators wrote
+        if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
             game.chat.revealed = True
             self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.seated)
 

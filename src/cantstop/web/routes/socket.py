@@ -16,12 +16,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from cantstop.web.deps import ServiceDep, SettingsDep, client_address, get_limiter, token_of
 from cantstop.web.errors import Refused
 from cantstop.web.games.live import LiveGame, parse_action
-from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, json_depth, refusal
+from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, refusal, too_deep
 from cantstop.web.rate_limit import MESSAGE, RateLimiter
 from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent, WsResign
 from cantstop.web.seating import account_id_of
 from cantstop.web.service import GameService
-from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE
+from cantstop.web.settings import MAX_MESSAGE
 
 router = APIRouter()
 # What `WebSocket.send_json` would send, by an encoder made once rather than one per reply.
@@ -132,7 +132,7 @@ async def handle(service: GameService, text: str | None, client: Client, game: L
         return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
     if len(text.encode()) > MAX_MESSAGE:
         return {"type": "error", "error": "too_big", "message": f"messages are at most {MAX_MESSAGE} bytes"}
-    if json_depth(text) > MAX_DEPTH:
+    if too_deep(text):
         return {"type": "error", **TOO_DEEP}
     try:
         data = json.loads(text)
