@@ -2,35 +2,40 @@
 
 Run: `python benchmarks/web_counts.py [--games 12] [--instructions | --load SECONDS]
 [--only sqlite|postgresql] [--pg URL] [--src PATH] [--out FILE.json] [--pstats FILE]`,
-then `python benchmarks/web_counts.py --compare A.json B.json`.
+then `python benchmarks/web_counts.py --compare A.json B.json` (the databases both hold).
 
 Timings on a shared machine cannot settle a question of a few percent; counts can. For
 each database this starts one server process, `cantstop serve` as shipped (the same uvicorn
 protocols, middleware and settings; the rate limits raised out of the way, and the
 sweeper's periodic look and SQLite's checkpoints put off, as they are work per minute or
 per second, not per action), with two changes that alter no path of a move: its dice are
-seeded (`SeededDice`), so every run deals the very same dice, and it counts. Two games are played to warm it up, then the counting
-starts, and `--games` two-player games are played one after another, one action at a time,
-over the seats' WebSockets: each client picks its moves from a seeded random source as
-`web_load.py`'s do, and waits for the acknowledgement and both seats' updates before the
-next action. Nothing overlaps, so the same code plays the same games and runs the same
-path on every run: the games are fingerprinted (every action and its version), and
-`--compare` says whether two runs played the same ones.
+seeded (`SeededDice`), so every run deals the very same dice, and it counts. Two games are
+played to warm it up, then the counting starts, and `--games` two-player games are played
+one after another, one action at a time, over the seats' WebSockets: each client picks its
+moves from a seeded random source as `web_load.py`'s do, and waits for the acknowledgement
+and both seats' updates before the next action. Nothing overlaps, so the same code plays
+the same games and runs the same path on every run: the games are fingerprinted (every
+action and its version), and `--compare` says whether two runs played the same ones.
 
 What is counted in the server between the first and the last of those games (creating and
 joining them included, as in `web_load.py`'s CPU per action), divided by the actions:
 
 - by default, Python function calls (cProfile's call counts, which unlike its times do not
   depend on the machine), on the event loop and on the worker threads, by package and by
-  function: hops to a thread (executor submits), JSON encodes and decodes, sends on the
-  WebSockets, among them. Under cProfile the server runs a few times slower;
-- with `--instructions`, the machine instructions the server process executes, all threads,
-  by shared object and by C function (valgrind's callgrind, switched on only for the
-  counted games; about 2 minutes a database for 6 games): the whole CPU cost, C included
-  (the JSON encoder, the database driver, SQLite itself), deterministic to about 0.1%;
+  function, JSON encodes and decodes and sends on the WebSockets among them. Under cProfile
+  the server runs a few times slower. A call count weighs a property read like a query:
+  read it for what runs, not for what it costs;
+- with `--instructions`, the machine instructions the server process executes in user
+  space, all threads, by shared object and by C function (valgrind's callgrind, switched on
+  only for the counted games; a few minutes a database for 6 games): the CPU cost, C
+  included (the JSON encoder, the database driver, SQLite itself). The same code counts the
+  same to 0.1%; between two commits, differences under half a percent can come from where
+  objects fall in dictionaries rather than from the code. System calls (socket writes,
+  database round trips) are not in it;
 - always, SQL statements as SQLAlchemy hands them to the driver (its
   `before_cursor_execute` event), with the rows of each executemany; transactions committed
-  and rolled back; connections taken from the pool;
+  and rolled back; connections taken from the pool; tasks handed to a thread pool
+  (executor submits: hops off the event loop);
 
 and in the clients, the frames they received, by type, and their bytes.
 
@@ -422,16 +427,15 @@ def commit_of(path: Path) -> str:
 
 # ----------------------------------------------------------------------------- the report
 
-# The calls that answer the usual questions, by the labels they have on either side.
+# The calls that answer the usual questions, by their labels (the same in every commit).
 MARKERS = [
     ("thread hops (anyio, for sync dependencies)", ("anyio/_backends/_asyncio.py:run_sync_in_worker_thread",)),
     ("asyncio.create_task calls", ("asyncio/tasks.py:create_task",)),
-    ("JSON encodes (json.dumps)", ("json/__init__.py:dumps",)),
+    ("JSON encodes (JSONEncoder.encode)", ("json/encoder.py:JSONEncoder.encode",)),
     ("JSON decodes (json.loads)", ("json/__init__.py:loads",)),
-    ("pydantic validations", ("<method 'validate_python'", "<method 'validate_json'")),
+    ("pydantic validations", ("<method 'validate_python' of 'pydantic_core._pydantic_core.SchemaValidator' objects>",)),
     ("WebSocket sends (Starlette's WebSocket.send)", ("starlette/websockets.py:WebSocket.send",)),
 ]
-
 
 def package(name: str) -> str:
     """The package of a function label, as the report groups them ('cantstop.web', 'sqlalchemy', 'built-ins')."""
@@ -462,8 +466,8 @@ def figures(run: dict[str, Any]) -> dict[str, float]:
         "connections from the pool": run["events"].get("checkout", 0) / n,
         "executor submits (hops to a thread)": run["events"].get("submit", 0) / n,
     }
-    for what, starts in MARKERS if loop else []:
-        out[what] = sum(c for name, c in (loop + workers).items() if name.startswith(starts)) / n
+    for what, labels in MARKERS if loop else []:
+        out[what] = sum((loop + workers)[name] for name in labels) / n
     out["frames received by clients"] = sum(run["client_frames"].values()) / n
     out["bytes received by clients"] = run["client_bytes"] / n
     return out
@@ -552,7 +556,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.compare:
         loaded = [json.loads(Path(f).read_text()) for f in args.compare]
-        for name in sorted({r["database"] for runs in loaded for r in runs}):
+        for name in sorted(set.intersection(*({r["database"] for r in runs} for runs in loaded))):
             print(f"\n## {name}\n")
             show([next(r for r in runs if r["database"] == name) for runs in loaded], args.top)
         return
