@@ -83,6 +83,16 @@ async def signed_up(url: str, name: str) -> dict[str, str]:
     return {"Cookie": f"cantstop_session={session}; cantstop_csrf={token}", "X-CSRF-Token": token}
 
 
+def pick(state: dict[str, Any], rolls: int, rng: random.Random) -> tuple[Any, int]:
+    """A quick player's move, and the rolls of the turn after it: after a roll a random
+    choice, then roll again until two rolls are made, then stop."""
+    if state["phase"] == "choose":
+        return rng.choice(state["legal"]), rolls
+    if state["phase"] == "decide" and rolls >= 2 and "stop" in state["legal"]:
+        return "stop", 0
+    return "roll", rolls + 1
+
+
 class Load:
     def __init__(self, url: str, deadline: float, pace: float) -> None:
         self.url, self.deadline, self.pace = url, deadline, pace
@@ -140,12 +150,7 @@ class Load:
                     return True
                 if state is None or state["player"] != seat or sent_at is not None or remaining <= 0:
                     continue
-                if state["phase"] == "choose":
-                    action: Any = rng.choice(state["legal"])
-                elif state["phase"] == "decide" and rolls >= 2 and "stop" in state["legal"]:
-                    action, rolls = "stop", 0
-                else:
-                    action, rolls = "roll", rolls + 1
+                action, rolls = pick(state, rolls, rng)
                 wait = last_send + 1 / self.pace - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -208,12 +213,16 @@ def fresh_schema(url: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
 
-async def wait_until_up(http: httpx.AsyncClient) -> None:
-    for _ in range(600):
+async def wait_until_up(http: httpx.AsyncClient, server: subprocess.Popen[bytes] | None = None) -> None:
+    """Until the server answers: 30 s at most or, given its process, as long as that runs
+    (under valgrind a start takes minutes)."""
+    tries = 0
+    while (server.poll() is None) if server is not None else tries < 600:
         try:
             await http.get("/healthz")
             return
         except httpx.TransportError:
+            tries += 1
             await asyncio.sleep(0.05)
     raise RuntimeError("the server did not come up")
 

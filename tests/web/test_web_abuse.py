@@ -11,11 +11,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
 from cantstop.web.errors import TooMany
+from cantstop.web.http import json_depth, too_deep
 from cantstop.web.rate_limit import SWEEP_EVERY, RateLimiter, limit_items
 from cantstop.web.settings import MAX_DEPTH, Settings
 
@@ -48,6 +51,13 @@ def test_json_nested_too_deep_is_a_clean_error_over_http(client: TestClient) -> 
         assert str(MAX_DEPTH) in response.json()["message"]
     brackets_in_a_string = json.dumps({"variant": "[" * 50, "seats": ["open"]})  # not nesting: refused for its variant
     assert client.post("/api/games", content=brackets_in_a_string, headers={"content-type": "application/json"}).json()["error"] == "bad_variant"
+
+
+@given(st.lists(st.sampled_from(["[", "{", '"['])), st.text(alphabet='[]{}"\\ab:,', max_size=30))
+def test_the_bracket_count_shortcut_never_lets_a_too_deep_text_through(openers: list[str], rest: str) -> None:
+    """`too_deep` skips the scan of a text with few brackets: it still says what the scan says."""
+    text = "".join(openers) + rest
+    assert too_deep(text) == (json_depth(text) > MAX_DEPTH)
 
 
 def test_json_nested_too_deep_gets_an_error_frame_and_the_socket_stays(client: TestClient) -> None:

@@ -146,6 +146,13 @@ def json_depth(text: str) -> int:
     return deepest
 
 
+def too_deep(text: str) -> bool:
+    """Whether JSON `text` nests arrays and objects deeper than MAX_DEPTH. Each level opens
+    with a bracket, so a text with no more brackets than that is not read further (the
+    messages of play have one or two)."""
+    return text.count("{") + text.count("[") > MAX_DEPTH and json_depth(text) > MAX_DEPTH
+
+
 TOO_LARGE = {"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}
 TOO_DEEP = {"error": "too_deep", "message": f"JSON may nest arrays and objects at most {MAX_DEPTH} deep"}
 
@@ -156,11 +163,12 @@ class HttpMiddleware(ABC):
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+    def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> Awaitable[None]:
+        # Not a coroutine of its own: a WebSocket is handed the inner application's, so this
+        # layer is no frame of the socket's task, which every message and update would resume.
         if scope["type"] == "http":
-            await self.http(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
+            return self.http(scope, receive, send)
+        return self.app(scope, receive, send)
 
     @abstractmethod
     async def http(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None: ...
@@ -189,7 +197,7 @@ class BodyGuard(HttpMiddleware):
             if not message.get("more_body"):
                 break
         body = b"".join(chunks)
-        if body and json_depth(body.decode("utf-8", "replace")) > MAX_DEPTH:
+        if body and too_deep(body.decode("utf-8", "replace")):
             await refuse(send, 400, TOO_DEEP)
             return
         replayed = False

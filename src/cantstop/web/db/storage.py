@@ -329,13 +329,14 @@ class Storage:
                 rows.append({"game_id": a.game_id, "seq": seq, "kind": kind, "data": data, "created": stamp})
         conn.execute(EVENTS.insert(), rows)
         latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        versions = [{"key": a.game_id, "new_version": a.last, "stamp": stamp, "next_seat": a.to_move} for a in latest.values()]
-        conn.execute(queries.SET_VERSION, versions)
+        moved = [{"key": a.game_id, "new_version": a.last, "stamp": stamp, "next_seat": a.to_move} for a in latest.values()]
+        if self.shared:  # each game's notice to the other processes goes out with its new version
+            conn.execute(queries.SET_VERSION_AND_NOTIFY, [{**m, **notice(a.game_id, a.last)} for m, a in zip(moved, latest.values())])
+        else:
+            conn.execute(queries.SET_VERSION, moved)
         ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
         if ended:
             conn.execute(queries.SET_WINNER, ended)
-        if self.shared:
-            conn.execute(NOTIFY, [notice(a.game_id, a.last) for a in latest.values()])
 
     def _notify(self, s: Session | Connection, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""

@@ -34,6 +34,7 @@ from cantstop.table import (
     Policy,
     StaleMoveError,
     Table,
+    advance,
 )
 from cantstop.table.wording import roll_off_line
 from cantstop.web.db.recorder import Recorder
@@ -107,7 +108,7 @@ class LiveGame:
     @property
     def finished(self) -> bool:
         """Won or abandoned."""
-        return self.ended or (self.state is not None and self.state.is_over)
+        return self.ended or (self.table is not None and self.table.state.is_over)
 
     @property
     def person_to_move(self) -> int | None:
@@ -130,19 +131,19 @@ class LiveGame:
 
     def snapshot(self) -> dict[str, Any]:
         """The game's JSON, built once per version and seating (every client gets the same)."""
-        cached = self._snapshot
-        if cached is None or cached[0] != self.version or cached[1] is not self.meta:
-            data = game_json(self.meta, self.state, self.version)
+        cached, version = self._snapshot, self.version
+        if cached is None or cached[0] != version or cached[1] is not self.meta:
+            data = game_json(self.meta, self.state, version)
             deadline = self.deadline()
             data["clock"] = {"seconds": self.meta.clock, "deadline": None if deadline is None else round(deadline * 1000)}
-            cached = self._snapshot = (self.version, self.meta, data)
+            cached = self._snapshot = (version, self.meta, data)
         return cached[2]
 
     def presence(self) -> dict[str, Any]:
         """Who has this game open here, whose move it is (a person deciding or a bot thinking),
         and the server's time (ms), against which a browser reads the move clock's deadline."""
         state = self.state
-        thinking = state.seat if state is not None and not self.finished else None
+        thinking = state.seat if state is not None and not state.is_over and not self.ended else None
         connected = sorted(s for s, n in self.present.items() if n > 0)
         return {"connected": connected, "thinking": thinking, "now": round(self.now() * 1000)}
 
@@ -150,7 +151,8 @@ class LiveGame:
         """The log entries of what the last moves did, at the current version."""
         assert self.table is not None
         count_strikes(self.strikes, happenings)
-        entries = [{**entry, "version": self.version} for entry in log_lines(happenings, self.names, self.table.variant)]
+        version = self.version
+        entries = [{**entry, "version": version} for entry in log_lines(happenings, self.names, self.table.variant)]
         self.log.extend(entries)
         return entries
 
@@ -171,7 +173,7 @@ def count_strikes(strikes: Counter[int], happenings: Sequence[Happening]) -> Non
     commit) did: a timeout adds one (the move the table made for the seat is not the seat's
     own); a move the seat made itself sets its count back to 0; leaving the game clears it."""
     timed_out = {h.seat for h in happenings if isinstance(h, FellBack) and h.fault is Fault.TIMEOUT}
-    for h in happenings:
+    for h in happenings if strikes else ():  # with no count kept (nobody timed out), nothing to set back
         if isinstance(h, Forfeited) or (not isinstance(h, FellBack) and h.seat not in timed_out):
             strikes.pop(h.seat, None)
     for seat in timed_out:
@@ -224,10 +226,17 @@ def parse_action(raw: str | list[int]) -> Move:
 
 
 def to_move_after(table: Table, moves: Sequence[Move]) -> int | None:
-    """The seat to move once `moves` are played (None if they end the game), worked out on
-    a trial copy: nothing changes on `table`. A choice never passes the turn."""
+    """The seat to move once `moves` are played (None if they end the game); nothing changes
+    on `table`. A choice never passes the turn; other engine moves (a roll with its dice, a
+    stop) are worked out by the engine alone, and a fallback or a resignation, which only the
+    table knows how to take, on a trial copy of it."""
     if all(m.kind is Kind.CHOICE for m in moves):
         return table.seat
+    if not any(m.out_of_band or (m.kind is Kind.ROLL and not m.dice) for m in moves):
+        state = table.state
+        for move in moves:
+            state = advance(state, move)
+        return None if state.is_over else state.seat
     trial = table.trial()
     for move in moves:
         trial.restore(move)
@@ -415,7 +424,7 @@ class LiveGames:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
         self.send(game, json.dumps(message))  # encoded once
-        if game.finished and game.meta.rated and not game.chat.revealed:  # the end: players see what spectators wrote
+        if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
             game.chat.revealed = True
             self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.seated)
 
