@@ -163,6 +163,11 @@ def test_seats_left_before_the_start_are_forgotten_by_the_browser(browser: Any, 
             page.select_option("#resign-who", "1")
         assert page.text_content("#resign-what").startswith("Your seat opens again")
         page.click("#resign-confirm")
+        seats = lambda: httpx.get(f"{server.url}/api/games/{game_id}").json()["seats"]  # noqa: E731
+        deadline = time.monotonic() + 30
+        while seats()[seat]["kind"] != "open":  # the server first: a failure says which side lagged
+            assert time.monotonic() < deadline, f"seat {seat} still taken on the server: {seats()}; page says {page.text_content('#status')!r}"
+            page.wait_for_timeout(50)
         page.wait_for_selector(f"#seats .seat:nth-child({seat + 1}):not(:has(.tag))")
     assert page.evaluate(stored) is None  # no empty entry left behind
     assert page.context.cookies() == []  # cleared by the answer that opened Ann's seat again
