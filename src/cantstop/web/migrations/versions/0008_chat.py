@@ -17,10 +17,7 @@ from cantstop.core.variant import preset
 from cantstop.table import Policy, Table
 from cantstop.web.db.moves import END, decode_move
 
-revision = "0008"
-down_revision = "0007"
-branch_labels = None
-depends_on = None
+revision, down_revision = "0008", "0007"
 
 
 def upgrade() -> None:
