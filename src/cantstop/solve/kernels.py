@@ -33,11 +33,16 @@ except ImportError as error:
 import numba
 import numpy as np
 
+from cantstop.fast.kernels import counted_jit
 from cantstop.solve.layer import ALONE, FINISHED, SOLVED, WON
 
 F = TypeVar("F", bound=Callable[..., Any])
 _jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
 _parallel = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, parallel=True))
+# The turn pass allocates nothing: compiled without numba's reference counting, the arrays
+# its helpers take cost nothing per call (counted, they cost two atomic operations each,
+# four fifths of the pass's time). Its helpers inherit the setting.
+_uncounted = counted_jit(False)
 _range: Any = numba.prange
 
 NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes alone, 3 to 8 pairs of passes
@@ -203,6 +208,13 @@ def _best_option(
 
 
 @_jit
+def pass_scratch(columns: int, rules: Any) -> tuple[Any, Any, Any]:
+    """The work space of `turn_pass_in` for a board of `columns` columns: (ints, flags, floats)."""
+    kinds = rules[10].shape[0]
+    return np.zeros(2 * columns + kinds, np.int64), np.zeros(kinds, np.bool_), np.zeros(2 * kinds, np.float64)
+
+
+@_jit
 def turn_pass(
     room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any
 ) -> tuple[float, float]:
@@ -211,8 +223,17 @@ def turn_pass(
     Fills best_a/best_b with each in-turn state's value after its decision (the better
     of stopping there and rolling on; a tie stops). `offsets` must be the turn's
     `layout`, `stops` its stop values. A group of sums has its best option worked out
-    once per state however many rolls offer it.
+    once per state however many rolls offer it. (`turn_pass_in` with its own work space.)
     """
+    scratch = pass_scratch(room.shape[0], rules)
+    return turn_pass_in(room, x, rules, stops, best_a, best_b, offsets, scratch)
+
+
+@_uncounted
+def turn_pass_in(
+    room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any, scratch: Any
+) -> tuple[float, float]:
+    """`turn_pass` in the work space `scratch` (`pass_scratch`), which it may reuse call after call."""
     runners, step_limit, masks = rules[0], rules[1], rules[2]
     key_slot, slot_start, class_weight, class_start, group_kind = rules[5], rules[6], rules[7], rules[8], rules[9]
     n = room.shape[0]
@@ -220,13 +241,14 @@ def turn_pass(
     for i in range(n):
         if room[i] > 0:
             open_mask |= 1 << i
-    taken = np.zeros(n, np.int64)
-    local_stride = np.zeros(n, np.int64)
-    kinds = rules[10].shape[0]
-    seen = np.zeros(kinds, np.int64)  # the state number + 1 a kind's entry is for
-    kind_found = np.zeros(kinds, np.bool_)
-    kind_a = np.zeros(kinds, np.float64)
-    kind_b = np.zeros(kinds, np.float64)
+    ints, kind_found, floats = scratch
+    kinds = kind_found.shape[0]
+    taken = ints[:n]
+    local_stride = ints[n : 2 * n]
+    seen = ints[2 * n :]  # the state number + 1 a kind's entry is for
+    seen[:] = 0
+    kind_a = floats[:kinds]
+    kind_b = floats[kinds:]
     start_a = 0.0
     start_b = 0.0
     for j in range(masks.shape[0] - 1, -1, -1):
@@ -302,8 +324,9 @@ def newton_alone(
     From a lower bound the first step lands at or above the fixed point (W is concave),
     later steps descend to it.
     """
+    scratch = pass_scratch(room.shape[0], rules)
     for passes in range(1, NEWTON_STEPS + 1):
-        a, b = turn_pass(room, x, rules, stops, best_a, best_b, offsets)
+        a, b = turn_pass_in(room, x, rules, stops, best_a, best_b, offsets, scratch)
         if b >= 1.0:  # only bust-loving policies are optimal this low: start higher
             x = 2.0 * x + 1.0
             continue
@@ -332,16 +355,17 @@ def newton_pair(
     lo, hi, u, v = 0.0, 1.0, 0.5, 0.5
     widths = (1.0, 1.0)
     aq, bq = 0.0, 0.0
+    scratch = pass_scratch(room_p.shape[0], rules)
     for rounds in range(1, NEWTON_STEPS + 1):
         if alone:
-            ap, bp = turn_pass(room_p, u, rules, stops_p, best_p[0], best_p[1], offsets_p)
+            ap, bp = turn_pass_in(room_p, u, rules, stops_p, best_p[0], best_p[1], offsets_p, scratch)
             v = u
             g = 1.0 - ap - bp * u - u
             slope = -1.0 - bp
         else:
-            aq, bq = turn_pass(room_q, u, rules, stops_q, best_q[0], best_q[1], offsets_q)
+            aq, bq = turn_pass_in(room_q, u, rules, stops_q, best_q[0], best_q[1], offsets_q, scratch)
             v = 1.0 - aq - bq * u
-            ap, bp = turn_pass(room_p, v, rules, stops_p, best_p[0], best_p[1], offsets_p)
+            ap, bp = turn_pass_in(room_p, v, rules, stops_p, best_p[0], best_p[1], offsets_p, scratch)
             g = 1.0 - ap - bp * v - u
             slope = bp * bq - 1.0
         if g == 0.0:
