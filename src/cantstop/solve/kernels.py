@@ -208,6 +208,28 @@ def _best_option(
 
 
 @_jit
+def _played(kind: int, here: int, room: Any, taken: Any, local_stride: Any, rules: Any) -> int:
+    """With every runner placed and no step limit: the state a group of `kind` leads to (-1: none).
+
+    Its one legal choice is then every sum it can play (core's rule: no sum left that could
+    still be played), each runner climbing as far as its room allows.
+    """
+    kind_len, kind_cols = rules[10], rules[11]
+    idx = here
+    previous = -1
+    count = 0
+    for e in range(kind_len[kind]):
+        c = kind_cols[kind, e]
+        if c != previous:  # a kind's sums are sorted: a column's repeats are adjacent
+            previous = c
+            count = 0
+        if taken[c] + count < room[c]:
+            count += 1
+            idx += local_stride[c]
+    return idx if idx != here else -1
+
+
+@_jit
 def pass_scratch(columns: int, rules: Any) -> tuple[Any, Any, Any]:
     """The work space of `turn_pass_in` for a board of `columns` columns: (ints, flags, floats)."""
     kinds = rules[10].shape[0]
@@ -265,6 +287,7 @@ def turn_pass_in(
                 stride *= room[i]
         left = runners - k
         slot = key_slot[m] if left == 0 else key_slot[open_mask]
+        placed = left == 0 and step_limit < 0  # each group has one option (see `_played`)
         for local in range(size - 1, -1, -1):
             here = offsets[j] + local
             steps = _decode(m, local, room, taken)
@@ -277,6 +300,11 @@ def turn_pass_in(
                 vb = 0.0
                 for g in range(class_start[cl], class_start[cl + 1]):
                     kd = group_kind[g]
+                    if placed:
+                        idx = _played(kd, here, room, taken, local_stride, rules)
+                        if idx >= 0:
+                            found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
+                        continue
                     if seen[kd] != here + 1:
                         seen[kd] = here + 1
                         kind_found[kd], kind_a[kd], kind_b[kd] = _best_option(
