@@ -37,12 +37,12 @@ from cantstop.fast.kernels import counted_jit
 from cantstop.solve.layer import ALONE, FINISHED, SOLVED, WON
 
 F = TypeVar("F", bound=Callable[..., Any])
-_jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
+jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
 _parallel = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, parallel=True))
 # The turn pass allocates nothing: compiled without numba's reference counting, the arrays
 # its helpers take cost nothing per call (counted, they cost two atomic operations each,
 # four fifths of the pass's time). Its helpers inherit the setting.
-_uncounted = counted_jit(False)
+uncounted = counted_jit(False)
 _range: Any = numba.prange
 
 NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes alone, 3 to 8 pairs of passes
@@ -52,7 +52,7 @@ BLOCKED = -(1 << 50)  # a stop weight: stopping is not allowed here (no_stop_on_
 NO_LIMIT = 1 << 30  # steps left in a turn without a step limit
 
 
-@_jit
+@jit
 def turn_of(index: int, turns: Any, room: Any, weights: Any) -> None:
     """Fill `room` and the stop `weights` of the turn from position `index`.
 
@@ -69,7 +69,7 @@ def turn_of(index: int, turns: Any, room: Any, weights: Any) -> None:
             weights[i, d] = code_weight[i, code, d]
 
 
-@_jit
+@jit
 def layout(room: Any, masks: Any, offsets: Any) -> int:
     """Set offsets[j] to where runner mask j's states start; return the turn's state count."""
     total = 0
@@ -85,8 +85,8 @@ def layout(room: Any, masks: Any, offsets: Any) -> int:
     return total
 
 
-@_jit
-def _decode(m: int, local: int, room: Any, taken: Any) -> int:
+@jit
+def decode(m: int, local: int, room: Any, taken: Any) -> int:
     """Set taken[c], the steps taken in column c, for state `local` of mask m; return their sum."""
     rest = local
     steps = 0
@@ -101,7 +101,7 @@ def _decode(m: int, local: int, room: Any, taken: Any) -> int:
     return steps
 
 
-@_jit
+@jit
 def fill_stops(room: Any, weights: Any, values: Any, masks: Any, offsets: Any, stops: Any) -> None:
     """stops[s] = values[Σ weights[c, steps taken in c]] for every in-turn state s (inf if BLOCKED)."""
     n = room.shape[0]
@@ -109,14 +109,14 @@ def fill_stops(room: Any, weights: Any, values: Any, masks: Any, offsets: Any, s
     for j in range(masks.shape[0]):
         m = masks[j]
         for local in range(offsets[j + 1] - offsets[j]):
-            _decode(m, local, room, taken)
+            decode(m, local, room, taken)
             index = 0
             for i in range(n):
                 index += weights[i, taken[i]]
             stops[offsets[j] + local] = values[index] if index >= 0 else np.inf
 
 
-@_jit
+@jit
 def fill_estimated_stops(progress: Any, room: Any, estimate: Any, masks: Any, offsets: Any, stops: Any) -> None:
     """stops[s] = the estimate of the anchor a stop in state s reaches (one player)."""
     n = room.shape[0]
@@ -125,13 +125,13 @@ def fill_estimated_stops(progress: Any, room: Any, estimate: Any, masks: Any, of
     for j in range(masks.shape[0]):
         m = masks[j]
         for local in range(offsets[j + 1] - offsets[j]):
-            _decode(m, local, room, taken)
+            decode(m, local, room, taken)
             for i in range(n):
                 space[i] = progress[i] + taken[i]
             stops[offsets[j] + local] = estimated(space, estimate)
 
 
-@_jit
+@jit
 def _successor(
     m: int, here: int, c1: int, c2: int, c3: int, taken: Any, room: Any, local_stride: Any,
     offsets: Any, mask_rank: Any, mask_cols: Any,
@@ -165,7 +165,7 @@ def _successor(
     return int(idx)
 
 
-@_jit
+@jit
 def _least(found: bool, va: float, vb: float, a: float, b: float, x: float) -> tuple[bool, float, float]:
     """The better (lesser at x) of the best so far (if found) and a + b·x."""
     if found and va + vb * x <= a + b * x:
@@ -173,7 +173,7 @@ def _least(found: bool, va: float, vb: float, a: float, b: float, x: float) -> t
     return True, a, b
 
 
-@_jit
+@jit
 def _best_option(
     kind: int, m: int, here: int, left: int, steps_left: int, x: float, room: Any, taken: Any,
     local_stride: Any, offsets: Any, rules: Any, best_a: Any, best_b: Any,
@@ -207,7 +207,7 @@ def _best_option(
     return found, va, vb
 
 
-@_jit
+@jit
 def _played(kind: int, here: int, room: Any, taken: Any, local_stride: Any, rules: Any) -> int:
     """With every runner placed and no step limit: the state a group of `kind` leads to (-1: none).
 
@@ -229,14 +229,14 @@ def _played(kind: int, here: int, room: Any, taken: Any, local_stride: Any, rule
     return idx if idx != here else -1
 
 
-@_jit
+@jit
 def pass_scratch(columns: int, rules: Any) -> tuple[Any, Any, Any]:
     """The work space of `turn_pass_in` for a board of `columns` columns: (ints, flags, floats)."""
     kinds = rules[10].shape[0]
     return np.zeros(2 * columns + kinds, np.int64), np.zeros(kinds, np.bool_), np.zeros(2 * kinds, np.float64)
 
 
-@_jit
+@jit
 def turn_pass(
     room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any
 ) -> tuple[float, float]:
@@ -251,7 +251,7 @@ def turn_pass(
     return turn_pass_in(room, x, rules, stops, best_a, best_b, offsets, scratch)
 
 
-@_uncounted
+@uncounted
 def turn_pass_in(
     room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any, scratch: Any
 ) -> tuple[float, float]:
@@ -290,7 +290,7 @@ def turn_pass_in(
         placed = left == 0 and step_limit < 0  # each group has one option (see `_played`)
         for local in range(size - 1, -1, -1):
             here = offsets[j] + local
-            steps = _decode(m, local, room, taken)
+            steps = decode(m, local, room, taken)
             steps_left = NO_LIMIT if step_limit < 0 else step_limit - steps
             ra = 0.0
             rb = 0.0
@@ -331,7 +331,7 @@ def turn_pass_in(
     return start_a, start_b
 
 
-@_jit
+@jit
 def neighbour_bound(room: Any, stops: Any, mask_rank: Any, offsets: Any) -> float:
     """The best stop one step on (a lower bound on expected turns: progress never hurts)."""
     x = 0.0
@@ -341,7 +341,7 @@ def neighbour_bound(room: Any, stops: Any, mask_rank: Any, offsets: Any) -> floa
     return x
 
 
-@_jit
+@jit
 def newton_alone(
     room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any, tolerance: float
 ) -> tuple[float, int]:
@@ -365,7 +365,7 @@ def newton_alone(
     return x, NEWTON_STEPS
 
 
-@_jit
+@jit
 def newton_pair(
     room_p: Any, stops_p: Any, best_p: Any, offsets_p: Any,
     room_q: Any, stops_q: Any, best_q: Any, offsets_q: Any,
@@ -487,7 +487,7 @@ def solve_pairs(
     return out
 
 
-@_jit
+@jit
 def estimated(space: Any, estimate: Any) -> float:
     """A fitted value of the anchor at `space` (expected turns still needed; 0 once won).
 
@@ -519,7 +519,7 @@ def estimated(space: Any, estimate: Any) -> float:
     return _interpolate(best + spare * (total - best), knots[0], knots[1])
 
 
-@_jit
+@jit
 def _interpolate(u: float, xs: Any, ys: Any) -> float:
     """np.interp(u, xs, ys) for one point (numba's np.interp costs as much as the rest of a state)."""
     last = xs.shape[0] - 1
