@@ -124,7 +124,7 @@ def play_game(job: tuple[str, int, int, tuple[float, ...]]) -> list[Row]:
     while not table.state.is_over:
         state = table.state
         if not starts or starts[-1][0].turn != state.turn:
-            starts.append((state, rivals.solved(state)[1]))
+            starts.append((state, rivals.start_chance(state)))
         table.step()
     winner = table.state.winner
     rows = []

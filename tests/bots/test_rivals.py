@@ -146,7 +146,8 @@ def test_compiled_stop_values_are_the_numpy_values_chances(players: int, seed: i
 
     state = random_position("classic", players, seed, moves)
     rivals = _rivals(state.variant, players)
-    turn, _ = rivals.solve(state)
+    turn = rivals.turn(state)
+    turn.whole()
     progress, owner = rivals.position(state)
     mover = progress[0, -1]
     heights = np.array(state.variant.heights)
@@ -162,3 +163,30 @@ def test_compiled_stop_values_are_the_numpy_values_chances(players: int, seed: i
             expected.append(1.0 - rivals.model.chances(after[None], after_owner[None])[0, -1])
     np.testing.assert_allclose(turn.stops[: len(expected)], expected, rtol=0, atol=1e-12)
     assert len(expected) == int(turn.offsets[-1])
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), moves=st.integers(0, 400))
+def test_a_turn_worked_out_as_decisions_need_it_values_them_as_the_whole_turn(
+    players: int, seed: int, moves: int
+) -> None:
+    """Each decision evaluates only the states it can lead to; their values are the whole turn's."""
+    from cantstop.bots.rival_turns import LazyTurn
+    from cantstop.bots.rivals import _rivals
+
+    state = random_position("classic", players, seed, moves)
+    rivals = _rivals(state.variant, players)
+    lazy = LazyTurn(rivals, *rivals.position(state))
+    whole = LazyTurn(rivals, *rivals.position(state))
+    whole.whole()
+    own = state.pieces[state.seat][2:]
+    taken = [r - p if r else 0 for r, p in zip(state.runners[2:], own, strict=True)]
+    moves_to = [taken]
+    if state.phase is Phase.CHOOSE:
+        moves_to = [[t + choice.count(c) for c, t in enumerate(taken, 2)] for choice in state.options]
+    for moved in moves_to:
+        number = lazy.number(moved)
+        assert number == whole.number(moved)
+        assert lazy.after(number) == whole.after(number)
+        assert lazy.stops[number] == whole.stops[number]
+    assert lazy.done.sum() <= whole.done.sum()

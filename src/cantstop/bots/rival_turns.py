@@ -11,16 +11,14 @@ stops' from `cantstop.solve.rival_stops` (compiled), the bust's from the model (
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from cantstop.bots.learned_value import IntArray, Model
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
 from cantstop.core.variant import Variant
-
-if TYPE_CHECKING:
-    from cantstop.solve.policy import Turn
 
 _TURNS_KEPT = 8  # turn graphs cached: a game asks for the same turn at each decision of it
 
@@ -52,7 +50,7 @@ class Rivals:
 
             estimate = expert2_estimate(turns.heights, turns.to_win, tuple(map(tuple, turns.knots)))
         self.value = (model.coef, turns.table, turns.strides, estimate)
-        self._turns: OrderedDict[tuple[Any, ...], tuple[Turn, float]] = OrderedDict()
+        self._turns: OrderedDict[tuple[Any, ...], LazyTurn] = OrderedDict()
 
     def action(self, state: State) -> Action:
         """The best action of a CHOOSE or DECIDE state against the learned value."""
@@ -62,7 +60,7 @@ class Rivals:
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():
                 return ROLL
-            number = turn.number(taken, self.classes.mask_rank)
+            number = turn.number(taken)
             return ROLL if turn.after(number) < turn.stops[number] else STOP
         if state.phase is not Phase.CHOOSE:
             raise ValueError(f"the rivals bot acts in CHOOSE or DECIDE, not {state.phase.name}")
@@ -71,46 +69,45 @@ class Rivals:
             moved = list(taken)
             for column in choice:
                 moved[column - 2] += 1
-            return turn.after(turn.number(moved, self.classes.mask_rank))
+            return turn.after(turn.number(moved))
 
         return min(state.options, key=after)
 
-    def turn(self, state: State) -> Turn:
-        """The in-turn values of the turn `state` is in, against the learned value (kept for its later decisions)."""
-        return self.solved(state)[0]
-
-    def solved(self, state: State) -> tuple[Turn, float]:
-        """`solve`, kept for the turn's later decisions (the cache holds the last few turns)."""
+    def turn(self, state: State) -> LazyTurn:
+        """The turn `state` is in, against the learned value (kept for its later decisions)."""
         key = (state.pieces, state.claimed, state.seat)
-        found = self._turns.get(key)
-        if found is not None:
+        turn = self._turns.get(key)
+        if turn is not None:
             self._turns.move_to_end(key)
-            return found
-        found = self._turns[key] = self.solve(state)
+            return turn
+        turn = self._turns[key] = LazyTurn(self, *self.position(state))
         if len(self._turns) > _TURNS_KEPT:
             self._turns.popitem(last=False)
-        return found
+        return turn
 
-    def solve(self, state: State) -> tuple[Turn, float]:
-        """The turn from `state`'s position, and the mover's chance to win it when the turn starts."""
+    def start_chance(self, state: State) -> float:
+        """The mover's chance to win the turn `state` is in when it starts, by the exact turn against the value."""
+        return self.turn(state).whole()
+
+    def layout(self, progress: IntArray, owner: IntArray) -> tuple[IntArray, IntArray, float]:
+        """The turn's rooms, where each runner mask's states start, and the bust's chance to lose."""
         from cantstop.solve import kernels
-        from cantstop.solve.policy import Turn
-        from cantstop.solve.rival_stops import fill_rival_stops
 
-        progress, owner = self.position(state)
         masks = self.classes.runner_masks
         room = np.where(owner[0] >= 0, 0, self.heights - progress[0, -1])
         offsets = np.empty(len(masks) + 1, np.int64)
-        size = kernels.layout(room, masks, offsets)
-        stops = np.empty(size)
-        fill_rival_stops(
-            progress[0], owner[0], self.heights, room, masks, offsets, self.variant.to_win, self.value, stops
-        )
+        kernels.layout(room, masks, offsets)
         x = 1.0 - float(self.model.chances(progress, owner)[0, -1])  # a bust: the same position, the next to move
-        best_a = np.empty(size)
-        best_b = np.empty(size)
-        start_a, start_b = kernels.turn_pass(room, x, self.rules, stops, best_a, best_b, offsets)
-        return Turn(x, room, best_a, best_b, stops, offsets), 1.0 - (start_a + start_b * x)
+        return room, offsets, x
+
+    def fill_stops(self, turn: LazyTurn, todo: npt.NDArray[np.bool_]) -> None:
+        """The stop values of `turn`'s states in the runner masks `todo` names."""
+        from cantstop.solve.rival_stops import fill_rival_stops
+
+        masks, to_win = self.classes.runner_masks, self.variant.to_win
+        fill_rival_stops(
+            turn.progress, turn.owner, self.heights, turn.room, masks, turn.offsets, to_win, self.value, turn.stops, todo
+        )
 
     def position(self, state: State) -> tuple[IntArray, IntArray]:
         """The position between turns, players from the next to move (the mover last), as the model reads it.
@@ -123,3 +120,63 @@ class Rivals:
         rank = {p: k for k, p in enumerate(order)}
         owner = np.array([[rank.get(o, -1) for o in state.claimed[2:]]], dtype=np.int64)
         return progress, owner
+
+
+class LazyTurn:
+    """One turn's in-turn values against the learned value, worked out as decisions need them.
+
+    A decision needs the states it can lead to and everything after them: the states whose
+    runner mask contains the mask of a choice (or of the state deciding). Only those are
+    evaluated (the turn kernel and the stop values, for those masks); a turn's first choice
+    needs about a fifth of them on the classic board's empty one.
+    """
+
+    def __init__(self, rivals: Rivals, progress: IntArray, owner: IntArray) -> None:
+        from cantstop.solve import kernels
+
+        self.rivals = rivals
+        self.progress = progress[0]
+        self.owner = owner[0]
+        self.room, self.offsets, self.x = rivals.layout(progress, owner)
+        size = int(self.offsets[-1])
+        self.stops = np.empty(size)
+        self.best_a = np.empty(size)
+        self.best_b = np.empty(size)
+        self.scratch = kernels.pass_scratch(len(self.room), rivals.rules)
+        self.done = np.zeros(len(self.offsets) - 1, np.bool_)
+        self.start: float | None = None  # the chance at the turn's start, once `whole` worked it out
+
+    def number(self, taken: list[int]) -> int:
+        """The number of the in-turn state with `taken[c]` steps taken in column index c, evaluated."""
+        masks = self.rivals.classes.runner_masks
+        mask = sum(1 << i for i, steps in enumerate(taken) if steps)
+        todo = ((masks & mask) == mask) & ~self.done
+        if todo.any():
+            self._evaluate(todo)
+        number, stride = 0, 1
+        for i, steps in enumerate(taken):
+            if steps:
+                number += (steps - 1) * stride
+                stride *= int(self.room[i])
+        return number + int(self.offsets[self.rivals.classes.mask_rank[mask]])
+
+    def after(self, number: int) -> float:
+        """The chance to lose of in-turn state `number` after its decision."""
+        return float(self.best_a[number] + self.best_b[number] * self.x)
+
+    def whole(self) -> float:
+        """Evaluate every state; the mover's chance to win at the turn's start."""
+        if self.start is None:
+            self.start = self._evaluate(~self.done | (np.arange(len(self.done)) == 0))
+        return self.start
+
+    def _evaluate(self, todo: npt.NDArray[np.bool_]) -> float:
+        """Evaluate the masks `todo` names; the start's chance to win if the start was one of them."""
+        from cantstop.solve import kernels
+
+        r = self.rivals
+        r.fill_stops(self, todo)
+        self.scratch[3][:] = todo
+        a, b = kernels.turn_pass_in(self.room, self.x, r.rules, self.stops, self.best_a, self.best_b, self.offsets, self.scratch)
+        self.done |= todo
+        return 1.0 - (a + b * self.x)

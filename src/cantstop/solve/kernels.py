@@ -230,10 +230,16 @@ def _played(kind: int, here: int, room: Any, taken: Any, local_stride: Any, rule
 
 
 @jit
-def pass_scratch(columns: int, rules: Any) -> tuple[Any, Any, Any]:
-    """The work space of `turn_pass_in` for a board of `columns` columns: (ints, flags, floats)."""
+def pass_scratch(columns: int, rules: Any) -> tuple[Any, Any, Any, Any]:
+    """The work space of `turn_pass_in` for a board of `columns` columns: (ints, flags, floats, todo).
+
+    `todo[j]` says whether runner mask j's states are evaluated (all are, as made here).
+    """
     kinds = rules[10].shape[0]
-    return np.zeros(2 * columns + kinds, np.int64), np.zeros(kinds, np.bool_), np.zeros(2 * kinds, np.float64)
+    return (
+        np.zeros(2 * columns + kinds, np.int64), np.zeros(kinds, np.bool_), np.zeros(2 * kinds, np.float64),
+        np.ones(rules[2].shape[0], np.bool_),
+    )
 
 
 @jit
@@ -255,7 +261,12 @@ def turn_pass(
 def turn_pass_in(
     room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any, scratch: Any
 ) -> tuple[float, float]:
-    """`turn_pass` in the work space `scratch` (`pass_scratch`), which it may reuse call after call."""
+    """`turn_pass` in the work space `scratch` (`pass_scratch`), which it may reuse call after call.
+
+    Only the runner masks that `scratch`'s todo names are evaluated: for a value that only
+    some states need, a set of masks closed upward (every superset of a mask in it is in
+    it, or was evaluated before), since a state's successors are in its mask's supersets.
+    """
     runners, step_limit, masks = rules[0], rules[1], rules[2]
     key_slot, slot_start, class_weight, class_start, group_kind = rules[5], rules[6], rules[7], rules[8], rules[9]
     n = room.shape[0]
@@ -263,7 +274,7 @@ def turn_pass_in(
     for i in range(n):
         if room[i] > 0:
             open_mask |= 1 << i
-    ints, kind_found, floats = scratch
+    ints, kind_found, floats, todo = scratch
     kinds = kind_found.shape[0]
     taken = ints[:n]
     local_stride = ints[n : 2 * n]
@@ -275,7 +286,7 @@ def turn_pass_in(
     start_b = 0.0
     for j in range(masks.shape[0] - 1, -1, -1):
         size = offsets[j + 1] - offsets[j]
-        if size == 0:
+        if size == 0 or not todo[j]:
             continue
         m = masks[j]
         k = 0

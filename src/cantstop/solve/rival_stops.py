@@ -50,23 +50,24 @@ def score(space: Any, claims: int, lost: int, waits: int, to_win: int, value: An
 @jit
 def fill_rival_stops(
     progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: Any,
-    stops: Any,
+    stops: Any, todo: Any,
 ) -> None:
     """stops[s]: the mover's chance to lose after stopping in in-turn state s (0: the stop wins).
 
+    Only for the states of the runner masks j with todo[j] (see `kernels.turn_pass_in`).
     `progress[p]` is player p's progress (the mover's at the turn's start), `owner[c]` the
     player who claimed column c or -1, players from the one after the mover, the mover
     last. A stop claims the columns whose runner stands on the top, wiping the others there.
     """
     players, n = progress.shape
     work = np.zeros((4, n), np.int64)
-    _fill(progress, owner, heights, room, masks, offsets, to_win, value, stops, work, np.zeros((2, players)))
+    _fill(progress, owner, heights, room, masks, offsets, to_win, value, stops, todo, work, np.zeros((2, players)))
 
 
 @uncounted
 def _fill(
     progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: Any,
-    stops: Any, work: Any, floats: Any,
+    stops: Any, todo: Any, work: Any, floats: Any,
 ) -> None:
     """`fill_rival_stops` in the work space `work` (ints) and `floats`, allocating nothing."""
     players, n = progress.shape
@@ -83,6 +84,8 @@ def _fill(
         base[p] = score(progress[p], claims[p], total - claims[p], p, to_win, value)
     for j in range(masks.shape[0]):
         m = masks[j]
+        if not todo[j]:
+            continue
         for local in range(offsets[j + 1] - offsets[j]):
             decode(m, local, room, taken)
             new = 0
