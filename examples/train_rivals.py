@@ -18,10 +18,15 @@ The turns-to-go feature is the board's: on a board whose solitaire game is solve
 is from the exact chance to win at the positions played, and `--target exact` fits the
 exact chances themselves instead of the look-ahead's.
 
+With `--evaluate DEALS`, each fitted value then plays DEALS two-player deals against
+`--against` (the expert by default), each in both seatings on the same dice every
+iteration, and the curve records its share of the wins.
+
 Writes the curve (`curve.csv`, `curve.json`: per iteration the games, positions,
-cross-entropy and the weights) and its plot (`curve.png`) into `--out`, the fitted value
-to `OUT/rivals.npz`, and with `--install` into the shipped weights file (the board's
-value replaced, the other boards' kept):
+cross-entropy, the weights and the share won) and its plot (`curve.png`) into `--out`, each iteration's
+positions and targets (`positions-N.npz`), the fitted value to `OUT/rivals.npz`, and
+with `--install` into the shipped weights file (the board's value replaced, the other
+boards' kept):
 
     python examples/train_rivals.py --variant classic --iterations 4 --games 300 --jobs 1
     python examples/train_rivals.py --variant 'classic+faces=4+heights=1.2.3.4.3.2.1' --players 2
@@ -137,6 +142,23 @@ def play_game(job: tuple[str, int, int, tuple[float, ...]]) -> list[Row]:
     return rows
 
 
+def evaluate(job: tuple[str, int, str, tuple[float, ...]]) -> int:
+    """The rivals bot's wins in deal `deal`'s two games against `opponent`, one in each seat (two players)."""
+    spec, deal, opponent, coef = job
+    rivals = _rivals(spec, 2, coef)
+
+    def play(state: State, rng: random.Random, budget: Budget) -> Action:
+        return rivals.action(state)
+
+    wins = 0
+    for ours in (0, 1):
+        seats = [BotPlayer(play if p == ours else get_bot(opponent).play, budget=Budget()) for p in (0, 1)]
+        table = Table(Record(preset(spec), ["A", "B"]), SeededDice(f"evaluate-{spec}-{deal}"), seats, narrate=False)
+        table.run()
+        wins += table.state.winner == ours
+    return wins
+
+
 def _softmax(scores: FloatArray) -> FloatArray:
     e = np.exp(scores - scores.max(axis=1, keepdims=True))
     return np.asarray(e / e.sum(axis=1, keepdims=True))
@@ -171,6 +193,11 @@ def main() -> None:
     parser.add_argument("--target", choices=("ahead", "exact"), default="ahead")
     parser.add_argument("--out", type=Path, default=Path("runs/rivals"), help="curve, plot and weights")
     parser.add_argument("--install", action="store_true", help="write the value into the shipped weights file")
+    parser.add_argument(
+        "--evaluate", type=int, default=0, metavar="DEALS",
+        help="after each fit, play DEALS two-player deals against --against (both seatings, the same dice every iteration)",
+    )
+    parser.add_argument("--against", default="expert", help="the bot --evaluate plays")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     variant = preset(args.variant)
@@ -189,6 +216,12 @@ def main() -> None:
     history: list[list[Row]] = []
     seed = args.seed
     with ProcessPoolExecutor(args.jobs) as pool:
+        if args.evaluate:  # the starting value's share, for comparison
+            point0: dict[str, float] = {"iteration": 0}
+            point0[f"wins_vs_{args.against}"] = _share(pool, args, coef)
+            point0 |= {name: round(float(c), 5) for name, c in zip(FEATURES, coef, strict=True)}
+            curve.append(point0)
+            print(json.dumps(point0), flush=True)
         for iteration in range(1, args.iterations + 1):
             jobs = []
             for count in players:
@@ -208,6 +241,14 @@ def main() -> None:
                     rows.extend(game)
                     bar.advance(task)
             history.append(rows)
+            np.savez_compressed(  # the positions and targets, for fitting other features offline
+                args.out / f"positions-{iteration}.npz",
+                progress=np.array([r.progress for r in rows], dtype=object),
+                owner=np.array([r.owner for r in rows], dtype=object),
+                ahead=np.array([r.ahead for r in rows]),
+                won=np.array([r.won for r in rows]),
+                self_play=np.array([r.self_play for r in rows]),
+            )
             kept = [row for part in history[-args.keep :] for row in part]
             point: dict[str, float] = {"iteration": iteration, "games": len(jobs), "positions": len(rows)}
             if exact is not None:
@@ -234,6 +275,8 @@ def main() -> None:
                     target = (1 - share) * ahead + share * won
                 losses.append((x, target))
             coef, loss = fit(losses, coef)
+            if args.evaluate:
+                point[f"wins_vs_{args.against}"] = _share(pool, args, coef)
             point |= {
                 "cross_entropy": round(loss, 5),
                 "seconds": round(time.perf_counter() - started, 1),
@@ -249,6 +292,12 @@ def main() -> None:
         others = [m for k, m in load_models(shipped_path).items() if k != key]
         save_models([*others, Model(key, coef, turns, tuple(players))], shipped_path)
         print(f"installed the {key} value into {shipped_path}")
+
+
+def _share(pool: ProcessPoolExecutor, args: argparse.Namespace, coef: FloatArray) -> float:
+    """The share of `--evaluate`'s games the value `coef` wins against `--against`."""
+    deals = [(args.variant, d, args.against, tuple(float(c) for c in coef)) for d in range(args.evaluate)]
+    return round(sum(pool.map(evaluate, deals, chunksize=4)) / (2 * args.evaluate), 5)
 
 
 def _chance(model: Model, row: Row) -> float:
@@ -296,10 +345,13 @@ def write_curve(curve: list[dict[str, float]], out: Path) -> None:
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
     its = [p["iteration"] for p in curve]
-    left.plot(its, [p["cross_entropy"] for p in curve], marker="o", label="cross-entropy of the targets")
+    left.plot(its, [p.get("cross_entropy", np.nan) for p in curve], marker="o", label="cross-entropy of the targets")
     if "value_error" in curve[-1]:
-        left.plot(its, [p["value_error"] for p in curve], marker="s", label="value's RMS error (exact)")
-        left.plot(its, [p["ahead_error"] for p in curve], marker="^", label="look-ahead's RMS error (exact)")
+        left.plot(its, [p.get("value_error", np.nan) for p in curve], marker="s", label="value's RMS error (exact)")
+        left.plot(its, [p.get("ahead_error", np.nan) for p in curve], marker="^", label="look-ahead's RMS error (exact)")
+    against = [k for k in curve[-1] if k.startswith("wins_vs_")]
+    for k in against:
+        left.plot(its, [p.get(k, np.nan) for p in curve], marker="D", label=k.replace("_", " ") + " (share)")
     left.set(xlabel="iteration", title="fit")
     left.legend(fontsize=8)
     for name in ("turns", "root of turns", "claims", "waits 1"):
