@@ -48,8 +48,8 @@ def fits_rivals(variant: Variant, num_players: int) -> str | None:
     models = load_models()
     model = models.get(solver_key(variant))
     if model is None:
-        boards = ", ".join(sorted(models))
-        return f"its value was learned on these boards only (solver keys, rules and to_win included): {boards}"
+        boards = ", ".join(sorted(key.replace("solitaire", "classic", 1) for key in models))
+        return f"its value was learned on these boards only (with their rules and to_win): {boards}"
     if num_players not in model.players:
         counts = ", ".join(map(str, model.players))
         return f"on this board its value was learned for {counts} players, not {num_players}"
