@@ -192,6 +192,7 @@ def main() -> None:
     parser.add_argument("--outcome", type=float, default=0.2, help="the game's result's share of a self-play target")
     parser.add_argument("--target", choices=("ahead", "exact"), default="ahead")
     parser.add_argument("--out", type=Path, default=Path("runs/rivals"), help="curve, plot and weights")
+    parser.add_argument("--start", type=Path, default=None, help="a weights file to start from (default: the shipped one)")
     parser.add_argument("--install", action="store_true", help="write the value into the shipped weights file")
     parser.add_argument(
         "--evaluate", type=int, default=0, metavar="DEALS",
@@ -204,7 +205,7 @@ def main() -> None:
     key = solver_key(variant)
     players = args.players or ([2, 3, 4] if key == "solitaire" else [2])
     turns = exact_turns(args.variant)
-    shipped = load_models()
+    shipped = load_models(args.start) if args.start else load_models()
     coef = shipped[key].coef if key in shipped else START
     try:
         exact = ExactChances(args.variant) if players == [2] else None
