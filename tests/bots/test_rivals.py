@@ -38,6 +38,15 @@ def test_rivals_fits_the_classic_board_alone_and_with_up_to_three_rivals() -> No
     assert fitting_games() == [("classic", 1), ("classic", 2), ("classic", 3), ("classic", 4), *alone]
 
 
+def test_rivals_plays_the_small_boards_it_learned_with_two_players_only() -> None:
+    boards = [key.replace("solitaire", "classic", 1) for key in load_models() if key != "solitaire"]
+    assert "classic+heights=1.2.3.4.3.2.1+faces=4" in boards
+    for spec in boards:
+        assert RIVALS.fits(preset(spec), 2) is None
+        assert "learned for 2 players, not 3" in str(RIVALS.fits(preset(spec), 3))
+    assert "learned on these boards only" in str(RIVALS.fits(preset("classic+faces=4+heights=2.3.4.5.4.3.2"), 2))
+
+
 @pytest.mark.parametrize(
     ("variant", "players", "why"),
     [
