@@ -199,3 +199,42 @@ def test_a_turn_worked_out_as_decisions_need_it_values_them_as_the_whole_turn(
         assert lazy.after(number) == whole.after(number)
         assert lazy.stops[number] == whole.stops[number]
     assert lazy.done.sum() <= whole.done.sum()
+
+
+def test_threads_asking_one_turn_at_once_work_it_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web asks bots in threads: a turn they share is evaluated by one at a time, once."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cantstop.bots.rival_turns import LazyTurn
+
+    inside, most, calls = 0, 0, 0
+    count = threading.Lock()
+    evaluate = LazyTurn._evaluate
+
+    def slow(turn: LazyTurn, todo: np.ndarray) -> float:
+        nonlocal inside, most, calls
+        with count:
+            inside += 1
+            calls += 1
+            most = max(most, inside)
+        time.sleep(0.02)  # lets the other threads run while this one evaluates
+        found = evaluate(turn, todo)
+        with count:
+            inside -= 1
+        return found
+
+    monkeypatch.setattr(LazyTurn, "_evaluate", slow)
+    from cantstop.bots.learned_value import load_models
+    from cantstop.bots.rival_turns import Rivals
+
+    state = random_position("classic", 2, 5, 0)  # the first roll of the empty board
+    alone = Rivals(preset("classic"), 2, load_models()["solitaire"]).action(state)
+    once = calls  # one evaluation per choice that needs states not worked out yet
+    rivals = Rivals(preset("classic"), 2, load_models()["solitaire"])
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(rivals.action, [state] * 8))
+    assert answers == [alone] * 8
+    assert most == 1
+    assert calls == 2 * once

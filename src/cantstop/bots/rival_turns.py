@@ -10,6 +10,7 @@ stops' from `cantstop.solve.rival_stops` (compiled), the bust's from the model (
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -51,6 +52,7 @@ class Rivals:
             estimate = expert2_estimate(turns.heights, turns.to_win, tuple(map(tuple, turns.knots)))
         self.value = (model.coef, turns.table, turns.strides, estimate)
         self._turns: OrderedDict[tuple[Any, ...], LazyTurn] = OrderedDict()
+        self._lock = threading.Lock()  # the cache is shared by the games of one kind, in any thread
 
     def action(self, state: State) -> Action:
         """The best action of a CHOOSE or DECIDE state against the learned value."""
@@ -76,14 +78,15 @@ class Rivals:
     def turn(self, state: State) -> LazyTurn:
         """The turn `state` is in, against the learned value (kept for its later decisions)."""
         key = (state.pieces, state.claimed, state.seat)
-        turn = self._turns.get(key)
-        if turn is not None:
-            self._turns.move_to_end(key)
+        with self._lock:
+            turn = self._turns.get(key)
+            if turn is not None:
+                self._turns.move_to_end(key)
+                return turn
+            turn = self._turns[key] = LazyTurn(self, *self.position(state))
+            if len(self._turns) > _TURNS_KEPT:
+                self._turns.popitem(last=False)
             return turn
-        turn = self._turns[key] = LazyTurn(self, *self.position(state))
-        if len(self._turns) > _TURNS_KEPT:
-            self._turns.popitem(last=False)
-        return turn
 
     def start_chance(self, state: State) -> float:
         """The mover's chance to win the turn `state` is in when it starts, by the exact turn against the value."""
@@ -145,14 +148,16 @@ class LazyTurn:
         self.scratch = kernels.pass_scratch(len(self.room), rivals.rules)
         self.done = np.zeros(len(self.offsets) - 1, np.bool_)
         self.start: float | None = None  # the chance at the turn's start, once `whole` worked it out
+        self._lock = threading.Lock()
 
     def number(self, taken: list[int]) -> int:
         """The number of the in-turn state with `taken[c]` steps taken in column index c, evaluated."""
         masks = self.rivals.classes.runner_masks
         mask = sum(1 << i for i, steps in enumerate(taken) if steps)
-        todo = ((masks & mask) == mask) & ~self.done
-        if todo.any():
-            self._evaluate(todo)
+        with self._lock:  # games in threads (the web's bot seats) may share a turn: evaluate it once
+            todo = ((masks & mask) == mask) & ~self.done
+            if todo.any():
+                self._evaluate(todo)
         number, stride = 0, 1
         for i, steps in enumerate(taken):
             if steps:
@@ -166,9 +171,10 @@ class LazyTurn:
 
     def whole(self) -> float:
         """Evaluate every state; the mover's chance to win at the turn's start."""
-        if self.start is None:
-            self.start = self._evaluate(~self.done | (np.arange(len(self.done)) == 0))
-        return self.start
+        with self._lock:
+            if self.start is None:
+                self.start = self._evaluate(~self.done | (np.arange(len(self.done)) == 0))
+            return self.start
 
     def _evaluate(self, todo: npt.NDArray[np.bool_]) -> float:
         """Evaluate the masks `todo` names; the start's chance to win if the start was one of them."""
