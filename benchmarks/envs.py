@@ -19,6 +19,10 @@ Run: `python benchmarks/envs.py --seconds 5`. One core, one process; CPU time
   and its time counts. Kernels are compiled (or loaded from the cache) before timing.
   A last table sets it beside the single env, with the targets of issue 14.
 
+First it prints the vector env's first-use compile time: a fresh process with an empty
+numba cache makes a vector env and takes one reset and one step (wall and CPU seconds).
+`--compile` prints only that.
+
 Each step reads the mask, picks a legal action uniformly with numpy and builds the
 next observation; the run prints steps/s, episodes/s and steps per episode.
 """
@@ -36,6 +40,7 @@ import gymnasium
 import numpy as np
 
 from cantstop.envs import CantStopEnv, cantstop_env, parallel_env
+from first_compile import first_compile
 
 
 def gym_run(env: gymnasium.Env) -> Callable[[int, np.random.Generator], int]:  # type: ignore[type-arg]
@@ -145,14 +150,33 @@ def measure_vector(name: str, env_id: str, num_envs: int, seconds: float) -> flo
     return steps / spent
 
 
+def vector_compile() -> str:
+    """The vector env's first-use compile, as a line to print."""
+    try:
+        import cantstop.envs.vector_env  # noqa: F401
+    except ImportError as error:
+        return f"vector env first-use compile: not installed: {error}"
+    wall, cpu = first_compile(
+        "import gymnasium, cantstop.envs\n"
+        "vec = gymnasium.make_vec('cantstop/CantStop-v0', num_envs=2, vectorization_mode='vector_entry_point')\n"
+        "_, info = vec.reset(seed=0)\n"
+        "vec.step(info['action_mask'].argmax(axis=1))"
+    )
+    return f"vector env first-use compile (empty cache, fresh process): {wall:.1f} s wall, {cpu:.1f} s CPU"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per measurement")
     parser.add_argument("--num-envs", type=int, default=1024, help="sub-environments of the vector env")
+    parser.add_argument("--compile", action="store_true", help="only time the vector env's first compile")
     args = parser.parse_args()
     print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
           f"{platform.machine()} {platform.processor() or ''}, {os.cpu_count()} cores, "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}".rstrip())
+    print(vector_compile())
+    if args.compile:
+        return
     print("| environment | steps/s | episodes/s | steps/episode |")
     print("|---|---|---|---|")
     measure("Gymnasium, classic vs random", gym_run(CantStopEnv(opponents=("random",))), args.seconds)

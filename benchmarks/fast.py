@@ -27,9 +27,7 @@ import argparse
 import os
 import platform
 import random
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -46,6 +44,7 @@ from cantstop.fast.simulate import simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fast.proof import PROVEN_BOTS, Comparison, compare, sample_positions  # the tests' proof
+from first_compile import first_compile
 
 
 @dataclass(frozen=True)
@@ -136,16 +135,10 @@ def transitions_per_game(work: Workload, games: int = 300) -> float:
 
 def compile_seconds() -> float:
     """Seconds a fresh process needs to compile and run every kernel once (empty cache)."""
-    code = (
-        "import time; t = time.perf_counter()\n"
-        "from cantstop.fast.simulate import simulate\n"
-        + "".join(f"simulate({w.variant!r}, {w.bots!r}, 10, 0, threads=1)\n" for w in WORKLOADS)
-        + "print(time.perf_counter() - t)"
+    code = "from cantstop.fast.simulate import simulate\n" + "".join(
+        f"simulate({w.variant!r}, {w.bots!r}, 10, 0, threads=1)\n" for w in WORKLOADS
     )
-    with tempfile.TemporaryDirectory() as cache:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                              env={**os.environ, "NUMBA_CACHE_DIR": cache})
-    return float(done.stdout.strip())
+    return first_compile(code)[0]
 
 
 def row(label: str, core: float, fast: float, unit: str = "games/s") -> str:

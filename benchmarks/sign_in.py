@@ -1,15 +1,24 @@
-"""Sign-in cost: argon2id alone at the server's parameters, and whole sign-ins over HTTP.
+"""Sign-in cost: argon2id alone at the server's parameters, whole sign-ins over HTTP, and a
+steady stream of sign-ins beside another load.
 
 Run: `python benchmarks/sign_in.py [--count 200]`. Hashes and checks a password `--count`
 times in this process, then starts `cantstop serve` on a free loopback port with a temporary
 SQLite file, makes one account and signs in to it `--count` times one after another,
 timing each request from sending to the answer. Target (issue 22): p99 <= 250 ms.
+
+Beside a load: `python benchmarks/sign_in.py --url http://HOST:PORT --per-minute 200
+--seconds 60` signs in at that steady rate (each on time, whether or not the last one has
+answered) to a server that is already running, and reports the sign-ins' latency.
+`benchmarks/web_load.py --sign-ins 200` runs the same stream inside its own run, and
+reports the action p99 with and without it.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -40,10 +49,54 @@ def timed(action: object, count: int) -> list[float]:
     return times
 
 
+async def make_accounts(url: str, count: int) -> list[str]:
+    """`count` new accounts to sign in to (made before any timing: a sign-up hashes too)."""
+    tag = random.randrange(10**6)
+    names = [f"signer {tag} {i}" for i in range(count)]
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for name in names:
+            (await http.post("/api/account/sign-up", json={"name": name, "password": PASSWORD})).raise_for_status()
+    return names
+
+
+async def sign_ins_beside(url: str, names: list[str], per_minute: float, seconds: float) -> list[float]:
+    """Sign in at `per_minute` a minute for `seconds`, each on time whether or not the last
+    has answered (as many people would), cycling through `names`; each one's seconds."""
+    times: list[float] = []
+    gap = 60.0 / per_minute
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+
+    async def one(name: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:  # a browser of its own, not signed in
+            began = time.perf_counter()
+            (await http.post("/api/account/sign-in", json={"name": name, "password": PASSWORD})).raise_for_status()
+            times.append(time.perf_counter() - began)
+
+    tasks = []
+    for k in range(int(seconds / gap)):
+        await asyncio.sleep(max(0.0, start + k * gap - loop.time()))
+        tasks.append(asyncio.create_task(one(names[k % len(names)])))
+    await asyncio.gather(*tasks)
+    return times
+
+
+def beside(args: argparse.Namespace) -> None:
+    names = asyncio.run(make_accounts(args.url, 10))
+    print(f"{args.per_minute:g} sign-ins a minute for {args.seconds:g} s; load average {os.getloadavg()[0]:.1f}")
+    print(summary("sign-in beside the load", asyncio.run(sign_ins_beside(args.url, names, args.per_minute, args.seconds))))
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--url", help="a running server to sign in to at a steady rate (beside its load) instead")
+    parser.add_argument("--per-minute", type=float, default=200, help="with --url: sign-ins a minute")
+    parser.add_argument("--seconds", type=float, default=60, help="with --url: for how long")
     args = parser.parse_args()
+    if args.url:
+        beside(args)
+        return
     print(f"argon2id t={TIME_COST} m={MEMORY_KIB} KiB p={PARALLELISM}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     stored = HASHER.hash(PASSWORD)
     print(summary("hash", timed(lambda: HASHER.hash(PASSWORD), args.count)))

@@ -1,7 +1,8 @@
 """Web load: many games played by clients over WebSockets against a real server, on SQLite
 and on PostgreSQL in one run.
 
-Run: `python benchmarks/web_load.py [--connections 200] [--seconds 60] [--only sqlite|postgresql] [--pg URL]`.
+Run: `python benchmarks/web_load.py [--connections 200] [--seconds 60] [--only sqlite|postgresql] [--pg URL]
+[--accounts] [--sign-ins 200]`.
 For each database it starts `cantstop serve` on a free loopback port (a temporary SQLite
 file; for PostgreSQL `--pg URL`, else a throwaway server started the way the tests start
 one), pairs the connections into 2-player games whose seats play random legal moves, each
@@ -9,6 +10,13 @@ client pacing itself like a quick person (at most --pace actions a second), and 
 every finished game with a new one until the time is up. It reports actions per second
 and the latency from sending an action to its acknowledgement, then checks the stored
 events: every acknowledged action stored exactly once.
+
+With `--accounts` every client is a signed-in person (an account made before the timing
+starts): the games are rated, created and joined with the session cookie and its CSRF
+token, the WebSockets signed in by the cookie, and each finished game rated (the repeated
+pairs' weights included). With `--sign-ins N` each database is run twice, without and
+then with N sign-ins a minute beside the load (`sign_in.py`'s stream: argon2id on the
+server), and the table shows the action p99 of both and the sign-ins' own latency.
 
 All clients come from one address, so the server's per-address rate limits and its cap
 on connections per address are raised far out of the way (not switched off: their cost
@@ -22,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import platform
@@ -41,6 +50,11 @@ from websockets.asyncio.client import connect
 from cantstop.core.record import Record
 from cantstop.web.db.storage import Storage
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sign_in import make_accounts, sign_ins_beside  # a script beside this one
+
+PASSWORD = "a passphrase for the load run"
+
 
 def free_port() -> int:
     import socket
@@ -50,14 +64,33 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Any:
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
     """POST, trying again when a kept-alive connection was closed by the server just then."""
     for _ in range(4):
         try:
-            return (await http.post(path, json=body)).json()
+            return (await http.post(path, json=body, headers=headers)).json()
         except httpx.TransportError:
             await asyncio.sleep(0.1)
-    return (await http.post(path, json=body)).json()  # the last try lets its error through
+    return (await http.post(path, json=body, headers=headers)).json()  # the last try lets its error through
+
+
+async def signed_up(url: str, name: str) -> dict[str, str]:
+    """A new account's headers for every request it makes: its session cookie, and the CSRF
+    token a change needs (the shared client keeps no cookies between people)."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        (await http.post("/api/account/sign-up", json={"name": name, "password": PASSWORD})).raise_for_status()
+        session, token = http.cookies["cantstop_session"], http.cookies["cantstop_csrf"]
+    return {"Cookie": f"cantstop_session={session}; cantstop_csrf={token}", "X-CSRF-Token": token}
+
+
+def pick(state: dict[str, Any], rolls: int, rng: random.Random) -> tuple[Any, int]:
+    """A quick player's move, and the rolls of the turn after it: after a roll a random
+    choice, then roll again until two rolls are made, then stop."""
+    if state["phase"] == "choose":
+        return rng.choice(state["legal"]), rolls
+    if state["phase"] == "decide" and rolls >= 2 and "stop" in state["legal"]:
+        return "stop", 0
+    return "roll", rolls + 1
 
 
 class Load:
@@ -68,20 +101,25 @@ class Load:
         self.errors: Counter[str] = Counter()
         self.games = 0
 
-    async def pair(self, http: httpx.AsyncClient, rng: random.Random) -> None:
-        """Two connections playing one game after another until the deadline."""
+    async def pair(self, http: httpx.AsyncClient, rng: random.Random, people: tuple[dict[str, str], dict[str, str]] | None) -> None:
+        """Two connections playing one game after another until the deadline: guests with a
+        seat token each, or (`people`) two signed-in accounts playing rated games."""
         while time.monotonic() < self.deadline:
-            game_id = (await post(http, "/api/games", {"variant": "classic", "seats": ["open", "open"]}))["id"]
-            tokens = [
-                (await post(http, f"/api/games/{game_id}/join", {"seat": s, "name": f"p{s}-{game_id[:6]}"}))["token"]
-                for s in (0, 1)
-            ]
-            finished = await asyncio.gather(*(self.seat(game_id, s, tokens[s], rng) for s in (0, 1)))
+            if people is None:
+                game_id = (await post(http, "/api/games", {"variant": "classic", "seats": ["open", "open"]}))["id"]
+                joins = [await post(http, f"/api/games/{game_id}/join", {"seat": s, "name": f"p{s}-{game_id[:6]}"}) for s in (0, 1)]
+                auths = [{"Authorization": f"Bearer {joined['token']}"} for joined in joins]
+            else:
+                made = await post(http, "/api/games", {"variant": "classic", "seats": ["open", "open"], "rated": True, "take": [{"seat": 0}]}, people[0])
+                game_id = made["id"]
+                await post(http, f"/api/games/{game_id}/join", {"seat": 1}, people[1])
+                auths = [{"Cookie": person["Cookie"]} for person in people]  # the account's seat, by its session
+            finished = await asyncio.gather(*(self.seat(game_id, s, auths[s], rng) for s in (0, 1)))
             self.games += all(finished)
 
-    async def seat(self, game_id: str, seat: int, token: str, rng: random.Random) -> bool:
+    async def seat(self, game_id: str, seat: int, auth: dict[str, str], rng: random.Random) -> bool:
         ws_url = self.url.replace("http", "ws") + f"/ws/games/{game_id}"
-        async with connect(ws_url, additional_headers={"Authorization": f"Bearer {token}"}, max_size=2**20, compression=None) as ws:
+        async with connect(ws_url, additional_headers=auth, max_size=2**20, compression=None) as ws:
             sent_at: float | None = None
             last_send = 0.0
             rolls = 0
@@ -112,12 +150,7 @@ class Load:
                     return True
                 if state is None or state["player"] != seat or sent_at is not None or remaining <= 0:
                     continue
-                if state["phase"] == "choose":
-                    action: Any = rng.choice(state["legal"])
-                elif state["phase"] == "decide" and rolls >= 2 and "stop" in state["legal"]:
-                    action, rolls = "stop", 0
-                else:
-                    action, rolls = "roll", rolls + 1
+                action, rolls = pick(state, rolls, rng)
                 wait = last_send + 1 / self.pace - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -180,38 +213,79 @@ def fresh_schema(url: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
 
-async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
+async def wait_until_up(http: httpx.AsyncClient, server: subprocess.Popen[bytes] | None = None) -> None:
+    """Until the server answers: 30 s at most or, given its process, as long as that runs
+    (under valgrind a start takes minutes)."""
+    tries = 0
+    while (server.poll() is None) if server is not None else tries < 600:
+        try:
+            await http.get("/healthz")
+            return
+        except httpx.TransportError:
+            tries += 1
+            await asyncio.sleep(0.05)
+    raise RuntimeError("the server did not come up")
+
+
+People = tuple[dict[str, str], dict[str, str]]  # two signed-in accounts' headers
+
+
+async def play(
+    url: str, connections: int, seconds: float, pace: float, seed: int, pairs: list[People] | None = None,
+) -> tuple[Load, float]:
+    """`connections` clients (two per game) playing for `seconds`, guests, or the signed-in
+    `pairs` (one pair a game); the load and the seconds it took."""
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=50)) as http:
+        await wait_until_up(http)
+        start = time.monotonic()
+        load = Load(url, start + seconds, pace)
+        rng = random.Random(seed)
+        seated: list[People | None] = list(pairs) if pairs else [None] * (connections // 2)
+        await asyncio.gather(*(load.pair(http, random.Random(rng.random()), people) for people in seated))
+        return load, time.monotonic() - start
+
+
+def latency(load: Load, elapsed: float) -> dict[str, Any]:
+    """Actions, their rate, and the median and 99th percentile of their latency."""
+    lat = sorted(load.latencies)
+    return {
+        "actions": len(lat),
+        "actions_per_s": round(len(lat) / elapsed, 1),
+        "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
+        "p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
+    }
+
+
+async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[str, Any]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cantstop = Path(sys.executable).with_name("cantstop")
     command = [str(cantstop), "serve", "--port", str(port), "--db", db]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env={**os.environ, **LIMITS_AWAY})
     try:
-        async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=50)) as http:
-            for _ in range(600):
-                try:
-                    await http.get("/api/variants")
-                    break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.05)
-            start, cpu_start, own_start = time.monotonic(), cpu_seconds(server.pid), time.process_time()
-            load = Load(url, start + args.seconds, args.pace)
-            rng = random.Random(args.seed)
-            await asyncio.gather(*(load.pair(http, random.Random(rng.random())) for _ in range(args.connections // 2)))
-            elapsed, cpu_end, own_end = time.monotonic() - start, cpu_seconds(server.pid), time.process_time()
+        async with httpx.AsyncClient(base_url=url) as http:
+            await wait_until_up(http)
+        pairs: list[People] | None = None
+        if args.accounts:  # made before the timing: each sign-up hashes a password
+            tag = random.randrange(10**6)
+            made = await asyncio.gather(*(signed_up(url, f"load {tag} {i}") for i in range(2 * (args.connections // 2))))
+            pairs = [(made[2 * i], made[2 * i + 1]) for i in range(args.connections // 2)]
+        signers = await make_accounts(url, 10) if sign_ins else []
+        cpu_start, own_start = cpu_seconds(server.pid), time.process_time()
+        beside = asyncio.create_task(sign_ins_beside(url, signers, sign_ins, args.seconds)) if sign_ins else None
+        load, elapsed = await play(url, args.connections, args.seconds, args.pace, args.seed, pairs)
+        cpu_end, own_end = cpu_seconds(server.pid), time.process_time()
+        signed = sorted(await beside) if beside is not None else []
     finally:
         server.terminate()
         server.wait(10)
     games, stored, problems = check(db, load.acks)
-    lat = sorted(load.latencies)
+    lat = load.latencies
     return {
         "database": db.split(":")[0].split("+")[0],
         "connections": args.connections,
         "seconds": round(elapsed, 1),
-        "actions": len(lat),
-        "actions_per_s": round(len(lat) / elapsed, 1),
-        "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
-        "p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
+        **latency(load, elapsed),
         # The server's own CPU per action: unlike the rates, it hardly moves with the machine's load.
         "cpu_ms_per_action": round((cpu_end - cpu_start) * 1000 / len(lat), 3) if lat and cpu_start is not None and cpu_end is not None else None,
         # The clients' CPU per action: they share the machine with the server and take from it.
@@ -220,6 +294,10 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "games_checked": games,
         "lost_or_duplicated": problems + abs(stored - len(lat)),
         "refused": dict(load.errors),
+        "accounts": args.accounts,
+        "sign_ins_per_minute": sign_ins,
+        "sign_ins": len(signed),
+        "sign_in_p99_ms": round(signed[int(len(signed) * 0.99) - 1] * 1000, 1) if signed else None,
     }
 
 
@@ -231,6 +309,9 @@ def main() -> None:
     parser.add_argument("--only", choices=("sqlite", "postgresql"), help="one database instead of both")
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (default: a throwaway server; a fresh schema in it either way)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--accounts", action="store_true", help="signed-in clients playing rated games (accounts made before the timing)")
+    parser.add_argument("--sign-ins", type=float, default=0, metavar="PER_MINUTE",
+                        help="run each database twice: without, then with this many sign-ins a minute beside the load")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="cantstop-load-")
     print(f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()},"
@@ -240,15 +321,27 @@ def main() -> None:
         if args.only not in (None, name):
             continue
         db = f"sqlite:///{Path(folder) / 'load.sqlite3'}" if name == "sqlite" else fresh_schema(args.pg or throwaway_postgres())
-        results.append(asyncio.run(run(args, db)))
-        print(f"  {name}: done, load average {os.getloadavg()[0]:.1f}", flush=True)
-    print("| database | connections | seconds | actions | actions/s | p50 ms | p99 ms | server CPU ms/action | client CPU ms/action | games | lost or duplicated | refused | target |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for sign_ins in ((0, args.sign_ins) if args.sign_ins else (0,)):
+            if sign_ins and name == "postgresql":
+                db = fresh_schema(args.pg or throwaway_postgres())  # each run from nothing
+            elif sign_ins:
+                db = f"sqlite:///{Path(folder) / 'load-sign-ins.sqlite3'}"
+            results.append(asyncio.run(run(args, db, sign_ins)))
+            print(f"  {name}{' with sign-ins' if sign_ins else ''}: done, load average {os.getloadavg()[0]:.1f}", flush=True)
+    print("| database | clients | sign-ins/min | seconds | actions | actions/s | p50 ms | p99 ms | sign-in p99 ms | server CPU ms/action"
+          " | client CPU ms/action | games | lost or duplicated | refused | target |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         rate, p99 = TARGETS[r["database"]]
         met = "met" if r["actions_per_s"] >= rate and (r["p99_ms"] or 1e9) <= p99 else "missed"
-        print(f"| {r['database']} | {r['connections']} | {r['seconds']} | {r['actions']} | {r['actions_per_s']} | {r['p50_ms']} |"
-              f" {r['p99_ms']} | {r['cpu_ms_per_action']} | {r['client_cpu_ms_per_action']} | {r['games_finished']} | {r['lost_or_duplicated']} | {r['refused'] or '-'} | >= {rate}/s, p99 <= {p99} ms: {met} |")
+        clients = f"{r['connections']} {'signed in' if r['accounts'] else 'guests'}"
+        print(f"| {r['database']} | {clients} | {r['sign_ins_per_minute']:g} | {r['seconds']} | {r['actions']} | {r['actions_per_s']} | {r['p50_ms']} |"
+              f" {r['p99_ms']} | {r['sign_in_p99_ms'] or '-'} | {r['cpu_ms_per_action']} | {r['client_cpu_ms_per_action']} | {r['games_finished']} |"
+              f" {r['lost_or_duplicated']} | {r['refused'] or '-'} | >= {rate}/s, p99 <= {p99} ms: {met} |")
+    for without, with_ in itertools.pairwise(results):
+        if not without["sign_ins_per_minute"] and with_["sign_ins_per_minute"] and without["database"] == with_["database"]:
+            moved = (with_["p99_ms"] or 0) - (without["p99_ms"] or 0)
+            print(f"{with_['database']}: {with_['sign_ins_per_minute']:g} sign-ins a minute moved the action p99 by {moved:+.1f} ms (target: at most +20 ms)")
 
 
 if __name__ == "__main__":

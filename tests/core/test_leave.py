@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from cantstop import ROLL, STOP, IllegalActionError, Phase, SeededDice, new_game
 from cantstop.core.notation import from_json, from_notation, to_json, to_notation
 from cantstop.core.record import Leave, read_record, record_from_json, record_to_json, write_record
+from cantstop.core.summary import summarize
 from cantstop.table import Forfeited, Move, Policy, Table
 
 from .helpers import position
@@ -35,7 +36,35 @@ def test_a_leaving_seat_takes_its_pieces_and_claims_off_the_board() -> None:
     assert after.out == (0,)
     assert not any(after.pieces[0]) and after.claimed[2] == -1  # column 2 is open again
     assert after.pieces[1] == before.pieces[1] and after.pieces[2] == before.pieces[2]
-    assert after.seat == 1 and after.phase is Phase.ROLL and after.turn == before.turn + 1
+    assert after.seat == 1 and after.phase is Phase.ROLL
+    assert after.turn == before.turn  # A had not rolled yet: its turn was not taken
+
+
+def test_a_turn_counts_only_once_its_dice_are_rolled() -> None:
+    """A turn begins with a roll (rules.md): a seat leaving before its first roll took no
+    turn, one leaving after it ends a turn that counts; the same when that ends the game."""
+    assert new_game("classic", 2).leave(0).turn == 0  # resigned before anyone moved: won in 0 turns
+    assert new_game("classic", 2).leave(1).turn == 0  # the other one resigned: the same
+    rolled = new_game("classic", 2).roll((1, 5, 4, 6))
+    assert rolled.turn_begun and not new_game("classic", 2).turn_begun
+    assert rolled.leave(0).turn == rolled.leave(1).turn == 1  # A's turn was taken, whoever left
+    again = rolled.play((6, 10)).play(ROLL)  # rolling again: still A's first turn, begun
+    assert again.phase is Phase.ROLL and again.turn_begun and again.leave(1).turn == 1
+    three = new_game("classic", 3)
+    passed = three.leave(0)  # the mover leaves before rolling: B's turn is the first
+    assert (passed.seat, passed.turn) == (1, 0)
+    taken = three.roll((1, 5, 4, 6)).leave(0)  # after rolling: A's turn counts
+    assert (taken.seat, taken.turn) == (1, 1)
+
+
+def test_a_record_ends_the_line_of_a_turn_its_seat_left_before_rolling() -> None:
+    game = three_seats_mid_game()
+    game.play(Move.resign(0, "had to go"))  # A, to move in turn 4, leaves before rolling
+    assert game.state.turn == 3 and game.state.seat == 1
+    game.play(Move.rolled((3, 4, 3, 4)))
+    text = write_record(game.record)
+    assert text.endswith("\n4. A resign:A\n4. B 3434\n") and '[Turns "3"]' in text
+    assert read_record(text).final() == game.state
 
 
 def test_play_passes_over_a_seat_that_left() -> None:
@@ -71,6 +100,7 @@ def test_a_third_seat_leaving_in_choose_phase_recomputes_the_options() -> None:
         (lambda: new_game("classic", 3).leave(1).leave(1), "not in the game; seats playing: A, C"),
         (lambda: new_game("classic", 2).leave(0).leave(1), "the game is over"),
         (lambda: new_game("classic", 2).leave(-1), "not in the game"),
+        (lambda: new_game("solitaire", 1).leave(0), "seat A cannot leave: it is the only seat"),
     ],
 )
 def test_a_seat_that_cannot_leave_is_refused_by_name(make: object, words: str) -> None:
@@ -157,3 +187,6 @@ def test_games_with_seats_leaving_replay_and_round_trip(seed: int, players: int,
     text = write_record(game.record)
     assert read_record(text).final() == game.state
     assert from_notation(to_notation(game.state)) == game.state
+    # The game's turn count is the turns its seats took: each began with a roll.
+    began = sum(seat.turns for seat in summarize(game.record).seats)
+    assert game.state.turn == began - (not game.over and game.state.turn_begun)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from typing import Any
@@ -30,8 +31,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def compare(kwargs: dict[str, Any], seed: int, n: int, steps: int, illegal_rate: float) -> int:
+def compare(
+    kwargs: dict[str, Any], seed: int, n: int, steps: int, illegal_rate: float, reset_rate: float = 0.0
+) -> int:
     """Step a vector env and n single envs with the same actions; every output must match.
+    At a share `reset_rate` of the steps, a reset of the sub-environments a random mask
+    marks comes first (the single envs' next episode).
 
     Returns how many episodes ended, so that callers can check autoreset was exercised."""
     vec = CantStopVectorEnv(n, **kwargs)
@@ -48,6 +53,13 @@ def compare(kwargs: dict[str, Any], seed: int, n: int, steps: int, illegal_rate:
             assert info["seat"][i] == inf["seat"] and info["turn"][i] == inf["turn"]
             assert info["action_mask"][i].any()
         np.testing.assert_array_equal(vec.action_masks(), info["action_mask"].astype(bool))
+        if rng.random() < reset_rate:
+            marked = rng.random(n) < 0.5
+            obs, info = vec.reset(options={"reset_mask": marked})
+            for i in np.flatnonzero(marked):
+                outs[i] = singles[i].reset()
+                done[i] = False
+            continue
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         illegal = rng.random(n) < illegal_rate
         actions[illegal] = rng.integers(vec.action_index.size, size=int(illegal.sum()))
@@ -81,6 +93,14 @@ def test_each_sub_env_plays_the_single_envs_episodes(name: str, kwargs: dict[str
 @given(seed=st.integers(0, 2**40), n=st.integers(1, 4), case=st.sampled_from(CASES))
 def test_any_seed_gives_the_single_envs_episodes(seed: int, n: int, case: tuple[str, dict[str, Any]]) -> None:
     compare(case[1], seed, n, steps=60, illegal_rate=0.05)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CASES[:5], ids=[c[0] for c in CASES[:5]])
+def test_resets_of_some_sub_envs_mid_play_keep_every_episode_equal(name: str, kwargs: dict[str, Any]) -> None:
+    # The sub-environments share their work space and keep their state between calls: a
+    # reset of some, at any point of their episodes, leaves the others' play untouched.
+    ended = compare(kwargs, seed=23, n=4, steps=300, illegal_rate=0.02, reset_rate=0.03)
+    assert ended >= 1
 
 
 def test_the_compiled_expert_plays_as_the_python_expert() -> None:
@@ -223,3 +243,30 @@ def test_without_numba_the_vector_env_names_the_fast_extra() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode != 0
     assert "pip install -e '.[fast]'" in done.stderr
+
+
+def test_the_uncounted_kernels_leak_nothing_the_expert_allocates() -> None:
+    # The kernels run without numba's reference counting and call the compiled expert,
+    # which allocates and frees arrays at every decision: over many steps, numba's count
+    # of live allocations must not grow.
+    code = (
+        "import numpy as np\n"
+        "from numba.core.runtime import rtsys\n"
+        "from cantstop.envs.vector_env import CantStopVectorEnv\n"
+        "vec = CantStopVectorEnv(8, opponents=('expert', 'rule28'), seat='random')\n"
+        "_, info = vec.reset(seed=0)\n"
+        "def live():\n"
+        "    stats = rtsys.get_allocation_stats()\n"
+        "    return stats.alloc - stats.free, stats.mi_alloc - stats.mi_free, stats.alloc\n"
+        "before = live()\n"
+        "for _ in range(200):\n"
+        "    info = vec.step(info['action_mask'].argmax(axis=1))[-1]\n"
+        "print(*before, *live())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env={**os.environ, "NUMBA_NRT_STATS": "1"},
+    )
+    live, meminfos, made, live_after, meminfos_after, made_after = map(int, done.stdout.split())
+    assert made_after > made + 100  # the expert did allocate
+    assert (live_after, meminfos_after) == (live, meminfos)

@@ -11,11 +11,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
 from cantstop.web.errors import TooMany
+from cantstop.web.http import json_depth, too_deep
 from cantstop.web.rate_limit import SWEEP_EVERY, RateLimiter, limit_items
 from cantstop.web.settings import MAX_DEPTH, Settings
 
@@ -48,6 +51,13 @@ def test_json_nested_too_deep_is_a_clean_error_over_http(client: TestClient) -> 
         assert str(MAX_DEPTH) in response.json()["message"]
     brackets_in_a_string = json.dumps({"variant": "[" * 50, "seats": ["open"]})  # not nesting: refused for its variant
     assert client.post("/api/games", content=brackets_in_a_string, headers={"content-type": "application/json"}).json()["error"] == "bad_variant"
+
+
+@given(st.lists(st.sampled_from(["[", "{", '"['])), st.text(alphabet='[]{}"\\ab:,', max_size=30))
+def test_the_bracket_count_shortcut_never_lets_a_too_deep_text_through(openers: list[str], rest: str) -> None:
+    """`too_deep` skips the scan of a text with few brackets: it still says what the scan says."""
+    text = "".join(openers) + rest
+    assert too_deep(text) == (json_depth(text) > MAX_DEPTH)
 
 
 def test_json_nested_too_deep_gets_an_error_frame_and_the_socket_stays(client: TestClient) -> None:
@@ -237,21 +247,29 @@ def test_rate_settings_come_from_the_environment_and_bad_ones_are_named(monkeypa
 
 def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = {"bot_delay": 0.8, "origins": (), "trusted_proxies": (), "rate_create": "20/minute", "rate_join": "60/minute",
-                "rate_action": "30/second", "rate_chat": "10/minute", "socket_rate": 20.0, "clock_scale": 1.0, "api_docs": False,
+                "rate_action": "30/second", "rate_chat": "10/minute", "socket_rate": 20.0, "clock_scale": 1.0,
+                "timeouts_to_forfeit": 3, "abandon_after": 604800.0, "sweep_every": 60.0, "api_docs": False,
                 "session_idle": 604800.0, "session_longest": 2592000.0, "secure_cookies": False, "sign_in_delay": 1.0, "public_origin": "",
-                "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5}
+                "webhook_private": False, "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5}
     for name in defaults:
         monkeypatch.delenv(f"CANTSTOP_{name.upper()}", raising=False)
     assert Settings().model_dump() == defaults
     given = {"bot_delay": ("0", 0.0), "origins": ("https://a.example https://b.example", ("https://a.example", "https://b.example")),
              "rate_join": ("off", "off"), "socket_rate": ("2.5", 2.5), "clock_scale": ("0.01", 0.01), "api_docs": ("yes", True),
-             "connections_per_address": ("7", 7), "metrics_token": (" secret ", "secret")}
+             "connections_per_address": ("7", 7), "metrics_token": (" secret ", "secret"), "timeouts_to_forfeit": ("0", 0),
+             "abandon_after": ("86400", 86400.0), "sweep_every": ("5", 5.0), "webhook_private": ("1", True)}
     for name, (text, _) in given.items():
         monkeypatch.setenv(f"CANTSTOP_{name.upper()}", text)
     assert Settings().model_dump() == {**defaults, **{name: value for name, (_, value) in given.items()}}
     monkeypatch.setenv("CANTSTOP_API_DOCS", "maybe")
     with pytest.raises(ValueError, match="api_docs"):
         Settings()
+    monkeypatch.setenv("CANTSTOP_API_DOCS", "no")
+    for name, bad in {"timeouts_to_forfeit": "-1", "abandon_after": "0", "sweep_every": "-5", "clock_scale": "0"}.items():
+        monkeypatch.setenv(f"CANTSTOP_{name.upper()}", bad)
+        with pytest.raises(ValueError, match=name):
+            Settings()
+        monkeypatch.delenv(f"CANTSTOP_{name.upper()}")
 
 
 def test_serve_refuses_to_start_on_a_rate_it_cannot_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cantstop.web.games.live as games_module
-from cantstop.core.state import ROLL
-from cantstop.table import Collected, Kind, Move
+from cantstop.core.dice import SeededDice
+from cantstop.core.state import ROLL, Phase
+from cantstop.table import Collected, Kind, Move, Table
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
+from cantstop.web.db.values import Taker
 from cantstop.web.service import GameService
 
 
 def test_one_action_is_applied_once(storage: Storage) -> None:
     async def run() -> None:
         service = GameService(storage, bot_delay=0)
-        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())})
         game = await service.games.live(game_id)
         assert game.state is not None and game.table is not None
         applied = game.table.sink = Collected()  # the table hands each move it applies to its sink
@@ -72,7 +77,7 @@ def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing(storage: Stor
 
     async def run() -> None:
         service = GameService(storage, bot_delay=0)
-        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token()), 1: ("Bob", new_token())})
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())})
         game = await service.games.live(game_id)
         assert game.state is not None
         real_events, real_append = service.storage.events, service.recorder.append
@@ -97,3 +102,21 @@ def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing(storage: Stor
         await service.close()
 
     asyncio.run(run())
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(["classic", "solitaire", "classic+skip"]), players=st.integers(1, 3))
+def test_the_seat_to_move_stored_with_a_move_is_the_one_the_table_reaches(seed: int, variant: str, players: int) -> None:
+    """`to_move_after` works a roll or a stop out on the engine alone: the seat it names (or
+    None at the end) is the one a trial copy of the table has after restoring the move."""
+    players = 1 if variant == "solitaire" else max(players, 2)
+    rng = random.Random(seed)
+    table = Table.new(variant, [f"p{i}" for i in range(players)], SeededDice(seed), first=0)
+    while not table.over and table.version < 400:
+        state = table.state
+        options = [ROLL] if state.phase is Phase.ROLL else list(state.legal_actions())
+        ready = table.prepare(Move.of(rng.choice(options)))
+        trial = table.trial()
+        trial.restore(ready)
+        assert games_module.to_move_after(table, [ready]) == (None if trial.over else trial.seat)
+        table.play(ready)

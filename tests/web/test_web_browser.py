@@ -671,6 +671,23 @@ def test_the_game_fits_a_phone_a_tablet_and_a_wide_screen(browser: Any, server: 
     assert page.locator("#controls kbd >> nth=0").is_visible()  # with a keyboard they are shown
 
 
+def test_a_long_game_log_scrolls_in_its_box_and_never_the_page(browser: Any, server: Server) -> None:
+    """Each roll in the log carries its dice in words for screen readers, in an element taken
+    out of the flow: it must stay in its log line, not hang far below the page (which then
+    scrolled into an empty green half a screen for each ten moves)."""
+    game_id = create(server, "classic", ["bot:random", "bot:random"])
+    for _ in range(3000):  # bounded by the game's end; the bots are quick
+        if httpx.get(f"{server.url}/api/games/{game_id}").json()["status"] == "over":
+            break
+        time.sleep(0.02)
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page.goto(f"{server.url}/game/{game_id}")
+    page.wait_for_selector(".log-win")
+    assert page.locator("#log li").count() > 40  # far longer than its box
+    assert page.evaluate("document.documentElement.scrollHeight") <= 820
+    assert page.evaluate("document.getElementById('log').scrollHeight") > 260  # the log itself scrolls
+
+
 GREY = "rgb(209, 213, 219)"
 
 
@@ -721,7 +738,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser: Any, server: Server) -> 
     page.wait_for_selector("#replay:not([hidden])")
     page.click("#replay-next")
     assert serious_violations(page) == [], "replay"
-    for path, ready in (("/", "#finished li a"), ("/leaderboard", "[data-ready=true]"), ("/player/Ann", "[data-ready=true] .rating-plot"),
+    for path, ready in (("/", "#finished li a"), ("/leaderboard", "[data-ready=true]"), ("/player/Ann", "[data-ready=true] #stats-card:not([hidden])"),
                         ("/player/Nobody", "[data-ready=true]"), ("/rules", "[data-ready=true]")):
         page.goto(server.url + path)
         page.wait_for_selector(ready)

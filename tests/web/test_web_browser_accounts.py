@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from account_helpers import PASSWORD
-from test_web_browser import browser, serious_violations, server  # noqa: F401  (fixtures)
+from test_web_browser import browser, serious_violations, server, wait_js  # noqa: F401  (fixtures)
 from web_helpers import Server
 
 
@@ -83,9 +83,13 @@ def test_a_passkey_is_added_and_signs_in_without_a_password(browser: Any, server
     assert shown_account(page) == "Bea"
     page.click("#add-passkey")
     page.wait_for_selector("#passkeys li button")
-    assert "The passkey is added" in str(page.text_content("#done"))
+    assert "The passkey is added" in str(page.text_content("#passkeys-said"))
     [stored] = devtools.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
     assert stored["isResidentCredential"] is True and stored["rpId"] == "localhost"
+    page.click("#add-passkey")  # again, on the device that holds it already: said in words, the success gone
+    wait_js(page, "document.getElementById('passkeys-said').textContent.includes('already holds')")
+    assert page.text_content("#passkeys-said") == "this device already holds a passkey of this account: it signs you in as it is"
+    assert page.locator("#passkeys li button").count() == 1
 
     page.click("#sign-out")
     page.wait_for_url(site + "/")
@@ -105,4 +109,48 @@ def test_a_passkey_is_added_and_signs_in_without_a_password(browser: Any, server
     page.click("#passkey-sign-in")
     page.wait_for_selector("#form-error:not(:empty)")
     assert "not one of an account here" in str(page.text_content("#form-error"))
+    assert errors == []
+
+
+def test_at_an_ip_address_the_passkey_buttons_say_to_use_the_sites_name(browser: Any, server: Server) -> None:  # noqa: F811
+    """Browsers refuse passkeys at a bare IP address ("This is an invalid domain."), and
+    `cantstop serve` prints http://127.0.0.1:PORT/: the buttons are greyed, with the way out."""
+    page, errors = watched(browser)
+    page.goto(server.url + "/sign-in")
+    page.wait_for_selector("[data-ready=true]")
+    assert page.locator("#passkey-sign-in").is_disabled()
+    hint = f"open http://localhost:{server.port}/sign-in instead"
+    assert hint in str(page.text_content(".passkey-hint"))
+    fill_and_send(page, server.url + "/sign-up", "Ann", PASSWORD)
+    assert shown_account(page) == "Ann"
+    assert page.locator("#add-passkey").is_disabled()
+    assert f"localhost:{server.port}/account" in str(page.text_content(".passkey-hint"))
+    page.goto(local(server) + "/sign-in")  # by its name, passkeys are offered
+    page.wait_for_selector("[data-ready=true]")
+    assert page.locator("#passkey-sign-in").is_enabled() and page.locator(".passkey-hint").count() == 0
+    assert errors == []
+
+
+def in_view(page: Any, selector: str) -> bool:
+    return bool(page.evaluate(f"(() => {{ const r = document.querySelector({selector!r}).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }})()"))
+
+
+def test_what_a_form_of_the_account_page_answers_is_said_beside_it(browser: Any, server: Server) -> None:  # noqa: F811
+    """The page is long: a refusal written at its top was out of sight of the form that got it."""
+    page, errors = watched(browser)
+    page.set_viewport_size({"width": 390, "height": 844})
+    fill_and_send(page, local(server) + "/sign-up", "Ann", PASSWORD)
+    assert shown_account(page) == "Ann"
+    page.fill("#current", "not the password at all")
+    page.fill("#new-password", "a brand new passphrase")
+    page.click("#change-password button")
+    page.wait_for_selector("#password-said:not(:empty)")
+    assert page.text_content("#password-said") == "the current password is wrong" and in_view(page, "#password-said")
+    page.fill("#webhook-url", "http://127.0.0.1/hook")
+    page.click("#webhook button[type=submit]")
+    page.wait_for_selector("#webhook-said:not(:empty)")
+    assert str(page.text_content("#webhook-said")).startswith("127.0.0.1 is a private") and in_view(page, "#webhook-said")
+    assert page.text_content("#password-said") == ""  # one message at a time
+    assert page.eval_on_selector("#webhook-said", "e => e.className") == "said error"
+    assert serious_violations(page) == [], "account, with a refusal shown"
     assert errors == []

@@ -78,11 +78,13 @@ def test_the_profile_of_a_player_whose_games_are_under_way(browser: Any, server:
     page.wait_for_selector("[data-ready=true]")
     assert page.text_content("#who") == "Pat" and page.text_content("#missing") == ""
     assert page.locator("#playing-card").is_visible()
+    assert page.locator("#plot-legend").is_hidden()  # no rated game, so no line to explain
     assert page.locator(f"#playing a[href='/game/{created['id']}']").count() == 1
     page.goto(server.url + "/player/Nobody")
     page.wait_for_selector("[data-ready=true]")
     assert "no player called 'Nobody'" in (page.text_content("#missing") or "")
     assert page.locator("#playing-card").is_hidden()
+    assert page.locator("#plot-card").is_hidden() and page.locator("#recent-card").is_hidden()  # no empty cards for nobody
     assert errors == []
 
 

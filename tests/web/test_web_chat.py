@@ -1,4 +1,5 @@
-"""Chat: players and spectators talk, plain text, limited in length and rate; players can mute spectators."""
+"""Chat: players and spectators talk, plain text, limited in length and rate; players can mute spectators.
+What is said is stored, and read back with its game."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from account_helpers import PASSWORD, people, play_between, post, rated_game
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
-from cantstop.web.games.chat import HISTORY, MAX_CHAT
+from cantstop.web.games.chat import HISTORY, MAX_CHAT, ChatRoom
 
 
 def seated(client: TestClient) -> tuple[str, dict[int, str]]:
@@ -138,3 +142,104 @@ def test_chatting_past_the_limit_gets_an_error_frame(slow_chat: TestClient) -> N
         assert refusal["error"] == "too_many" and refusal["retry_after"] >= 1
         ann.send_json({"type": "ping"})
         assert until(ann, "pong") == {"type": "pong"}
+
+
+# ------------------------------------------------------------- kept in storage
+def test_what_was_said_and_the_mute_outlive_a_restart(any_storage: Storage) -> None:
+    """On SQLite and PostgreSQL: a server started again reads each game's chat back, the
+    spectators' lines and the mute with it."""
+    with TestClient(create_app(any_storage, bot_delay=0, **NO_LIMITS)) as before:
+        game_id, tokens = seated(before)
+        with before.websocket_connect(f"/ws/games/{game_id}", headers=auth(tokens[0])) as ann, \
+                before.websocket_connect(f"/ws/games/{game_id}") as watcher:
+            until(ann, "hello"), until(watcher, "hello")
+            say(ann, "good luck")
+            said = until(watcher, "chat")
+            assert until(ann, "chat") == said
+            say(watcher, "hello from the stands")
+            heard = until(ann, "chat")
+            ann.send_json({"type": "mute", "spectators": True})
+            until(watcher, "chat_mute")
+    assert heard["id"] > said["id"] and said["at"].endswith("+00:00")
+    with TestClient(create_app(any_storage, bot_delay=0, **NO_LIMITS)) as after, \
+            after.websocket_connect(f"/ws/games/{game_id}") as later:
+        chat = until(later, "hello")["chat"]
+        assert chat["messages"] == [said, heard] and chat["spectators_muted"] is True
+        assert (said["seat"], said["name"], heard["seat"]) == (0, "Ann", None) and heard["name"].startswith("Spectator ")
+        say(later, "am I heard")
+        assert until(later, "error")["error"] == "muted"  # the mute came back with the game
+    lines, muted = any_storage.chat(game_id, HISTORY)
+    assert [(line.seat, line.text) for line in lines] == [(0, "good luck"), (None, "hello from the stands")] and muted
+
+
+def test_a_rated_games_spectators_lines_reach_its_players_at_the_end_though_the_server_restarted(storage: Storage) -> None:
+    with people(storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
+        game_id = rated_game(ann, [bob])
+        with cy.websocket_connect(f"/ws/games/{game_id}") as watcher:
+            until(watcher, "hello")
+            say(watcher, "play 7, it is safe")
+            until(watcher, "chat")
+    with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as again:  # a restart: nothing in memory
+        for browser in (ann, bob):
+            browser.client = again
+        with ann.websocket_connect(f"/ws/games/{game_id}") as player:
+            assert until(player, "hello")["chat"]["messages"] == []  # still kept from the players
+            play_between({0: ann, 1: bob}, game_id)
+            revealed = next(m for m in iter(player.receive_json, None) if m["type"] == "chat_all")
+            assert [m["text"] for m in revealed["messages"]] == ["play 7, it is safe"]
+        # Nobody watches the finished game: it is dropped from memory, and read back with its chat.
+        assert game_id not in again.app.state.service.games.held  # type: ignore[attr-defined]
+        with bob.websocket_connect(f"/ws/games/{game_id}") as late:
+            assert [m["text"] for m in until(late, "hello")["chat"]["messages"]] == ["play 7, it is safe"]
+
+
+def test_a_deleted_accounts_chat_lines_stay_as_the_deleted_players(storage: Storage) -> None:
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = rated_game(ann, [bob])
+        with ann.websocket_connect(f"/ws/games/{game_id}") as player:
+            until(player, "hello")
+            say(player, "I will be gone")
+            until(player, "chat")
+        play_between({0: ann, 1: bob}, game_id)
+        assert post(ann, "/api/account/delete", {"password": PASSWORD}).status_code == 204
+        with bob.websocket_connect(f"/ws/games/{game_id}") as other:  # the game this server still holds
+            [line] = until(other, "hello")["chat"]["messages"]
+        assert (line["seat"], line["name"], line["text"]) == (0, "deleted player #1", "I will be gone")
+        assert bob.get(f"/api/games/{game_id}").json()["seats"][0]["name"] == line["name"]  # as its seat reads
+    with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as again, again.websocket_connect(f"/ws/games/{game_id}") as other:
+        assert until(other, "hello")["chat"]["messages"] == [line]  # and read back after a restart
+
+
+def test_a_process_that_missed_messages_catches_up_once(storage: Storage) -> None:
+    """Two servers on one database: a message stored by the other reaches this one's clients
+    when it catches up (as after PostgreSQL's notices were lost), and only once."""
+    with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as here, \
+            TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as there:
+        game_id, tokens = seated(here)
+        with here.websocket_connect(f"/ws/games/{game_id}") as watcher, \
+                there.websocket_connect(f"/ws/games/{game_id}", headers=auth(tokens[1])) as bob:
+            until(watcher, "hello"), until(bob, "hello")
+            say(bob, "said over there")
+            said = until(bob, "chat")
+            bob.send_json({"type": "mute", "spectators": True})
+            until(bob, "chat_mute")
+            service = here.app.state.service  # type: ignore[attr-defined]
+            for _ in range(2):
+                here.portal.call(service.catch_up_all)  # type: ignore[union-attr]
+            assert until(watcher, "chat") == said
+            assert until(watcher, "chat_mute")["spectators_muted"] is True
+            watcher.send_json({"type": "ping"})
+            assert watcher.receive_json() == {"type": "pong"}  # nothing more: the message came once
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(1, 80), max_size=120))
+def test_a_room_keeps_the_latest_messages_once_each_in_the_order_said(ids: list[int]) -> None:
+    """However the frames arrive (late from another process, twice: read with the game and
+    relayed), a room keeps each message once, by its number, the last HISTORY of them."""
+    room = ChatRoom()
+    for number in ids:
+        room.take({"type": "chat", "id": number, "seat": 0, "name": "Ann", "text": str(number), "at": None})
+    kept = [m["id"] for m in room.messages]
+    assert kept == sorted(set(kept)) and len(kept) <= HISTORY
+    assert set(kept) <= set(ids) and (len(kept) == HISTORY or set(kept) >= set(ids) - set(range(min(kept, default=0))))

@@ -18,6 +18,7 @@ from cantstop.web.app import create_app
 from cantstop.web.db.rows import GameRow
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
+from cantstop.web.db.values import Taker
 from cantstop.web.games.clock import RAN_OUT
 from cantstop.web.service import GameService
 
@@ -78,8 +79,9 @@ def test_the_deadline_is_kept_across_a_restart(storage: Storage) -> None:
 
 def test_with_two_processes_one_timeout_is_stored_per_move(storage: Storage) -> None:
     async def run() -> list[Move]:
-        here, there = GameService(storage, bot_delay=0, clock_scale=TINY), GameService(storage, bot_delay=0, clock_scale=TINY)
-        people = {0: ("Ann", new_token()), 1: ("Bob", new_token())}
+        # Nobody forfeits here (forfeit_after=0): the clock plays for both seats move after move.
+        here, there = (GameService(storage, bot_delay=0, clock_scale=TINY, forfeit_after=0) for _ in range(2))
+        people = {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())}
         game_id = await here.lobby.create("classic", ["open", "open"], people, clock=30)
         mine, theirs = await here.games.live(game_id), await there.games.live(game_id)
         for _ in range(2000):
@@ -106,7 +108,7 @@ def test_with_two_processes_one_timeout_is_stored_per_move(storage: Storage) -> 
 def test_a_rematch_keeps_the_clock(storage: Storage, clock: int) -> None:
     async def run() -> int:
         service = GameService(storage, bot_delay=0)
-        game_id = await service.lobby.create("solitaire", ["open"], {0: ("Ann", new_token())}, clock=clock)
+        game_id = await service.lobby.create("solitaire", ["open"], {0: Taker("Ann", new_token())}, clock=clock)
         game = await service.games.live(game_id)
         while game.table is not None and not game.table.over:  # Ann moves once a roll, then stops
             phase = game.table.state.phase
@@ -124,7 +126,7 @@ def test_the_first_moves_clock_counts_from_the_start_not_from_the_wait(storage: 
     """A game that waited long for its players gives the first move its whole clock."""
     async def run() -> tuple[float, float | None]:
         service = GameService(storage, bot_delay=0)
-        game_id = await service.lobby.create("classic", ["open", "open"], {0: ("Ann", new_token())}, clock=30)
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: Taker("Ann", new_token())}, clock=30)
         game = await service.games.live(game_id)
         game.moved_at -= 3600  # an hour spent waiting for Bob
         joined = time.time()

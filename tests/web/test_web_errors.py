@@ -13,9 +13,9 @@ from web_helpers import NO_LIMITS, auth, join, new_game, until
 from cantstop.core.errors import CantStopError
 from cantstop.core.state import ROLL, STOP
 from cantstop.table import GameOverError, IllegalMoveError, NotYourTurnError, StaleMoveError
+from cantstop.web import errors as refusals
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
-from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound, TooMany
 from cantstop.web.http import refusal
 
 
@@ -36,8 +36,9 @@ def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
     assert f"/api/games/{game_id}/replay" in paths
     for path in [*paths, "/", f"/game/{game_id}", "/openapi.json", "/static/game.js", "/static/style.css"]:
         got, head = client.get(path), client.head(path)
-        # A path still holding a parameter (a player's name) names nothing here: a 404 both ways.
-        expected = 404 if "{" in path else 200
+        # A path still holding a parameter (a player's name) names nothing here: a 404 both ways;
+        # a game still played has no summary yet: a 409 both ways.
+        expected = 404 if "{" in path else 409 if path.endswith("/summary") else 200
         assert head.status_code == got.status_code == expected, (path, head.status_code)
         assert head.headers["content-type"] == got.headers["content-type"] and head.content == b""
     assert client.head("/api/games/nope").status_code == 404
@@ -84,8 +85,8 @@ def test_an_unexpected_failure_is_a_json_500(storage: Storage, monkeypatch: pyte
         raise RuntimeError("a bug")
 
     with TestClient(create_app(storage, bot_delay=0), raise_server_exceptions=False) as client:
-        monkeypatch.setattr(storage, "leaderboard", broken)
-        response = client.get("/api/leaderboard")
+        monkeypatch.setattr(storage, "games", broken)
+        response = client.get("/api/games")
     assert response.status_code == 500 and response.json()["error"] == "internal" and "a bug" not in response.text
 
 
@@ -103,12 +104,19 @@ def test_framework_refusals_are_json(client: TestClient, method: str, path: str,
 @pytest.mark.parametrize(
     ("error", "status", "body", "headers"),
     [
-        (NotFound("no_game", "no game 'x'"), 404, {"error": "no_game", "message": "no game 'x'"}, {}),
-        (NotAllowed("bad_token", "no seat"), 403, {"error": "bad_token", "message": "no seat"}, {}),
-        (Conflict("rematch_exists", "made", game="g", url="/game/g"), 409,
+        (refusals.NotFound("no_game", "no game 'x'"), 404, {"error": "no_game", "message": "no game 'x'"}, {}),
+        (refusals.NotAllowed("bad_token", "no seat"), 403, {"error": "bad_token", "message": "no seat"}, {}),
+        (refusals.Conflict("rematch_exists", "made", game="g", url="/game/g"), 409,
          {"error": "rematch_exists", "message": "made", "game": "g", "url": "/game/g"}, {}),
-        (Invalid("bad_name", "no"), 422, {"error": "bad_name", "message": "no"}, {}),
-        (TooMany("slow down", 7), 429, {"error": "too_many", "message": "slow down", "retry_after": 7}, {"Retry-After": "7"}),
+        (refusals.Invalid("bad_name", "no"), 422, {"error": "bad_name", "message": "no"}, {}),
+        (refusals.TooMany("slow down", 7), 429, {"error": "too_many", "message": "slow down", "retry_after": 7}, {"Retry-After": "7"}),
+        (refusals.TooMany("wait", 4, "sign_in_throttled"), 429, {"error": "sign_in_throttled", "message": "wait", "retry_after": 4},
+         {"Retry-After": "4"}),
+        (refusals.NotSignedIn("bad_credentials", "wrong"), 401, {"error": "bad_credentials", "message": "wrong"}, {}),
+        (refusals.NotSignedIn("bad_token", "token?"), 401, {"error": "bad_token", "message": "token?"}, {"WWW-Authenticate": "Bearer"}),
+        (refusals.NotAllowed("csrf", "no token"), 403, {"error": "csrf", "message": "no token"}, {}),
+        (refusals.NotVerified("passkey_refused", "bad"), 400, {"error": "passkey_refused", "message": "bad"}, {}),
+        (refusals.Conflict("name_taken", "taken"), 409, {"error": "name_taken", "message": "taken"}, {}),
         (StaleMoveError(3, 5), 409, {"error": "stale", "message": str(StaleMoveError(3, 5)), "version": 5}, {}),
         (NotYourTurnError("seat B's turn", 0, 1), 409, {"error": "not_your_turn", "message": "seat B's turn"}, {}),
         (GameOverError("over", 1), 409, {"error": "game_over", "message": "over"}, {}),

@@ -13,6 +13,7 @@ from cantstop.core.record import read_record
 from cantstop.web.db.rows import SeatRow
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import hash_token, new_token
+from cantstop.web.db.values import Taker
 
 
 def create(client: TestClient, body: dict[str, Any]) -> Any:
@@ -99,7 +100,7 @@ def test_bad_takes_are_refused_and_nothing_is_created(client: TestClient, take: 
 
 def test_seats_taken_at_creation_are_stored_as_hashes(any_storage: Storage) -> None:
     ann, bob = new_token(), new_token()
-    game_id = any_storage.create_game("classic", [("open", None), ("bot", "random"), ("open", None)], {0: ("Ann", ann), 2: ("Bob", bob)})
+    game_id = any_storage.create_game("classic", [("open", None), ("bot", "random"), ("open", None)], {0: Taker("Ann", ann), 2: Taker("Bob", bob)})
     game = any_storage.game(game_id)
     assert game is not None
     assert [(s.kind, s.name) for s in game.seats] == [("person", "Ann"), ("bot", "bot:random"), ("person", "Bob")]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote
 
+from account_helpers import create, people, play_between, rated_game
 from fastapi.testclient import TestClient
 from test_web_api import play_out
 from web_helpers import join, new_game
 
 from cantstop.core.record import read_record
 from cantstop.web.db.storage import Storage
-from cantstop.web.db.values import Rating
 
 
 def finish(client: TestClient, name: str, bot: str = "bot:random") -> str:
@@ -19,10 +20,14 @@ def finish(client: TestClient, name: str, bot: str = "bot:random") -> str:
     return game_id
 
 
-def test_a_profile_has_the_rating_its_history_and_recent_games_with_turns(client: TestClient) -> None:
-    first, second = finish(client, "Ann/Z"), finish(client, "Ann/Z")  # a name may hold a slash
-    profile = client.get(f"/api/players/{quote('Ann/Z', safe='')}").json()
-    assert profile["name"] == profile["display"] == "Ann/Z" and profile["bot"] is False
+def test_a_profile_has_the_rating_its_history_and_recent_games_with_turns(storage: Storage) -> None:
+    with people(storage, "Ann/Z", "Bob") as (ann, bob):  # a name may hold a slash
+        first = rated_game(ann, [bob], bots=("random",))
+        play_between({0: ann, 1: bob}, first)
+        second = rated_game(ann, [bob], bots=("random",))
+        play_between({0: ann, 1: bob}, second)
+        profile = ann.get(f"/api/players/{quote('Ann/Z', safe='')}").json()
+    assert profile["name"] == profile["display"] == "Ann/Z" and profile["bot"] is False and profile["kind"] == "person"
     assert profile["rating"]["games"] == 2
     # One point after each rated game, oldest first; the last is the rating as it stands.
     assert [p["game"] for p in profile["history"]] == [first, second]
@@ -31,25 +36,37 @@ def test_a_profile_has_the_rating_its_history_and_recent_games_with_turns(client
     # Recent games, newest first, each counted in turns as its record counts them.
     assert [g["id"] for g in profile["games"]] == [second, first]
     for g in profile["games"]:
-        record = read_record(client.get(f"/api/games/{g['id']}/record").text)
+        record = read_record(ann.get(f"/api/games/{g['id']}/record").text)
         assert g["turns"] == record.final().turn and g["turns"] < g["version"]
-        assert g["display"] == ["Ann/Z", "Random bot"]
+        assert g["display"] == ["Ann/Z", "Bob", "Random bot"]
+    # Win rates by variant and by number of players, counted from the games themselves.
+    wins = sum(record_winner(ann, g["id"]) == 0 for g in profile["games"])
+    assert profile["stats"]["by_variant"] == [{"variant": "classic", "games": 2, "wins": wins, "rate": round(wins / 2, 3)}]
+    assert profile["stats"]["by_players"] == [{"players": 3, "games": 2, "wins": wins, "rate": round(wins / 2, 3)}]
 
 
-def test_a_bot_is_shown_by_its_display_name_everywhere(client: TestClient) -> None:
-    game_id = finish(client, "Ann", "bot:rule28")
-    board = client.get("/api/players").json()
-    assert {(r["name"], r["display"]) for r in board} == {("Ann", "Ann"), ("bot:rule28", "Rule-of-28 bot")}
-    game = client.get(f"/api/games/{game_id}").json()
-    assert [s["display"] for s in game["seats"]] == ["Ann", "Rule-of-28 bot"]
-    assert [s["name"] for s in game["seats"]] == ["Ann", "bot:rule28"]  # the names stay as they were
-    assert not any("bot:" in line["text"] for line in game["log"])
-    assert any(line["text"].startswith("Rule-of-28 bot") for line in game["log"])
-    profile = client.get("/api/players/bot:rule28").json()
-    assert profile["display"] == "Rule-of-28 bot" and profile["bot"] is True
-    (listed,) = client.get("/api/finished").json()
-    assert listed["id"] == game_id and listed["display"] == ["Ann", "Rule-of-28 bot"] and listed["turns"] >= 1
-    assert "Rule-of-28 bot" in {b["display"] for b in client.get("/api/variants").json()["bots"]}
+def record_winner(client: Any, game_id: str) -> int | None:
+    return read_record(client.get(f"/api/games/{game_id}/record").text).final().winner
+
+
+def test_a_bot_is_shown_by_its_display_name_everywhere(storage: Storage) -> None:
+    with people(storage, "Ann") as (ann,):
+        made = create(ann, ["open", "bot:rule28"], take=[{"seat": 0}])
+        game_id = made.json()["id"]
+        play_between({0: ann}, game_id)
+        client = ann
+        board = client.get("/api/players", params={"board": "bots"}).json()
+        assert [(r["name"], r["display"], r["url"]) for r in board] == [("bot:rule28", "Rule-of-28 bot", "/player/bot%3Arule28")]
+        game = client.get(f"/api/games/{game_id}").json()
+        assert [s["display"] for s in game["seats"]] == ["Ann", "Rule-of-28 bot"]
+        assert [s["name"] for s in game["seats"]] == ["Ann", "bot:rule28"]  # the names stay as they were
+        assert not any("bot:" in line["text"] for line in game["log"])
+        assert any(line["text"].startswith("Rule-of-28 bot") for line in game["log"])
+        profile = client.get("/api/players/bot:rule28").json()
+        assert profile["display"] == "Rule-of-28 bot" and profile["bot"] is True and profile["rating"]["games"] == 1
+        (listed,) = client.get("/api/finished").json()
+        assert listed["id"] == game_id and listed["display"] == ["Ann", "Rule-of-28 bot"] and listed["turns"] >= 1
+        assert "Rule-of-28 bot" in {b["display"] for b in client.get("/api/variants").json()["bots"]}
 
 
 def test_the_finished_list_filters_by_player_and_limits(client: TestClient) -> None:
@@ -66,15 +83,6 @@ def test_an_unknown_player_or_a_bad_query_is_a_clear_error(client: TestClient) -
     assert client.get("/api/players/" + "x" * 41).status_code == 422
     assert client.get("/api/players", params={"limit": 0}).status_code == 422
     assert client.get("/api/finished", params={"limit": 1000}).json()["error"] == "bad_request"
-
-
-def test_ratings_saved_with_a_game_are_its_history(storage: Storage) -> None:
-    storage.save_ratings([Rating("Ann", 30, 2, 1, 1)])  # no game: the rating, but no point
-    assert storage.rating_history("Ann") == []
-    game_id = storage.create_game("classic", [("open", None), ("open", None)])
-    storage.save_ratings([Rating("Ann", 31, 1.5, 2, 2), Rating("Bob", 20, 6, 1, 0)], game_id)
-    (point,) = storage.rating_history("Ann")
-    assert (point.game_id, point.mu, point.sigma, point.ordinal) == (game_id, 31, 1.5, 26.5)
 
 
 def test_the_pages_are_served(client: TestClient) -> None:

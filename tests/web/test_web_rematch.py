@@ -13,7 +13,7 @@ from web_helpers import auth, join, pick, until
 
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
-from cantstop.web.db.values import RematchExists
+from cantstop.web.db.values import RematchExists, Taker
 from cantstop.web.errors import NotAllowed
 from cantstop.web.games.live import parse_action
 from cantstop.web.service import GameService
@@ -143,7 +143,7 @@ def test_a_game_has_one_rematch_and_a_refused_one_stores_nothing(any_storage: St
 def test_another_process_tells_its_watchers_of_the_rematch(storage: Storage) -> None:
     async def run() -> None:
         here, there = GameService(storage, bot_delay=0), GameService(storage, bot_delay=0)
-        game_id = await here.lobby.create("classic+to_win=1", ["open", "bot:random"], {0: ("Ann", new_token())})
+        game_id = await here.lobby.create("classic+to_win=1", ["open", "bot:random"], {0: Taker("Ann", new_token())})
         game, rolls = await here.games.live(game_id), 0
         for _ in range(20_000):  # Ann plays here; the bot plays on this process's loop
             if game.state is not None and game.state.is_over:

@@ -100,7 +100,8 @@ def clock_game(storage: Storage) -> tuple[list[Any], dict[str, Any], dict[str, A
     """A hot-seat game with a 30 s clock nobody answers, after a few timeouts: its stored
     moves, and the game, its replay and its record as a server with a real clock serves them
     (so nothing more runs out while they are read)."""
-    with TestClient(create_app(storage, bot_delay=0, clock_scale=TINY, **NO_LIMITS)) as client:
+    # Nobody forfeits (timeouts_to_forfeit=0): the clock plays for both, move after move.
+    with TestClient(create_app(storage, bot_delay=0, clock_scale=TINY, timeouts_to_forfeit=0, **NO_LIMITS)) as client:
         body = {"seats": ["open", "open"], "clock": 30, "take": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}
         game_id = client.post("/api/games", json=body).json()["id"]
         wait_for(client, game_id, lambda g: g["version"] >= 6)

@@ -20,13 +20,13 @@ from cantstop.web.db.moves import decode_move, encode_move
 from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.rows import EventRow, SeatRow
 from cantstop.web.db.storage import Storage
-from cantstop.web.db.values import Append, Rating
+from cantstop.web.db.values import Append, Rating, RatingKind
 
 
 def test_migrations_create_the_schema_and_are_idempotent(any_storage: Storage) -> None:
     any_storage.migrate()  # a second start changes nothing
     tables = set(inspect(any_storage.engine).get_table_names())
-    assert {"games", "seats", "events", "players", "alembic_version"} <= tables
+    assert {"games", "seats", "events", "ratings", "seat_links", "alembic_version"} <= tables and "players" not in tables
 
 
 def test_seats_hold_hashed_tokens(any_storage: Storage) -> None:
@@ -114,11 +114,26 @@ def test_racing_writers_store_exactly_one_action_per_version(any_storage: Storag
         assert len(s.scalars(select(EventRow).where(EventRow.game_id == game_id)).all()) == 1
 
 
-def test_ratings_and_leaderboard(any_storage: Storage) -> None:
-    any_storage.save_ratings([Rating("Ann", 30, 2, 3, 2), Rating("Bob", 28, 8, 1, 0)])
-    any_storage.save_ratings([Rating("Bob", 29, 7, 2, 1)])
-    assert [r.name for r in any_storage.leaderboard()] == ["Ann", "Bob"]
-    assert any_storage.ratings(["Bob", "Zed"]) == {"Bob": Rating("Bob", 29, 7, 2, 1)}
+def test_ratings_and_leaderboards(any_storage: Storage) -> None:
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.players import standings
+    from cantstop.web.players.standings import Result
+
+    ann, bob = (Accounts(any_storage).create(name, None).id for name in ("Ann", "Bob"))
+    game_id = any_storage.create_game("classic", [("open", None), ("open", None), ("bot", "random")])
+    start = Rating(RatingKind.PERSON, "", 25, 8.3, 0, 0)
+    results = [
+        Result(0, (RatingKind.PERSON, ann), Rating(RatingKind.PERSON, "", 30, 2, 3, 2), start, 1.0, "Ann"),
+        Result(1, (RatingKind.PERSON, bob), Rating(RatingKind.PERSON, "", 28, 8, 1, 0), start, 0.5, "Bob"),
+        Result(2, (RatingKind.BOT, "bot:random"), Rating(RatingKind.BOT, "", 20, 3, 1, 0), start, 1.0, "bot:random"),
+    ]
+    standings.save(any_storage, game_id, results)
+    assert [r.name for r in standings.board(any_storage, RatingKind.PERSON)] == ["Ann", "Bob"]
+    assert [r.name for r in standings.board(any_storage, RatingKind.BOT)] == ["bot:random"]
+    found = standings.ratings(any_storage, [(RatingKind.PERSON, bob), (RatingKind.PERSON, 99)])
+    assert list(found) == [(RatingKind.PERSON, bob)] and (found[(RatingKind.PERSON, bob)].mu, found[(RatingKind.PERSON, bob)].name) == (28, "Bob")
+    changes = standings.changes(any_storage, game_id)
+    assert changes[1].weight == 0.5 and changes[0].after == pytest.approx(30 - 6) and changes[0].before == pytest.approx(25 - 3 * 8.3)
 
 
 def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
@@ -126,7 +141,9 @@ def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
         game_id = new_game(client, ["bot:random", "bot:random"])
         final = wait_for(client, game_id, lambda g: g["status"] == "over")
     assert len(any_storage.events(game_id)) == final["version"]
-    assert any_storage.leaderboard() == []  # one name in both seats: nobody to be rated against
+    from cantstop.web.players import standings
+
+    assert standings.board(any_storage, RatingKind.BOT) == []  # a friendly game: nothing is rated
 
 
 @settings(max_examples=100, deadline=None)
@@ -155,3 +172,44 @@ def test_the_migrations_build_exactly_the_models_schema(any_storage: Storage) ->
     with any_storage.engine.connect() as conn:
         differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert differences == []
+
+
+def test_the_upgrade_says_whose_move_it_is_in_the_games_under_way(any_url: str) -> None:
+    """A game in play from before its rows said whose move it was (three seats: Ann played a
+    turn, then Bob resigned: Cy is to move) shows as Cy's turn at once after the upgrade,
+    not only after its next move; a game waiting for players is left alone."""
+    from sqlalchemy import text
+
+    from cantstop.core.dice import SeededDice
+    from cantstop.table import Table
+    from cantstop.web.db.engine import migrate
+    from cantstop.web.db.rows import now
+    from cantstop.web.db.tokens import hash_token
+
+    table = Table.new("classic", ["Ann", "Bob", "Cy"], SeededDice(3), first=0)
+    table.play(Move.of(ROLL))
+    table.play(Move.of(table.state.options[0]))
+    table.play(Move.of(STOP))
+    table.play(Move.resign(1, "resigned"))
+    assert table.seat == 2
+    storage = Storage(any_url)
+    migrate(storage.engine, any_url, "0007")
+    with storage.engine.begin() as conn:
+        for game_id, status, first in (("under_way", "playing", 0), ("waiting", "waiting", None)):
+            conn.execute(text("INSERT INTO games (id, variant, first, tags, status, version, created, updated, clock, rated)"
+                              " VALUES (:id, 'classic', :first, '{}', :status, :version, :t, :t, 0, false)"),
+                         {"id": game_id, "first": first, "status": status, "version": len(table.moves) if first is not None else 0, "t": now()})
+            for seat, name in enumerate(("Ann", "Bob", "Cy")):
+                conn.execute(text("INSERT INTO seats (game_id, seat, kind, name, token_hash) VALUES (:g, :s, 'person', :n, :h)"),
+                             {"g": game_id, "s": seat, "n": name, "h": hash_token(f"{game_id}-{name}")})
+        for seq, move in enumerate(table.moves, 1):
+            kind, data = encode_move(move)
+            conn.execute(text("INSERT INTO events (game_id, seq, kind, data, created) VALUES ('under_way', :q, :k, :d, :t)"),
+                         {"q": seq, "k": kind, "d": data, "t": now()})
+    storage.migrate()
+    assert [(g.id, g.to_move) for g in (storage.game("under_way"), storage.game("waiting")) if g] == [("under_way", 2), ("waiting", None)]
+    with TestClient(create_app(storage, bot_delay=0)) as client:
+        for name, turn in (("Cy", True), ("Ann", False)):
+            mine = client.post("/api/my-games", json={"tokens": [{"game": "under_way", "token": f"under_way-{name}"}]}).json()
+            assert [(g["id"], g["your_turn"]) for g in mine["games"]] == [("under_way", turn)]
+    storage.close()

@@ -146,6 +146,20 @@ def test_localhost_by_name_is_refused() -> None:
         asyncio.run(checked_address(parse_hook_url("http://localhost:9/x"), False))
 
 
+@pytest.mark.parametrize(("url", "said"), [
+    ("http://127.0.0.1:9/x", "127.0.0.1 is a private, loopback or reserved address; only public"),
+    ("http://[::1]/x", "::1 is a private, loopback or reserved address; only public"),
+    ("http://2130706433/x", "2130706433 resolves to 127.0.0.1: 127.0.0.1 is a private, loopback or reserved address; only public"),
+    ("http://[::ffff:169.254.169.254]/x", "169.254.169.254 is a private"),
+    ("http://0.0.0.0/x", "0.0.0.0 is not an address a server can be reached at"),
+])
+def test_a_refusal_reads_as_one_sentence_about_the_address_given(url: str, said: str) -> None:
+    """It read "127.0.0.1 resolves to 127.0.0.1 is a private ... address" before."""
+    with pytest.raises(WebhookRefused) as refused:
+        asyncio.run(checked_address(parse_hook_url(url), False))
+    assert str(refused.value).startswith(said)
+
+
 def test_an_unresolvable_name_is_refused() -> None:
     async def fail(host: str, port: int) -> list[str]:
         raise OSError("Name or service not known")

@@ -1,4 +1,5 @@
-"""`cantstop admin`: look after the accounts of a server's database (sessions, names, removal)."""
+"""`cantstop admin`: look after the accounts of a server's database (sessions, names, removal)
+and the legacy ratings from before accounts (listed, and attached to their owners' accounts)."""
 
 from __future__ import annotations
 
@@ -22,23 +23,28 @@ def accounts_at(db_url: str | None) -> Iterator[Accounts]:
     from cantstop.web.db.url import default_url
     from cantstop.web.errors import Refused
     from cantstop.web.identity.accounts import Accounts
-    from cantstop.web.identity.errors import IdentityError
 
     storage = Storage(db_url or default_url())
     try:
         storage.migrate()
         yield Accounts(storage)
-    except (IdentityError, Refused) as error:
+    except Refused as error:
         raise click.ClickException(error.message) from None
     finally:
         storage.close()
 
 
+def listing(what: str, lines: list[str]) -> None:
+    """One line per item (tab-separated fields) on stdout, and how many on stderr."""
+    for line in lines:
+        click.echo(line)
+    click.echo(f"{len(lines)} {what}{'s' if len(lines) != 1 else ''}", err=True)
+
+
 @click.group()
 def admin() -> None:
-    """Look after accounts: their sessions, their names, their removal.
-
-    Attaching a legacy (name-keyed) rating to an account comes with ratings per account."""
+    """Look after accounts: their sessions, their names, their removal, and the legacy
+    ratings (from before accounts, kept under the name typed) attached to them."""
 
 
 @admin.command()
@@ -48,9 +54,8 @@ def sessions(db_url: str | None, name: str | None) -> None:
     """List live sessions (of the account NAME, if given), most recently used first."""
     with accounts_at(db_url) as accounts:
         found = accounts.sessions(name)
-    for s in found:
-        click.echo(f"{s.account}\tsigned in {s.created:%Y-%m-%d %H:%M} UTC\tlast used {s.seen:%Y-%m-%d %H:%M} UTC\tfrom {s.address}")
-    click.echo(f"{len(found)} session{'s' if len(found) != 1 else ''}", err=True)
+    listing("session", [f"{s.account}\tsigned in {s.created:%Y-%m-%d %H:%M} UTC\tlast used {s.seen:%Y-%m-%d %H:%M} UTC\tfrom {s.address}"
+                        for s in found])
 
 
 @admin.command()
@@ -73,13 +78,35 @@ def rename(db_url: str | None, old: str, new: str) -> None:
 def remove(db_url: str | None, name: str, yes: bool) -> None:
     """Remove the account NAME as its owner's deletion would: sessions and passkeys end, its
     finished games stay under "deleted player #ID", and the name stays taken."""
-    from cantstop.web.identity.errors import NoAccount
+    with accounts_at(db_url) as accounts:
+        found = accounts.named(name)
+        if not yes:
+            click.confirm(f"remove the account {found.name!r}?", abort=True)
+        accounts.delete(found.id)
+    click.echo(f"removed: {found.name!r} (account #{found.id})")
+
+
+@admin.command()
+@DB
+def legacy(db_url: str | None) -> None:
+    """List the legacy ratings nobody has claimed: the names typed before accounts existed."""
+    from cantstop.web.players import standings
 
     with accounts_at(db_url) as accounts:
-        found = accounts.find(name)
-        if found is None:
-            raise NoAccount(f"no account is called {name!r}")
-        if not yes:
-            click.confirm(f"remove the account {found[0].name!r}?", abort=True)
-        accounts.delete(found[0].id)
-    click.echo(f"removed: {found[0].name!r} (account #{found[0].id})")
+        found = standings.legacy(accounts.storage)
+    listing("legacy rating", [f"{r.name}\trating {r.ordinal:.2f}\t{r.games} games\t{r.wins} wins" for r in found])
+
+
+@admin.command()
+@DB
+@click.argument("legacy_name")
+@click.argument("account")
+def attach(db_url: str | None, legacy_name: str, account: str) -> None:
+    """Make the legacy rating LEGACY_NAME the rating of the account ACCOUNT, its history
+    with it (once its owner has shown they are who played under that name: nothing is ever
+    attached by the name alone). Refused for an account that has a rating of its own."""
+    from cantstop.web.players import standings
+
+    with accounts_at(db_url) as accounts:
+        rating = standings.attach(accounts.storage, legacy_name, accounts.named(account).id)
+    click.echo(f"attached: the legacy rating {legacy_name!r} ({rating.ordinal:.2f}, {rating.games} games) is now {rating.name!r}'s")

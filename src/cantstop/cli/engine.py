@@ -15,7 +15,7 @@ from cantstop.core.errors import CantStopError, ColumnError, VariantError
 from cantstop.core.notation import from_notation, parse_dice, seat_letter, to_notation
 from cantstop.core.odds import chance_to_use, column_sets, percent
 from cantstop.core.record import Record, read_record
-from cantstop.core.state import Phase
+from cantstop.core.state import Phase, turn_ended
 from cantstop.core.variant import PRESETS, Variant, preset
 from cantstop.table.happenings import told
 from cantstop.table.wording import say
@@ -161,7 +161,7 @@ def print_replay(record: Record) -> None:
     for before, happened, after in told(record):
         for happening in happened:
             click.echo(f"  turn {before.turn + 1}: {say(happening, names, record.variant, brief=True)}")
-        if after.turn != before.turn:
+        if turn_ended(before, after):
             click.echo(f"    {to_notation(after)}")
         final = after
     click.echo(f"winner: {names[final.seat]}" if final.is_over else "game in progress")

@@ -28,7 +28,7 @@ from cantstop.core.choices import Choice, format_choice, parse_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError, NotationError, RecordError, SetupError, VariantError
 from cantstop.core.notation import SEATS, format_dice, parse_dice, seat_letter
-from cantstop.core.state import ROLL, Decision, Phase, State, new_game
+from cantstop.core.state import ROLL, Decision, Phase, State, new_game, turn_ended
 from cantstop.core.variant import Variant, preset, variant_spec
 
 
@@ -229,8 +229,8 @@ def event_layout(event: Event, before: State, after: State, new_line: bool, note
         text += " {" + note + "}"
     if event is not ROLL:  # a roll again is implied by the dice that follow
         text += " " + event_text(event)
-    if after.turn != before.turn:
-        text += " bust\n" if isinstance(event, Roll) else "\n"
+    if turn_ended(before, after):
+        text += " bust\n" if isinstance(event, Roll) and after.turn != before.turn else "\n"
     return text
 
 
@@ -299,7 +299,7 @@ def _read_turn(record: Record, state: State, number: int, line: str, last: bool)
         raise RecordError(
             f"turn {state.turn + 1} is seat {seat_letter(state.seat)}'s, not {tokens[1]!r}", number
         )
-    turn = state.turn
+    start = state
     busted = False
     for token in tokens[2:]:
         if busted:
@@ -307,7 +307,7 @@ def _read_turn(record: Record, state: State, number: int, line: str, last: bool)
                 raise RecordError(f"the dice before {token!r} bust: write 'bust' there", number)
             busted = False
             continue
-        if state.turn != turn:
+        if turn_ended(start, state):
             raise RecordError(f"{token!r} after the end of the turn", number)
         if token == "bust":
             raise RecordError("'bust' must follow dice that fit nowhere", number)
@@ -324,10 +324,10 @@ def _read_turn(record: Record, state: State, number: int, line: str, last: bool)
         except CantStopError as error:
             raise RecordError(f"{token!r}: {error}", number) from None
         record.events.append(event)
-        busted = isinstance(event, Roll) and state.turn != turn
+        busted = isinstance(event, Roll) and state.turn != start.turn
     if busted:
         raise RecordError(f"dice {tokens[-1]} bust: end the turn with 'bust'", number)
-    if state.turn == turn and not last:
+    if not turn_ended(start, state) and not last:
         raise RecordError("the turn does not end with 'stop' or 'bust' before the next line", number)
     return state
 

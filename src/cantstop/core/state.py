@@ -48,7 +48,8 @@ class State(NamedTuple):
 
     `pieces[p][c]` and `runners[c]` are space numbers, 0 meaning off the board and
     the column's height its top; `claimed[c]` is the owner or -1. `steps` counts the
-    steps taken this turn; `turn` counts finished turns. In CHOOSE, `dice` is the
+    steps taken this turn; `turn` counts the turns taken and finished (a turn is taken from
+    its first roll on: `turn_begun`). In CHOOSE, `dice` is the
     roll and `options` its choices. `status` is derived (see `column_status`): it is
     kept because every roll of every search looks its choices up by it.
     `runner_columns` (the columns holding a runner, ascending) is derived too: bots and
@@ -102,6 +103,12 @@ class State(NamedTuple):
     @property
     def runners_left(self) -> int:
         return self.variant.runners - len(self.runner_columns)
+
+    @property
+    def turn_begun(self) -> bool:
+        """Whether the turn in progress has rolled its first dice. A turn begins with a roll,
+        so only from then on is it taken, and counted in `turn` once it ends."""
+        return self.phase is _CHOOSE or self.phase is _DECIDE or bool(self.runner_columns)
 
     def columns_won(self, seat: int) -> tuple[int, ...]:
         return tuple(c for c in self.variant.columns if self.claimed[c] == seat)
@@ -352,8 +359,11 @@ class State(NamedTuple):
         return self._end_turn(board, claimed)
 
     def _end_turn(
-        self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], out: tuple[int, ...] | None = None
+        self, pieces: tuple[tuple[int, ...], ...], claimed: tuple[int, ...], out: tuple[int, ...] | None = None,
+        taken: bool = True,
     ) -> State:
+        """Play passes to the next seat still in the game; the turn ending counts in `turn`
+        if it was `taken` (a seat leaving before its first roll took none)."""
         variant = self.variant
         if out is None:
             out = self.out
@@ -370,23 +380,27 @@ class State(NamedTuple):
             status = tuple(map(getitem, catalog.turn_start_for(claimed), pieces[seat]))
         return _new(
             State,
-            (variant, pieces, runners, claimed, seat, _ROLL, None, 0, self.turn + 1, status, (), (), out),
+            (variant, pieces, runners, claimed, seat, _ROLL, None, 0, self.turn + taken, status, (), (), out),
         )
 
     # ---------------------------------------------------------------- leaving
     def leave(self, seat: int) -> State:
         """`seat` leaves the game (resigns): its pieces come off, so the columns it had
         claimed open again, and play goes on without it. When it was that seat's turn, the
-        turn ends there (its runners vanish). With one seat left, that seat has won.
+        turn ends there (its runners vanish). With one seat left, that seat has won, and the
+        game ends with the turn in progress. Either way the turn that ends counts in `turn`
+        only if it had begun (`turn_begun`): a turn nobody rolled in was not taken.
 
-        Raises `IllegalActionError` when the game is over or `seat` is not in it.
+        Raises `IllegalActionError` when the game is over, `seat` is not in it, or it is the
+        only seat in it (solitaire): a game cannot go on with nobody, nor be won by nobody.
 
         >>> from cantstop import new_game
         >>> state = new_game("classic", num_players=3).leave(0)
         >>> state.out, state.seat, state.turn
-        ((0,), 1, 1)
-        >>> state.leave(2).winner
-        1
+        ((0,), 1, 0)
+        >>> over = state.leave(2)
+        >>> over.winner, over.turn
+        (1, 0)
         """
         if self.phase is Phase.OVER:
             raise IllegalActionError("no seat can leave: the game is over")
@@ -394,7 +408,12 @@ class State(NamedTuple):
         if seat not in playing:
             seats = ", ".join("ABCD"[p] for p in playing)
             raise IllegalActionError(f"seat number {seat} cannot leave: it is not in the game; seats playing: {seats}")
+        if len(playing) == 1:
+            raise IllegalActionError(
+                f"seat {'ABCD'[seat]} cannot leave: it is the only seat in the game, which would have nobody to play or win it"
+            )
         variant = self.variant
+        begun = self.turn_begun
         out = tuple(sorted((*self.out, seat)))
         blank = (0,) * len(self.runners)
         pieces = tuple(blank if p == seat else row for p, row in enumerate(self.pieces))
@@ -405,10 +424,10 @@ class State(NamedTuple):
             status = column_status(variant, pieces, runners, claimed, winner)
             return _new(
                 State,
-                (variant, pieces, runners, claimed, winner, Phase.OVER, None, 0, self.turn + 1, status, (), (), out),
+                (variant, pieces, runners, claimed, winner, Phase.OVER, None, 0, self.turn + begun, status, (), (), out),
             )
         if seat == self.seat:
-            return self._end_turn(pieces, claimed, out)
+            return self._end_turn(pieces, claimed, out, taken=begun)
         # Another seat's turn goes on: what its runners may do is worked out anew.
         status = column_status(variant, pieces, self.runners, claimed, self.seat, self.steps)
         state = self._replace(pieces=pieces, claimed=claimed, status=status, out=out)
@@ -416,6 +435,12 @@ class State(NamedTuple):
             assert self.dice is not None
             state = state._replace(options=state.choices(self.dice))
         return state
+
+
+def turn_ended(before: State, after: State) -> bool:
+    """Whether the move from `before` to `after` ended the turn in progress: a stop, a bust,
+    the mover leaving (taken or not: see `State.leave`), or the end of the game."""
+    return after.turn != before.turn or after.seat != before.seat or (after.phase is Phase.OVER and before.phase is not Phase.OVER)
 
 
 def _room(

@@ -31,8 +31,6 @@ from cantstop.extras import missing_extra
 try:
     from cantstop.envs import vector_kernels as vk
     from cantstop.fast.act import BOT_CODES
-    from cantstop.fast.bots import heuristic_tables
-    from cantstop.fast.tables import compile_variant
 except ImportError as error:
     raise missing_extra("fast", "cantstop.envs.vector_env", error) from error
 
@@ -56,7 +54,7 @@ from cantstop.envs.arguments import (
     variant_argument,
 )
 from cantstop.envs.episode import root_key
-from cantstop.fast.kernels import OVER, R_PHASE, R_PLAYER, R_TURN, row_length
+from cantstop.fast.kernels import OVER, R_PHASE, R_PLAYER, R_TURN
 
 MAX_ENVS = 1 << 20  # a bigger count is surely a slip (rows alone would be hundreds of MB)
 
@@ -127,24 +125,13 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
 
-        self._tab = compile_variant(self.variant)
-        self._heur = heuristic_tables(self.variant)
-        self._scratch = vk.scratch(self._tab, self.variant, self.num_players)
-        self._bots = np.array([BOT_CODES[name] for name in self.opponents], np.int8)
-        self._conf = vk.settings(
-            self.num_players, -1 if seat == "random" else seat, illegal_action == "end", sum(self.variant.heights)
+        self._setup = vk.new_setup(
+            self.variant, [BOT_CODES[name] for name in self.opponents], self.num_players, -1 if seat == "random" else seat, illegal_action == "end",
+            self.illegal_reward,
         )
-        self._scale = vk.column_scale(self.variant.heights)
-        n = num_envs
-        self._rows = np.zeros((n, row_length(len(self.variant.heights), self.num_players)), np.int32)
-        self._roots = np.zeros(n, np.uint64)
-        self._episodes = np.zeros(n, np.int64)
-        self._rolls = np.zeros(n, np.int64)
-        self._draws = np.zeros(n, np.int64)
-        self._seats = np.zeros(n, np.int64)
-        self._ended = np.ones(n, np.bool_)
-        self._masks = np.ones((n, self.action_index.size), np.int8)  # before a reset: every action
-        self._started = np.zeros(n, np.bool_)  # sub-environments with a root key
+        self._scratch = vk.new_scratch(self._setup, self.variant)
+        self._games = vk.new_games(self._setup, num_envs)  # before a reset: ended, every action marked
+        self._started = np.zeros(num_envs, np.bool_)  # sub-environments with a root key
 
     # ------------------------------------------------------------------ the API
     def reset(
@@ -162,24 +149,20 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
         seeds = self._seeds(seed)
         if seed is not None and not isinstance(seed, Sequence):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
+        games = self._games
         for i in np.flatnonzero(which):
             s = seeds[i]
             if s is not None:
-                self._roots[i] = root_key(seeding.np_random(s)[0])
-                self._episodes[i] = 0
+                games.roots[i] = root_key(seeding.np_random(s)[0])
+                games.episodes[i] = 0
             elif not self._started[i]:
-                self._roots[i] = root_key(self.np_random)
-                self._episodes[i] = 0
+                games.roots[i] = root_key(self.np_random)
+                games.episodes[i] = 0
             else:
-                self._episodes[i] += 1
+                games.episodes[i] += 1
         self._started |= which
         obs = np.empty((n, self._size), np.float32)
-        masks = self._masks
-        vk.batch_reset(
-            self._tab, self._heur, self._bots, self._conf, self._scale, *self._scratch, which, self._rows,
-            self._roots, self._episodes, self._rolls, self._draws, self._seats, self._ended,
-            obs, masks,
-        )
+        vk.batch_reset(self._setup, games, self._scratch, which, obs)
         return obs, self._info(None)
 
     def step(
@@ -189,23 +172,13 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
             b = int(np.flatnonzero(~self._started)[0])
             raise IllegalActionError(f"sub-environment {b} has no episode yet; call reset() before step()")
         chosen = self._check_actions(actions)
-        n = self.num_envs
-        obs = np.empty((n, self._size), np.float32)
-        masks = self._masks.copy()
-        rewards = np.zeros(n, np.float64)
-        terminated = np.zeros(n, np.bool_)
-        illegal = np.zeros(n, np.bool_)
-        vk.batch_step(
-            self._tab, self._heur, self._bots, self._conf, self._scale, *self._scratch, self.illegal_reward, chosen,
-            self._rows, self._roots, self._episodes, self._rolls, self._draws, self._seats,
-            self._ended, obs, masks, rewards, terminated, illegal,
-        )
-        self._masks = masks
-        return obs, rewards, terminated, np.zeros(n, np.bool_), self._info(illegal)
+        out = vk.new_outputs(self._games, self._size)
+        vk.batch_step(self._setup, self._games, self._scratch, chosen, out)
+        return out.obs, out.rewards, out.terminated, np.zeros(self.num_envs, np.bool_), self._info(out.illegal)
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions of every sub-environment as booleans `[N, actions]`."""
-        return self._masks.astype(bool)
+        return self._games.masks.astype(bool)
 
     # ------------------------------------------------------------------ helpers
     def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
@@ -241,10 +214,11 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
                 f"sub-environment {b}: action {chosen[b]} is out of range: actions are 0..{size - 1}"
             )
         if self.illegal_action == "raise":
-            refused = ~self._masks[np.arange(n), chosen].astype(bool) & ~self._ended
+            masks = self._games.masks
+            refused = ~masks[np.arange(n), chosen].astype(bool) & ~self._games.ended
             if refused.any():
                 b = int(np.flatnonzero(refused)[0])
-                legal = tuple(int(a) for a in np.flatnonzero(self._masks[b]))
+                legal = tuple(int(a) for a in np.flatnonzero(masks[b]))
                 raise IllegalActionError(
                     f"sub-environment {b}: action {chosen[b]} is not legal; legal now: "
                     f"{self.action_index.describe(legal)}"
@@ -253,15 +227,16 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
 
     def _info(self, illegal: NDArray[np.bool_] | None) -> dict[str, Any]:
         n = self.num_envs
-        rows = self._rows
+        games = self._games
+        rows = games.rows
         over = rows[:, R_PHASE] == OVER
         everyone = np.ones(n, np.bool_)
         info: dict[str, Any] = {
-            "action_mask": self._masks.copy(),
+            "action_mask": games.masks.copy(),
             "_action_mask": everyone,
             "turn": rows[:, R_TURN].astype(np.int64),
             "_turn": everyone,
-            "seat": self._seats.copy(),
+            "seat": games.seats.copy(),
             "_seat": everyone,
             "winner": np.where(over, rows[:, R_PLAYER], -1).astype(np.int64),
             "_winner": over,

@@ -258,9 +258,11 @@ def end_turn(tab: np.ndarray, row: np.ndarray, work: np.ndarray) -> None:
 def roll(tab: np.ndarray, row: np.ndarray, dice: np.ndarray, work: np.ndarray) -> int:
     """Put `dice` on the table; no choice busts the turn (core: `State.roll`).
 
-    Returns the number of choices, which `work` lists.
+    Returns the number of choices, which `work` lists. The dice go in by a loop: copying
+    a slice may allocate, which code compiled without reference counting cannot.
     """
-    row[R_DICE : R_DICE + 4] = dice
+    for i in range(4):
+        row[R_DICE + i] = dice[i]
     return roll_outcome(tab, row, outcome_of(tab, row), work)
 
 

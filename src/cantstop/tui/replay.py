@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from cantstop.board import seat_style
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record, Roll
-from cantstop.core.state import Phase
+from cantstop.core.state import Phase, turn_ended
 from cantstop.table.happenings import Busted, Claimed, Stopped, Won, told
 from cantstop.table.wording import choices_text, explain_bust, say
 from cantstop.tui.modals import HelpScreen
@@ -135,7 +135,7 @@ class ReplayScreen(SizedScreen):
     def action_turn(self, delta: int) -> None:
         """Jump to the start of the next or previous turn (where the dice are to be rolled)."""
         starts = [i for i, s in enumerate(self.states) if s.phase in (Phase.ROLL, Phase.OVER)
-                  and (i == 0 or self.states[i - 1].turn != s.turn)]
+                  and (i == 0 or turn_ended(self.states[i - 1], s))]
         if delta > 0:
             later = [i for i in starts if i > self.index]
             self.index = later[0] if later else len(self.states) - 1

@@ -7,7 +7,8 @@ per job (routes/). A new group of routes is one more `include_router` line here.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -23,16 +24,21 @@ from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
 from cantstop.web.rate_limit import RateLimiter
-from cantstop.web.routes import lobby, pages, play, players, socket
+from cantstop.web.routes import lobby, pages, play, players, seats, socket
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
 
-def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any) -> FastAPI:
+def create_app(storage: Storage, settings: Settings | None = None, now: Callable[[], float] = time.time, **knobs: Any) -> FastAPI:
     """The whole server around one storage, with `settings` (if None, read from the
-    environment) and any of its fields given by name (`bot_delay=0`)."""
+    environment) and any of its fields given by name (`bot_delay=0`); `now` is its clock
+    (seconds since the epoch), which tests move on to see a week pass."""
     settings = (settings or Settings()).model_copy(update=knobs)
-    service = GameService(storage, settings.bot_delay, clock_scale=settings.clock_scale)
+    service = GameService(
+        storage, settings.bot_delay, clock_scale=settings.clock_scale, forfeit_after=settings.timeouts_to_forfeit,
+        abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now,
+        webhook_private=settings.webhook_private, origin=settings.public_origin,
+    )
     ops = Operations(service, settings)
 
     @asynccontextmanager
@@ -40,7 +46,7 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
         await service.resume()
         listener = None
         if storage.shared:  # other processes may serve the same games: hear of their moves
-            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.games.catch_up_all, service.chat_notified))
+            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified))
         yield ops.lifespan_state
         if listener is not None:
             listener.cancel()
@@ -61,7 +67,8 @@ def create_app(storage: Storage, settings: Settings | None = None, **knobs: Any)
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    for router in (lobby.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router):
+    routers = (lobby.router, seats.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router)
+    for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -1,6 +1,7 @@
 """What routes need from a request, declared once as `Annotated` dependencies: the game
-service (`ServiceDep`), the settings (`SettingsDep`), the seat the request's token holds
-(`SeatDep`, `ActingSeat`), and a rate limit counted for the client (`rate_limited`).
+service (`ServiceDep`), the settings (`SettingsDep`), and a rate limit counted for the
+client (`rate_limited`); the seat a request holds is `web.seating`'s, who is signed in
+`web.identity.deps`'s.
 Also the client's address and scheme, believing a proxy's X-Forwarded-* only from a
 trusted proxy. A route that needs a new thing from the request gets one more here."""
 
@@ -9,16 +10,20 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Response
 from starlette.requests import HTTPConnection
 
+from cantstop.web.db.tokens import GAME_ID
 from cantstop.web.rate_limit import RateLimiter
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
+COOKIE_PREFIX = "cantstop_"  # a seat's cookie: the prefix and the game's id
+NOT_SEATS = frozenset({"session", "csrf"})  # the account's cookies share the prefix
+
 
 def cookie_name(game_id: str) -> str:
-    return f"cantstop_{game_id}"
+    return f"{COOKIE_PREFIX}{game_id}"
 
 
 def get_service(conn: HTTPConnection) -> GameService:
@@ -40,31 +45,42 @@ ServiceDep = Annotated[GameService, Depends(get_service)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
+SEAT_COOKIE_DAYS = 90
+
+
+def set_seat_cookie(conn: HTTPConnection, response: Response, game_id: str, token: str) -> None:
+    """The seat's token as this browser's cookie for the game: HttpOnly (no script reads it)
+    and SameSite=Strict (no other site's page sends it)."""
+    response.set_cookie(
+        cookie_name(game_id), token, httponly=True, samesite="strict", max_age=SEAT_COOKIE_DAYS * 86400, path="/", secure=is_https(conn)
+    )
+
+
+def clear_seat_cookie(conn: HTTPConnection, response: Response, game_id: str) -> None:
+    """Tell the browser to drop its cookie for the game (set as `set_seat_cookie` sets it)."""
+    response.delete_cookie(cookie_name(game_id), path="/", secure=is_https(conn), httponly=True, samesite="strict")
+
+
+def seat_cookies(conn: HTTPConnection, most: int = 100) -> dict[str, str]:
+    """Game id -> the seat token of each game cookie the browser sent (at most `most`)."""
+    found: dict[str, str] = {}
+    for key, value in conn.cookies.items():
+        game_id = key.removeprefix(COOKIE_PREFIX)
+        if key.startswith(COOKIE_PREFIX) and game_id not in NOT_SEATS and GAME_ID.fullmatch(game_id) and value and len(found) < most:
+            found[game_id] = value[:100]
+    return found
+
+
+def bearer_of(conn: HTTPConnection) -> str | None:
+    """The bearer token of the Authorization header (programs, and seats kept by a page), if any."""
+    auth = conn.headers.get("authorization", "")
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+
 def token_of(conn: HTTPConnection, game_id: str) -> str | None:
     """A bearer token (programs) or the game's seat cookie (browsers)."""
-    auth = conn.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return conn.cookies.get(cookie_name(game_id))
-
-
-async def seat_of_request(conn: HTTPConnection, game_id: str, service: ServiceDep) -> int | None:
-    """The seat the request's token holds in game `game_id`, None for none (a spectator).
-    An unknown game is refused (404) before any token is looked at."""
-    await service.games.live(game_id)
-    return await service.lobby.seat_of(game_id, token_of(conn, game_id))
-
-
-async def acting_seat(conn: HTTPConnection, game_id: str, service: ServiceDep) -> int | None:
-    """As `seat_of_request`, but a token that holds no seat is refused (403) rather than taken
-    for a spectator's: a client that sends one meant to act."""
-    await service.games.live(game_id)
-    token = token_of(conn, game_id)
-    return None if not token else await service.lobby.held_seat(game_id, token)
-
-
-SeatDep = Annotated[int | None, Depends(seat_of_request)]
-ActingSeat = Annotated[int | None, Depends(acting_seat)]
+    bearer = bearer_of(conn)
+    return bearer if bearer is not None else conn.cookies.get(cookie_name(game_id))
 
 
 def _via_proxy(conn: HTTPConnection) -> bool:

@@ -1,8 +1,11 @@
 """What the server's services refuse, as domain errors: each names what was wrong and what
 is allowed. `code` is the refusal's name for programs; `details` go beside the message.
 
-The services raise these (and the table's own errors, `cantstop.table.errors`); which
-HTTP status and JSON body each becomes is decided in one place, `web.http.refusal`.
+One class per kind of answer, not per refusal: the refusals of a kind differ only by their
+code and message, so they are data (`Conflict("name_taken", ...)`), and a caller that needs
+to tell one apart reads its `code`. The services raise these (and the table's own errors,
+`cantstop.table.errors`); which HTTP status and JSON body each becomes is decided in one
+place, `web.http.refusal`.
 """
 
 from __future__ import annotations
@@ -21,28 +24,36 @@ class Refused(CantStopError):
 
 
 class NotFound(Refused):
-    """No such game or player."""
+    """No such game, player, account or legacy entry."""
 
 
 class NotSignedIn(Refused):
-    """The request needs credentials it did not bring (a bearer token)."""
+    """Credentials missing or wrong: no session, a wrong password or name (one answer for
+    both), a bearer token that is not the one asked for."""
 
 
 class NotAllowed(Refused):
-    """The client may not do this: it holds no seat, its token holds none, spectators are muted."""
+    """The client may not do this: it holds no seat, spectators are muted, the request
+    comes from another site or without its CSRF token, fair play hides it."""
 
 
 class Conflict(Refused):
-    """Not now: the game is not in a state that allows it (not started, not over, seat taken)."""
+    """Not now: the game is not in a state that allows it (not started, not over, seat taken),
+    or the name is taken."""
 
 
 class Invalid(Refused):
-    """What was sent cannot be used: an unknown variant or bot, a bad name, seat or message."""
+    """What was sent cannot be used: an unknown variant or bot, a bad name, seat, message or password."""
+
+
+class NotVerified(Refused):
+    """A proof that does not check out: a passkey's answer, a challenge used or expired."""
 
 
 class TooMany(Refused):
-    """Past a rate limit; `retry_after` is how many seconds until the next one is counted."""
+    """Past a rate limit or a sign-in throttle; `retry_after` is how many seconds until the
+    next one is counted."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("too_many", message, retry_after=retry_after)
+    def __init__(self, message: str, retry_after: int, code: str = "too_many") -> None:
+        super().__init__(code, message, retry_after=retry_after)
         self.retry_after = retry_after

@@ -25,25 +25,22 @@ from cantstop.web.errors import (
     NotAllowed,
     NotFound,
     NotSignedIn,
+    NotVerified,
     Refused,
     TooMany,
 )
 from cantstop.web.games.describe import action_json
-from cantstop.web.identity import errors as identity
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
 log = logging.getLogger("cantstop.web")
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 DB_DOWN = {"error": "db_unavailable", "message": "the database is unavailable just now; nothing was stored: try again shortly"}
-# The identity room's refusals by HTTP status: its code stays the error's own.
-IDENTITY_STATUS: dict[type[identity.IdentityError], int] = {
-    identity.BadCredentials: 401, identity.NotSignedIn: 401, identity.CsrfRefused: 403, identity.NoAccount: 404,
-    identity.NameTaken: 409, identity.WeakPassword: 422, identity.PasskeyRefused: 400, identity.SignInThrottled: 429,
-}
 INTERNAL = {"error": "internal", "message": "the server failed on this request (it is logged); nothing was stored"}
 
 
-STATUS: dict[type[Refused], int] = {NotFound: 404, NotSignedIn: 401, NotAllowed: 403, Conflict: 409, Invalid: 422, TooMany: 429}
+STATUS: dict[type[Refused], int] = {
+    NotVerified: 400, NotSignedIn: 401, NotAllowed: 403, NotFound: 404, Conflict: 409, Invalid: 422, TooMany: 429,
+}
 # The table's refusals (the game's own rules): status and code.
 TABLE_REFUSALS: dict[type[CantStopError], tuple[int, str]] = {
     StaleMoveError: (409, "stale"),
@@ -55,7 +52,8 @@ REFUSALS: tuple[type[CantStopError], ...] = (Refused, *TABLE_REFUSALS)
 # What a client is told besides the body: when to try again, how to sign in.
 HEADERS: dict[type[CantStopError], Callable[[Any], dict[str, str]]] = {
     TooMany: lambda error: {"Retry-After": str(error.retry_after)},
-    NotSignedIn: lambda _: {"WWW-Authenticate": "Bearer"},
+    # A bearer token (the metrics') is asked for; a session or a password is not an HTTP scheme.
+    NotSignedIn: lambda error: {"WWW-Authenticate": "Bearer"} if error.code == "bad_token" else {},
 }
 
 
@@ -91,15 +89,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
     for kind in REFUSALS:
         app.add_exception_handler(kind, refused)
-
-    @app.exception_handler(identity.IdentityError)
-    async def identity_refusal(_: Request, error: identity.IdentityError) -> JSONResponse:
-        body: dict[str, Any] = {"error": error.code, "message": error.message}
-        headers = {}
-        if error.retry_after is not None:
-            body["retry_after"] = error.retry_after
-            headers["Retry-After"] = str(error.retry_after)
-        return JSONResponse(body, status_code=IDENTITY_STATUS.get(type(error), 400), headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_down(_: Request, error: SQLAlchemyError) -> JSONResponse:
@@ -157,6 +146,13 @@ def json_depth(text: str) -> int:
     return deepest
 
 
+def too_deep(text: str) -> bool:
+    """Whether JSON `text` nests arrays and objects deeper than MAX_DEPTH. Each level opens
+    with a bracket, so a text with no more brackets than that is not read further (the
+    messages of play have one or two)."""
+    return text.count("{") + text.count("[") > MAX_DEPTH and json_depth(text) > MAX_DEPTH
+
+
 TOO_LARGE = {"error": "too_large", "message": f"request bodies are at most {MAX_BODY} bytes"}
 TOO_DEEP = {"error": "too_deep", "message": f"JSON may nest arrays and objects at most {MAX_DEPTH} deep"}
 
@@ -167,11 +163,12 @@ class HttpMiddleware(ABC):
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+    def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> Awaitable[None]:
+        # Not a coroutine of its own: a WebSocket is handed the inner application's, so this
+        # layer is no frame of the socket's task, which every message and update would resume.
         if scope["type"] == "http":
-            await self.http(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
+            return self.http(scope, receive, send)
+        return self.app(scope, receive, send)
 
     @abstractmethod
     async def http(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None: ...
@@ -200,7 +197,7 @@ class BodyGuard(HttpMiddleware):
             if not message.get("more_body"):
                 break
         body = b"".join(chunks)
-        if body and json_depth(body.decode("utf-8", "replace")) > MAX_DEPTH:
+        if body and too_deep(body.decode("utf-8", "replace")):
             await refuse(send, 400, TOO_DEEP)
             return
         replayed = False

@@ -1,4 +1,9 @@
-"""The lobby: creating games (and rematches), taking seats, and the start of play."""
+"""The lobby: creating games (and rematches), taking seats, and the start of play.
+
+A game is created rated or friendly. A rated game seats signed-in people only, each on a
+seat of their own account, on a rated variant (`players.ratings.rated_variant`); a friendly
+one seats anybody, guests included, and several people at one screen.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +16,13 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.variant import Variant, preset
 from cantstop.table.wording import roll_off_text
 from cantstop.web.db.tokens import new_token
-from cantstop.web.db.values import GameStatus, RematchExists, SeatKind
+from cantstop.web.db.values import GameStatus, RematchExists, SeatKind, StoredGame, Taker
 from cantstop.web.errors import Conflict, Invalid, NotAllowed
 from cantstop.web.games.live import LiveGame, LiveGames
 from cantstop.web.names import checked_name, same_name
+from cantstop.web.players.ratings import rated_variant
+
+GUESTS_UNRATED = "guests play friendly games: sign in to play rated ones"
 
 
 def bot_spec(name: str, variant: Variant, players: int) -> str:
@@ -34,12 +42,13 @@ class Lobby:
         self.storage = games.storage
 
     async def create(
-        self, variant: str, seats: list[str], people: Mapping[int, tuple[str, str]] | None = None, rematch_of: str | None = None,
-        clock: int = 0,
+        self, variant: str, seats: list[str], people: Mapping[int, Taker] | None = None, rematch_of: str | None = None,
+        clock: int = 0, rated: bool = False,
     ) -> str:
-        """A new game with a move `clock` of that many seconds (0: none); `people` maps open seats the creating client takes at once (people at
-        one screen) to (name, token). All is checked before anything is stored; with
-        `rematch_of` the new game is stored as that game's rematch, or not at all."""
+        """A new game, `rated` or friendly, with a move `clock` of that many seconds (0: none);
+        `people` maps open seats the creating client takes at once (itself, and in a friendly
+        game more people at its screen) to who takes them. All is checked before anything is
+        stored; with `rematch_of` the new game is stored as that game's rematch, or not at all."""
         try:
             v = preset(variant)
         except VariantError as error:
@@ -55,16 +64,22 @@ class Lobby:
                 parsed.append((SeatKind.BOT, bot_spec(text[4:], v, len(seats))))
             else:
                 raise Invalid("bad_seat", f"a seat is 'open' or 'bot:NAME' (a bot name or level), not {seat!r}")
-        taken = {i: (checked_name(name, i), token) for i, (name, token) in (people or {}).items()}
+        # (a plain (name, token) pair is a guest's Taker too)
+        taken = {i: Taker(*taker)._replace(name=checked_name(taker[0], i)) for i, taker in (people or {}).items()}
         for i in taken:
             if not 0 <= i < len(parsed) or parsed[i][0] is not SeatKind.OPEN:
                 opened = ", ".join(str(j) for j, (kind, _) in enumerate(parsed) if kind is SeatKind.OPEN) or "none"
                 raise Invalid("bad_seat", f"only open seats can be taken, not seat {i}; open seats: {opened}")
-        names = [name for name, _ in taken.values()]
+        names = [taker.name for taker in taken.values()]
         if any(same_name(a, b) for i, a in enumerate(names) for b in names[i + 1:]):
             raise Invalid("bad_name", "each person at this screen needs a different name")
+        accounts = [t.account_id for t in taken.values() if t.account_id is not None]
+        if len(set(accounts)) < len(accounts):
+            raise Invalid("bad_seat", "an account takes one seat of a game")
+        if rated:
+            self._check_rated(v, parsed, taken)
         try:
-            game_id = await self.recorder.db(self.storage.create_game, variant.strip(), parsed, taken, rematch_of, clock)
+            game_id = await self.recorder.db(self.storage.create_game, variant.strip(), parsed, taken, rematch_of, clock, rated)
         except RematchExists as exists:
             raise Conflict(
                 "rematch_exists", f"this game's rematch was created already: join it at /game/{exists.game_id}",
@@ -76,6 +91,18 @@ class Lobby:
                 await self._start(game)
         return game_id
 
+    @staticmethod
+    def _check_rated(variant: Variant, parsed: list[tuple[SeatKind, str | None]], taken: Mapping[int, Taker]) -> None:
+        """Refused, saying why, unless a game can be rated: a rated variant, a person's seat at
+        least, and every seat taken now taken by a signed-in person for their own account."""
+        why = rated_variant(variant, len(parsed))
+        if why is not None:
+            raise Invalid("not_rated_variant", why)
+        if all(kind is SeatKind.BOT for kind, _ in parsed):
+            raise Invalid("bad_seats", "a rated game is played by people: leave a seat open for a signed-in person")
+        if any(t.account_id is None for t in taken.values()):
+            raise NotAllowed("rated_needs_account", f"a rated game seats signed-in people only, each on their own device: {GUESTS_UNRATED}")
+
     async def rematch(self, game_id: str, seats: set[int]) -> tuple[str, dict[int, str]]:
         """A new game like finished game `game_id`, asked for by the client holding `seats`:
         the same variant and seats in the same order (the roll-off picks who starts), the same
@@ -84,36 +111,36 @@ class Lobby:
         game = await self.games.live(game_id)
         async with game.lock:
             await self.games.refresh(game, seats=True)
-            if game.state is None or not game.state.is_over:
+            if not game.finished:
                 raise Conflict("not_over", "a rematch is for a finished game: this one is still being played")
             if not seats:
                 raise NotAllowed("not_seated", "only a player of this game can start its rematch: spectators can create a game on the home page")
             old = game.meta.seats
-            people = {s: (old[s].name or seat_letter(s), new_token()) for s in sorted(seats)}
+            people = {s: Taker(old[s].name or seat_letter(s), new_token(), old[s].account_id) for s in sorted(seats)}
             specs = [f"bot:{s.bot}" if s.kind is SeatKind.BOT else SeatKind.OPEN.value for s in old]
-            new_id = await self.create(game.meta.variant, specs, people, rematch_of=game_id, clock=game.meta.clock)
+            new_id = await self.create(game.meta.variant, specs, people, rematch_of=game_id, clock=game.meta.clock, rated=game.meta.rated)
             await self.games.reread(game)
             self.games.publish(game, [])  # everyone still on the finished game hears of it
-        return new_id, {s: token for s, (_, token) in people.items()}
+        return new_id, {s: taker.token for s, taker in people.items()}
 
-    async def join(self, game_id: str, seat: int, name: str) -> str:
-        """Give open `seat` to `name` and return its new token. Refused, with nothing stored, for
-        a game already under way or over, a seat out of range or not open, or a name another
-        person of this game has (people at one screen, and the record, tell players by name)."""
+    async def join(self, game_id: str, seat: int, name: str, account_id: int | None = None) -> str:
+        """Give open `seat` to `name` (of the signed-in account `account_id`, if any) and return
+        its new token. Refused, with nothing stored, for a game already under way or over, a
+        seat out of range or not open, a name another person of this game has (people at one
+        screen, and the record, tell players by name), an account seated already, or a guest
+        at a rated game."""
         name = checked_name(name, seat)
         game = await self.games.live(game_id)
         async with game.lock:
             await self.games.reread(game)  # another process may have seated someone
             open_seats = game.open_seats
             if game.meta.status is not GameStatus.WAITING:
-                how = "is over" if game.meta.status is GameStatus.OVER else "has started"
-                raise Conflict("not_waiting", f"the game {how}: seats can be taken only before it starts, and every seat is taken")
+                how = {GameStatus.OVER: "is over", GameStatus.ABANDONED: "has ended, abandoned"}.get(game.meta.status, "has started with every seat taken")
+                raise Conflict("not_waiting", f"the game {how}: seats can be taken only before it starts")
             if not 0 <= seat < len(game.meta.seats):
                 raise Invalid("bad_seat", f"this game has seats 0..{len(game.meta.seats) - 1}, not {seat}; open seats: {open_seats}")
-            same = [s for s in game.meta.seats if s.kind is SeatKind.PERSON and same_name(s.name or "", name)]
-            if same:
-                raise Invalid("bad_name", f"{same[0].name} already plays seat {seat_letter(same[0].seat)}: each person in a game needs a different name")
-            token = await self.recorder.db(self.storage.claim_seat, game_id, seat, name)
+            check_seated(game.meta, name, account_id)
+            token = await self.recorder.db(self.storage.claim_seat, game_id, seat, name, account_id)
             if token is None:
                 raise Conflict("seat_taken", f"seat {seat} ({seat_letter(seat)}) is not open; open seats: {open_seats}")
             await self.games.reread(game)
@@ -136,16 +163,32 @@ class Lobby:
         await self.recorder.db(self.storage.start, game.meta.id, rolloff.first, tags)
         game.driven = 0
         await self.games.refresh(game)
+        self.games.turn_begins(game)
 
-    async def seat_of(self, game_id: str, token: str | None) -> int | None:
-        """The seat `token` holds in the game; None for no token or one that holds no seat."""
-        if not token:
-            return None
-        return await self.recorder.db(self.storage.seat_of, game_id, token)
+    async def seat_of(self, game_id: str, token: str | None, account_id: int | None = None) -> int | None:
+        """The seat `token` holds in the game, else the seat of the signed-in account
+        `account_id`; None for neither (a spectator)."""
+        seat = await self.recorder.db(self.storage.seat_of, game_id, token) if token else None
+        if seat is None and account_id is not None:
+            seat = await self.recorder.db(self.storage.seat_of_account, game_id, account_id)
+        return seat
 
-    async def held_seat(self, game_id: str, token: str) -> int:
-        """The seat `token` holds in the game; a token that holds none is refused."""
-        seat = await self.seat_of(game_id, token)
+    async def held_seat(self, game_id: str, token: str, account_id: int | None = None) -> int:
+        """As `seat_of`, but a token that holds no seat (with no account's seat to fall back
+        on) is refused."""
+        seat = await self.seat_of(game_id, token, account_id)
         if seat is None:
             raise NotAllowed("bad_token", "a token holds no seat in this game; nothing was done")
         return seat
+
+def check_seated(game: StoredGame, name: str, account_id: int | None) -> None:
+    """Refused unless `name` (of `account_id`) may join `game`: a rated game seats accounts
+    only, an account takes one seat, and each person in a game has a name of their own."""
+    if game.rated and account_id is None:
+        raise NotAllowed("rated_needs_account", f"this game is rated: {GUESTS_UNRATED}")
+    mine = [s for s in game.seats if account_id is not None and s.account_id == account_id]
+    if mine:
+        raise Conflict("already_seated", f"you play seat {seat_letter(mine[0].seat)} of this game already: an account takes one seat")
+    same = [s for s in game.seats if s.kind is SeatKind.PERSON and same_name(s.name or "", name)]
+    if same:
+        raise Invalid("bad_name", f"{same[0].name} already plays seat {seat_letter(same[0].seat)}: each person in a game needs a different name")

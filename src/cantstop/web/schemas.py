@@ -6,20 +6,22 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from cantstop.web.games.clock import CLOCKS, REAL_TIME, TURN_BASED, duration_text
+
 ActionValue = Annotated[
     str | list[Annotated[int, Field(ge=2, le=20)]],
     Field(description="'roll', 'stop', or a choice: '6+10' or [6, 10]", max_length=8),
 ]
 
 
-CLOCKS = (0, 30, 120)  # seconds a person may have for each move; 0: no clock
-
-
 def a_clock(seconds: int) -> int:
-    # A check after the int rather than Literal[0, 30, 120], which matches by equality and so
+    # A check after the int rather than Literal[0, 30, ...], which matches by equality and so
     # let false, 0.0 and 30.0 through.
     if seconds not in CLOCKS:
-        raise ValueError(f"a move clock is one of {', '.join(map(str, CLOCKS))} (seconds)")
+        raise ValueError(
+            f"a move clock is one of {', '.join(map(str, CLOCKS))} (seconds): none, real time ({' or '.join(map(duration_text, REAL_TIME))})"
+            f" or turn-based ({', '.join(map(duration_text, TURN_BASED))})"
+        )
     return seconds
 
 
@@ -34,7 +36,13 @@ class NewGame(Strict):
     seats: list[Annotated[str, Field(max_length=40)]] = Field(
         min_length=1, max_length=4, description="one entry per seat: 'open' (for a person) or 'bot:NAME' / 'bot:LEVEL'"
     )
-    clock: Annotated[int, AfterValidator(a_clock)] = Field(0, json_schema_extra={"enum": list(CLOCKS)}, description="seconds each person has for a move (0: no clock); when they run out, the table plays for them")
+    rated: bool = Field(False, description="rated (signed-in people, a rated variant: ratings move) or friendly (anyone; no rating moves)")
+    clock: Annotated[int, AfterValidator(a_clock)] = Field(
+        0, json_schema_extra={"enum": list(CLOCKS)},
+        description="seconds each person has for a move (0: no clock): 30 or 120 to play in real time, 43200 (12 h), 86400 (a day)"
+        " or 259200 (3 days) for turn-based play; when they run out, the table plays for them, and the third timeout in a row"
+        " (by default) forfeits the seat",
+    )
     take: list[Join] = Field(
         default_factory=list, max_length=4,
         description="open seats this client takes at once, for people playing at this screen; their tokens come back in the reply",
@@ -50,15 +58,15 @@ class Rematch(Strict):
 
 class Join(Strict):
     seat: int = Field(ge=0, le=3)
-    name: str = Field(min_length=1, max_length=40)
-
-
-class JoinIn(Join):
+    name: str | None = Field(None, min_length=1, max_length=40, description="a guest's name; a signed-in person sits under their account's")
     screen: bool = Field(
         False,
-        description="for one more person at this screen: the token comes back in the reply only and no cookie"
-        " is set, so a browser keeps the seats it holds already and plays them all in turn",
+        description="for one more person at this screen (friendly games): the token comes back in the reply only and no"
+        " cookie is set, so a browser keeps the seats it holds already and plays them all in turn",
     )
+
+
+JoinIn = Join
 
 
 class ActionIn(Strict):
@@ -94,6 +102,11 @@ class WsMute(Strict):
     type: Literal["mute"]
     spectators: bool = Field(description="true: only players may write in the chat")
     token: str | None = Field(None, max_length=100, description="the seat of the player asking, if not the connection's")
+
+
+class WsResign(Strict):
+    type: Literal["resign"]
+    token: str | None = Field(None, max_length=100, description="resign this held seat (people at one screen), not the connection's")
 
 
 class WsPresent(Strict):

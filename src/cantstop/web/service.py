@@ -1,8 +1,12 @@
-"""One process's game server: the lobby, the live games, the bot seats, the move clock, the
-chat, the players' pages and the record writer wired together around one storage. Each part
-lives in its own module; a room that comes next (accounts, operations) is one more here."""
+"""One process's game server: the lobby, the live games, the bot seats, the move clock,
+leaving games (resigning, abandoning), the sweeper, the chat, the players' pages, the "your
+turn" hooks and the record writer wired together around one storage. Each part lives in
+its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from cantstop.core.dice import SecureDice
 from cantstop.web.db.recorder import Recorder
@@ -10,34 +14,60 @@ from cantstop.web.db.storage import Storage
 from cantstop.web.games.bot_seats import BotSeats
 from cantstop.web.games.chat import Chat
 from cantstop.web.games.clock import MoveClock
+from cantstop.web.games.leaving import Leaving
 from cantstop.web.games.live import LiveGames
+from cantstop.web.games.sweeper import WEEK, Sweeper
+from cantstop.web.games.turns import TurnHooks
 from cantstop.web.lobby import Lobby
 from cantstop.web.players.profiles import Profiles
+from cantstop.web.webhooks import WebhookSender
 
 
 class GameService:
-    def __init__(self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0, clock_scale: float = 1.0) -> None:
+    def __init__(
+        self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0, clock_scale: float = 1.0, *,
+        forfeit_after: int = 3, abandon_after: float = WEEK, sweep_every: float = 60.0, now: Callable[[], float] = time.time,
+        webhook_private: bool = False, origin: str = "",
+    ) -> None:
+        """`forfeit_after`: timeouts in a row that forfeit a seat (0: never); `abandon_after`:
+        seconds a game with no clock running may go untouched and unopened before it ends;
+        `sweep_every`: seconds between looks for such games and for clocks nearing their end;
+        `now`: the clock, in seconds since the epoch (tests move it on); `webhook_private`:
+        "your turn" webhooks may call private addresses; `origin`: the site's, for their links."""
         self.storage = storage
         self.recorder = Recorder(storage)
-        self.games = LiveGames(self.recorder, SecureDice(), clock_scale)
+        self.games = LiveGames(self.recorder, SecureDice(), clock_scale, now)
         self.lobby = Lobby(self.games)
         self.bots = BotSeats(self.games, bot_delay, bot_standby)
-        self.clock = MoveClock(self.games, bot_standby)
+        self.clock = MoveClock(self.games, bot_standby, forfeit_after, horizon=2 * sweep_every)
+        self.leaving = Leaving(self.games)
+        self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
-        self.profiles = Profiles(storage)
+        self.profiles = Profiles(storage, clock_scale)
+        self.turns = TurnHooks(self.games, self.recorder, WebhookSender(allow_private=webhook_private), origin)
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""
-        game = self.games.held.get(game_id)
+        game = await self.games.holding(game_id)
         if game is not None:
             self.chat.received(game, text)
 
+    async def catch_up_all(self) -> None:
+        """After the notices of other processes were lost (the database connection dropped):
+        every game held here catches up with its moves, seats and chat."""
+        await self.games.catch_up_all()
+        for game in list(self.games.held.values()):
+            await self.chat.catch_up(game)
+
     async def resume(self) -> None:
-        """After a (re)start: the bots and the move clocks of the games in progress go on."""
+        """After a (re)start: the bots of the games in progress go on, and the sweeper starts
+        with a first look for clocks nearing their end and for games left alone."""
         await self.bots.resume()
-        await self.clock.resume()
+        self.sweeper.start()
 
     async def close(self) -> None:
+        await self.sweeper.close()
         await self.bots.close()
         await self.clock.close()
+        await self.turns.close()
         await self.recorder.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
@@ -32,8 +32,15 @@ class Settings(BaseSettings):
     # WebSocket messages (of any kind) one connection may send a second on average, and twice
     # that at once; past it the socket is closed (1008). 0 turns the cut-off off.
     socket_rate: float = 20.0
-    # A game's move clock (30 s, 2 min) lasts its seconds times this: tests make it tiny.
-    clock_scale: float = 1.0
+    # A game's move clock (30 s, 2 min; 12 h, 1 day, 3 days) lasts its seconds times this: tests make it tiny.
+    clock_scale: Annotated[float, Field(gt=0)] = 1.0
+    # Games that always end: the timeout that makes this many in a row for one seat forfeits
+    # the game for it (0: never); a game with no clock running that nothing happened to and
+    # no player had open for `abandon_after` seconds ends, abandoned; the sweeper looks for
+    # both every `sweep_every` seconds.
+    timeouts_to_forfeit: Annotated[int, Field(ge=0)] = 3
+    abandon_after: Annotated[float, Field(gt=0)] = 7 * 86400.0
+    sweep_every: Annotated[float, Field(gt=0)] = 60.0
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
     # Accounts (web/identity): a session ends after this many seconds unused, or this long
     # after sign-in whatever its use; cookies are Secure over https, and always with this on.
@@ -46,6 +53,9 @@ class Settings(BaseSettings):
     # Where passkeys belong: the site's public origin ("https://example.org"); empty for the
     # origin each request arrives at (right unless a proxy rewrites the host).
     public_origin: str = ""
+    # "Your turn" webhooks (an account's): POSTed only to public addresses unless this allows
+    # private and loopback ones too (a server on a home network calling a bridge beside it).
+    webhook_private: bool = False
     # Operations (web/ops): a request must finish its headers this many seconds after it
     # began (or the connection opened), and its body this many seconds after its headers.
     header_timeout: float = 10.0

@@ -106,7 +106,9 @@ async def checked_address(hook: HookAddress, allow_private: bool, resolve: Resol
     """The address to connect to: every address the host has now must be allowed."""
     try:
         found = [ipaddress.ip_address(hook.host)]
+        named = False
     except ValueError:
+        named = True
         try:
             found = [ipaddress.ip_address(a.split("%")[0]) for a in await resolve(hook.host, hook.port)]
         except (OSError, UnicodeError) as error:
@@ -115,8 +117,8 @@ async def checked_address(hook: HookAddress, allow_private: bool, resolve: Resol
         raise WebhookRefused(f"the host {hook.host!r} has no address")
     for address in found:
         why = refusal(address, allow_private)
-        if why is not None:
-            raise WebhookRefused(f"{hook.host} resolves to {why}")
+        if why is not None:  # said of the address given, or of what the name given resolves to
+            raise WebhookRefused(f"{hook.host} resolves to {address}: {why}" if named else why)
     return found[0]
 
 

@@ -29,8 +29,9 @@ def open_engine(url: str) -> Engine:
     return engine
 
 
-def migrate(engine: Engine, url: str) -> None:
-    """Bring the schema up to date with the migrations shipped in the package."""
+def migrate(engine: Engine, url: str, target: str = "head") -> None:
+    """Bring the schema up to date with the migrations shipped in the package (or up to
+    the revision `target`: tests build an older database with it)."""
     from alembic import command
     from alembic.config import Config
 
@@ -39,7 +40,7 @@ def migrate(engine: Engine, url: str) -> None:
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, target)
 
 
 def checkpoint(engine: Engine) -> None:

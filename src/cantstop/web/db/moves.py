@@ -9,6 +9,7 @@ from cantstop.core.state import Decision
 from cantstop.table import Kind, Move
 
 STORED_CHARS = 64  # the `data` column's width
+END = "end"  # the kind of the row that ends a game without a winner (no move: `Storage.end_game`)
 
 
 def encode_move(move: Move) -> tuple[str, str]:

@@ -42,8 +42,11 @@ class Recorder:
 
     async def db(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a (blocking) storage call off the event loop; typed as `fn` is."""
+        # Without keywords the call goes as it is: a partial costs the event loop a few
+        # introspection calls each time (it checks that it is handed no coroutine function).
+        call = partial(fn, *args, **kwargs) if kwargs else fn
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args, **kwargs))
+            return await asyncio.get_running_loop().run_in_executor(self._executor, call, *(() if kwargs else args))
         except StaleMoveError:
             raise
         except Exception:

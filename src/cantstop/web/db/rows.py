@@ -3,7 +3,9 @@
 An event row is one move of a game as its table made it (dice, a choice, stop, or a
 fallback or forfeit its failure policy recorded); its `seq` is the game's version after it.
 The unique (game_id, seq) key is what makes a duplicate or late action impossible to apply
-twice, even across server processes.
+twice, even across server processes. A game that ends without a winner (abandoned) gets
+one last row of kind `end` under the next version: no move can be stored after it, and
+no two processes can end the game twice.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -34,9 +36,13 @@ class GameRow(Base):
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
-    updated: Mapped[datetime] = mapped_column(DateTime, default=now)
+    updated: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)  # the last change: a move, the start, a seat taken
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the game its players started next
     clock: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds per move, 0: none
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())  # else friendly
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the seat whose move it is, while playing
+    seen: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # when a player last had the game open
+    spectators_muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())  # only players may chat
 
 
 class SeatRow(Base):
@@ -47,6 +53,22 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The signed-in person's account, if a signed-in person took the seat: any of their
+    # devices acts for it. A guest's seat has none and is held by its token alone.
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+
+
+class SeatLinkRow(Base):
+    """A one-time link that moves a guest's seat to another device: its code (as a hash),
+    which seat, the seat's token when the link was made (a seat moved since has a new one,
+    and the link no longer works), and when it expires."""
+
+    __tablename__ = "seat_links"
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[datetime] = mapped_column(DateTime)
 
 
 class EventRow(Base):
@@ -60,9 +82,37 @@ class EventRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
-class PlayerRow(Base):
-    __tablename__ = "players"
-    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+CHAT_CHARS = 200  # the longest chat message, in characters (`games.chat`)
+
+
+class ChatRow(Base):
+    """One chat message, stored before anyone is sent it: who said it (a seat's player, with
+    the account if signed in, or a spectator by the label its connection had), the text,
+    and when. A player's line keeps the name the seat had then; deleting its account
+    renames it as the account's seats are."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (sa.Index("ix_chat_messages_game_id_id", "game_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)  # the order said in
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None for a spectator
+    spectator: Mapped[bool] = mapped_column(Boolean)  # a spectator's line: kept from a rated game's players until it ends
+    name: Mapped[str] = mapped_column(String(40))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    text: Mapped[str] = mapped_column(String(CHAT_CHARS))
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class RatingRow(Base):
+    """A rating: a person's (by account), a bot's (by 'bot:NAME'), or a legacy one (by the
+    name typed before accounts existed, until an administrator attaches it to an account)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("kind", "name", name="uq_ratings_kind_name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(8))  # a RatingKind
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, unique=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None for a person: the account names them
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
@@ -70,13 +120,21 @@ class PlayerRow(Base):
 
 
 class RatingHistoryRow(Base):
+    """A rating as it stood after one rated game, with what it was before and the weight the
+    game counted with (a pair's repeated games count less: `players.rated`)."""
+
     __tablename__ = "rating_history"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(40), index=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)  # the name played under then
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
+    rating_id: Mapped[int | None] = mapped_column(ForeignKey("ratings.id"), nullable=True, index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    weight: Mapped[float | None] = mapped_column(Float, nullable=True)
+    before_mu: Mapped[float | None] = mapped_column(Float, nullable=True)
+    before_sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 def schema_of(row: type[Base]) -> sa.Table:
@@ -89,3 +147,4 @@ def schema_of(row: type[Base]) -> sa.Table:
 GAMES = schema_of(GameRow)
 SEATS = schema_of(SeatRow)
 EVENTS = schema_of(EventRow)
+CHAT = schema_of(ChatRow)

@@ -1,48 +1,55 @@
-"""Storage behind one small interface: games, seats, events and ratings in any SQLAlchemy database.
+"""Storage behind one small interface: games, seats, events and chat messages in any
+SQLAlchemy database (ratings have their own room: `web.players.standings`).
 
 Every method is a blocking call: the server makes them off its event loop (`Recorder`).
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, delete, false, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cantstop.core.record import Event
-from cantstop.table import Move, StaleMoveError
+from cantstop.table import Kind, Move, StaleMoveError
 from cantstop.web.db import queries
 from cantstop.web.db.engine import checkpoint, is_sqlite, migrate, open_engine
-from cantstop.web.db.moves import decode_move, encode_move
+from cantstop.web.db.moves import END, STORED_CHARS, decode_move, encode_move
 from cantstop.web.db.notify import NOTIFY, notice
 from cantstop.web.db.rows import (
+    CHAT,
     EVENTS,
     GAMES,
     SEATS,
     EventRow,
     GameRow,
-    PlayerRow,
-    RatingHistoryRow,
+    SeatLinkRow,
     SeatRow,
     now,
 )
 from cantstop.web.db.tokens import hash_token, new_token
 from cantstop.web.db.values import (
+    ENDED,
     Append,
+    ChatLine,
     GameStatus,
-    Rating,
-    RatingPoint,
     RematchExists,
     Seat,
     SeatKind,
     StoredGame,
+    Taker,
 )
+
+SEEN_CHUNK = 500  # game ids per statement when writing down which games players have open
 
 
 class Storage:
@@ -79,12 +86,13 @@ class Storage:
         self,
         variant: str,
         seats: list[tuple[SeatKind, str | None]],
-        people: Mapping[int, tuple[str, str]] | None = None,
+        people: Mapping[int, Taker] | None = None,
         rematch_of: str | None = None,
         clock: int = 0,
+        rated: bool = False,
     ) -> str:
         """A new game with `seats` as (kind, bot name) pairs; returns its id. `people` maps open
-        seats taken at once to (name, token), so nobody can join them in between. With
+        seats taken at once to who takes them, so nobody can join them in between. With
         `rematch_of`, the new game is recorded as that game's rematch in the same transaction:
         a game has one rematch, and RematchExists (nothing stored) says which one it is."""
         game_id = secrets.token_urlsafe(9)
@@ -92,10 +100,12 @@ class Storage:
         seat_rows = []
         for i, (kind, bot) in enumerate(seats):
             if i in people:
-                name, token = people[i]
-                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": name, "token_hash": hash_token(token)})
+                taker = Taker(*people[i])  # a plain (name, token) pair is a guest's
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind.PERSON.value, "bot": None, "name": taker.name,
+                                  "token_hash": hash_token(taker.token), "account_id": taker.account_id})
             else:
-                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind(kind).value, "bot": bot, "name": f"bot:{bot}" if bot else None, "token_hash": None})
+                seat_rows.append({"game_id": game_id, "seat": i, "kind": SeatKind(kind).value, "bot": bot, "name": f"bot:{bot}" if bot else None,
+                                  "token_hash": None, "account_id": None})
         stamp = now()
         # Plain statements, as for the other writes of every game's life (claim_seat, start).
         with self.engine.begin() as conn:
@@ -106,7 +116,7 @@ class Storage:
                     raise RematchExists(old.rematch)
             conn.execute(GAMES.insert(), {
                 "id": game_id, "variant": variant, "tags": {}, "status": GameStatus.WAITING.value, "version": 0, "clock": clock,
-                "created": stamp, "updated": stamp,
+                "created": stamp, "updated": stamp, "rated": rated,
             })
             conn.execute(SEATS.insert(), seat_rows)
             if rematch_of is not None and old is not None:  # the new game exists before the old one points at it
@@ -126,33 +136,101 @@ class Storage:
         seats = conn.execute(queries.SEATS_OF_GAME, {"key": row.id}).all()
         return StoredGame(
             row.id, row.variant, row.first, dict(row.tags or {}), GameStatus(row.status), row.winner, row.version,
-            row.created, tuple(Seat(seat, SeatKind(kind), bot, name) for seat, kind, bot, name in seats), row.rematch,
-            row.clock, row.updated,
+            row.created, tuple(Seat(seat, SeatKind(kind), bot, name, account) for seat, kind, bot, name, account in seats),
+            row.rematch, row.clock, row.updated, bool(row.rated), row.to_move, row.seen,
         )
 
-    def games(self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None) -> list[StoredGame]:
-        """Games of these statuses, the last moved first (only those `player` sits in, if given)."""
+    def games(
+        self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None, account: int | None = None,
+        with_bots: bool = False,
+    ) -> list[StoredGame]:
+        """Games of these statuses, the last moved first: only those a guest called `player` sat
+        in (a seat of no account), or those the account `account` sat in, if given; only those
+        with a bot seat, `with_bots`."""
         with self.session() as s:
             query = select(GameRow).where(GameRow.status.in_([GameStatus(x).value for x in status]))
-            if player is not None:
-                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == player)))
-            rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
+            if with_bots:
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.kind == SeatKind.BOT.value)))
+            rows = s.scalars(_sat_in(query, player, account).order_by(GameRow.updated.desc()).limit(limit)).all()
             return [self._stored(s, row) for row in rows]
 
-    def claim_seat(self, game_id: str, seat: int, name: str) -> str | None:
-        """Give an open seat to `name`; returns the secret token, or None if it was taken."""
+    def claim_seat(self, game_id: str, seat: int, name: str, account_id: int | None = None) -> str | None:
+        """Give an open seat to `name` (of the account `account_id`, if signed in); returns the
+        secret token, or None if it was taken."""
         token = new_token()
         with self.engine.begin() as conn:
-            if not conn.execute(queries.CLAIM, {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token)}).rowcount:
+            claim = {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token), "account": account_id}
+            if not conn.execute(queries.CLAIM, claim).rowcount:
                 return None
+            conn.execute(queries.TOUCH_UPDATED, {"key": game_id, "stamp": now()})  # someone came: the game is not idle
             self._notify(conn, game_id, -1)
         return token
+
+    def free_seat(self, game_id: str, seat: int) -> bool:
+        """Open a person's seat again in a game still waiting for players (they left before it
+        started); its token holds nothing any more. False if the game started or the seat is no person's."""
+        with self.engine.begin() as conn:
+            if not conn.execute(queries.FREE, {"key": game_id, "number": seat}).rowcount:
+                return False
+            conn.execute(queries.TOUCH_UPDATED, {"key": game_id, "stamp": now()})
+            self._notify(conn, game_id, -1)
+        return True
 
     def seat_of(self, game_id: str, token: str) -> int | None:
         with self.engine.connect() as s:  # no ORM session for a read on every connection's way in
             return s.scalar(
                 select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
             )
+
+    def seat_of_account(self, game_id: str, account_id: int) -> int | None:
+        """The seat the account holds in the game, if any (an account takes one seat a game)."""
+        with self.engine.connect() as s:
+            return s.scalar(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.account_id == account_id))
+
+    def held_games(self, tokens: Mapping[str, str], status: tuple[GameStatus, ...]) -> list[tuple[StoredGame, int]]:
+        """The games of these statuses in which a token of `tokens` (game id -> token) holds a
+        seat, each with that seat, the last moved first."""
+        hashes = {hash_token(token): game_id for game_id, token in tokens.items()}
+        if not hashes:
+            return []
+        with self.session() as s:
+            held = s.execute(
+                select(SeatRow.game_id, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.token_hash.in_(list(hashes)), GameRow.status.in_([GameStatus(x).value for x in status]))
+            ).all()
+            seat_of = {game_id: seat for game_id, seat in held}
+            rows = s.scalars(select(GameRow).where(GameRow.id.in_(list(seat_of))).order_by(GameRow.updated.desc())).all()
+            return [(self._stored(s, row), seat_of[row.id]) for row in rows]
+
+    def make_seat_link(self, game_id: str, seat: int, lasts: timedelta) -> str:
+        """A one-time code that moves the seat (a guest's, held by its token) to whoever uses it
+        within `lasts`; expired links are swept out on the way."""
+        code = secrets.token_urlsafe(18)
+        stamp = now()
+        with self.session() as s:
+            s.execute(delete(SeatLinkRow).where(SeatLinkRow.expires < stamp))
+            held = s.scalar(select(SeatRow.token_hash).where(SeatRow.game_id == game_id, SeatRow.seat == seat))
+            s.add(SeatLinkRow(code_hash=hash_token(code), game_id=game_id, seat=seat, token_hash=held or "", expires=stamp + lasts))
+        return code
+
+    def use_seat_link(self, game_id: str, code: str) -> tuple[int, str] | None:
+        """Move the seat a link's code names to a new token (the old one holds nothing any more):
+        the seat and its token; None (nothing changed) for a code that is unknown, used,
+        expired, of another game, or made before the seat moved by another link."""
+        token = new_token()
+        with self.session() as s:
+            link = s.get(SeatLinkRow, hash_token(code), with_for_update=True)
+            if link is None:
+                return None
+            s.delete(link)  # used once, whatever follows
+            if link.game_id != game_id or link.expires < now():
+                return None
+            seat = s.scalar(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == link.seat).with_for_update())
+            if seat is None or seat.token_hash != link.token_hash or seat.account_id is not None:
+                return None
+            seat.token_hash = hash_token(token)
+            self._notify(s, game_id, -1)
+            return link.seat, token
 
     def start(self, game_id: str, first: int, tags: dict[str, str]) -> bool:
         """Mark a waiting game as playing; False if another process started it first."""
@@ -162,19 +240,68 @@ class Storage:
             self._notify(conn, game_id, -1)
         return True
 
+    # ------------------------------------------------------------- game ends
+    def end_game(self, game_id: str, version: int, status: GameStatus, reason: str, idle_before: datetime | None = None) -> bool:
+        """End a game without a winner (status ABANDONED; the record's `Ended` tag gives
+        `reason`), found at `version` and `status`, with an `end` row under the next version,
+        so that no move can be stored after it and no other process ends it twice. With
+        `idle_before`, only if nothing happened to the game since then and no player had it
+        open since then. False, nothing stored, if any of that no longer holds."""
+        stamp = now()
+        try:
+            with self.engine.begin() as conn:
+                row = conn.execute(queries.GAME, {"key": game_id}).first()
+                if row is None:
+                    return False
+                tags = {**(row.tags or {}), "Ended": reason}
+                conn.execute(EVENTS.insert(), {"game_id": game_id, "seq": version + 1, "kind": END, "data": reason[:STORED_CHARS], "created": stamp})
+                ending = GAMES.update().where(GAMES.c.id == game_id, GAMES.c.status == status.value, GAMES.c.version == version)
+                if idle_before is not None:
+                    ending = ending.where(GAMES.c.updated <= idle_before, or_(GAMES.c.seen.is_(None), GAMES.c.seen <= idle_before))
+                if not conn.execute(ending.values(status=GameStatus.ABANDONED.value, tags=tags, updated=stamp)).rowcount:
+                    raise _Changed  # rolls the end row back
+                self._notify(conn, game_id, -1)
+        except (IntegrityError, _Changed):  # a move (or another process's end) took that version first
+            return False
+        return True
+
+    def seen_now(self, game_ids: list[str], at: datetime) -> None:
+        """These games were open in a player's browser at `at` (their abandonment waits)."""
+        with self.engine.begin() as conn:
+            for start in range(0, len(game_ids), SEEN_CHUNK):
+                conn.execute(GAMES.update().where(GAMES.c.id.in_(game_ids[start:start + SEEN_CHUNK])).values(seen=at))
+
+    def overdue(self, clocks: Mapping[int, datetime], idle_before: datetime, limit: int = 1000) -> list[tuple[str, bool]]:
+        """Games a sweep must look at, as (id, timed): `timed`, a game in play whose move
+        clock of C seconds may run out soon, as its last change came before `clocks[C]`;
+        else a game with no clock running (waiting for players, or played without a clock)
+        that nothing happened to and no player had open since `idle_before`. Oldest first."""
+        timed = and_(
+            GAMES.c.status == GameStatus.PLAYING.value,
+            or_(false(), *(and_(GAMES.c.clock == clock, GAMES.c.updated <= due) for clock, due in clocks.items() if clock)),
+        )
+        unclocked = or_(GAMES.c.status == GameStatus.WAITING.value, and_(GAMES.c.status == GameStatus.PLAYING.value, GAMES.c.clock == 0))
+        idle = and_(unclocked, GAMES.c.updated <= idle_before, or_(GAMES.c.seen.is_(None), GAMES.c.seen <= idle_before))
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(GAMES.c.id, GAMES.c.status, GAMES.c.clock).where(or_(timed, idle)).order_by(GAMES.c.updated).limit(limit)
+            ).all()
+        return [(game_id, status == GameStatus.PLAYING.value and clock != 0) for game_id, status, clock in rows]
+
     # ----------------------------------------------------------------- events
     def events(self, game_id: str, after: int = 0) -> list[Move]:
+        """The moves stored after version `after` (a game's `end` row is no move: see `end_game`)."""
         with self.engine.connect() as s:  # as `game`: the read every catch-up makes
             rows = s.execute(
                 select(EventRow.kind, EventRow.data)
-                .where(EventRow.game_id == game_id, EventRow.seq > after)
+                .where(EventRow.game_id == game_id, EventRow.seq > after, EventRow.kind != END)
                 .order_by(EventRow.seq)
             ).all()
             return [decode_move(kind, data) for kind, data in rows]
 
-    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None) -> None:
+    def append(self, game_id: str, seq: int, move: Move, winner: int | None = None, to_move: int | None = None) -> None:
         """Store move number `seq`; StaleMoveError if that number is already taken."""
-        if not self.append_many([Append(game_id, seq, (move,), winner)])[0]:
+        if not self.append_many([Append(game_id, seq, (move,), winner, to_move)])[0]:
             raise StaleMoveError(seq - 1)
 
     def append_many(self, items: list[Append]) -> list[bool]:
@@ -202,70 +329,88 @@ class Storage:
                 rows.append({"game_id": a.game_id, "seq": seq, "kind": kind, "data": data, "created": stamp})
         conn.execute(EVENTS.insert(), rows)
         latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        conn.execute(queries.SET_VERSION, [{"key": a.game_id, "new_version": a.last, "stamp": stamp} for a in latest.values()])
+        moved = [{"key": a.game_id, "new_version": a.last, "stamp": stamp, "next_seat": a.to_move} for a in latest.values()]
+        if self.shared:  # each game's notice to the other processes goes out with its new version
+            conn.execute(queries.SET_VERSION_AND_NOTIFY, [{**m, **notice(a.game_id, a.last)} for m, a in zip(moved, latest.values())])
+        else:
+            conn.execute(queries.SET_VERSION, moved)
         ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
         if ended:
             conn.execute(queries.SET_WINNER, ended)
-        if self.shared:
-            conn.execute(NOTIFY, [notice(a.game_id, a.last) for a in latest.values()])
 
     def _notify(self, s: Session | Connection, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
         if self.shared:
             s.execute(NOTIFY, notice(game_id, version))
 
-    def notify_chat(self, game_id: str, frame: str) -> None:
-        """PostgreSQL: relay a chat frame (JSON text) to every server process."""
-        with self.session() as s:
-            s.execute(NOTIFY, notice(game_id, frame))
+    # ------------------------------------------------------------------- chat
+    def say(self, line: ChatLine) -> ChatLine:
+        """Store a chat message; returns it with its number and time. On PostgreSQL every
+        server process is told (its frame, at commit), as it is of a move."""
+        stamp = now()
+        with self.engine.begin() as conn:
+            row = {"game_id": line.game_id, "seat": line.seat, "spectator": line.seat is None, "name": line.name,
+                   "account_id": line.account_id, "text": line.text, "created": stamp}
+            key = conn.execute(CHAT.insert(), row).inserted_primary_key
+            assert key is not None, "an insert has a key"
+            stored = replace(line, id=key[0], at=stamp)
+            if self.shared:
+                conn.execute(NOTIFY, notice(line.game_id, json.dumps(stored.frame())))
+        return stored
 
-    # ---------------------------------------------------------------- ratings
-    def ratings(self, names: list[str]) -> dict[str, Rating]:
-        with self.session() as s:
-            rows = s.scalars(select(PlayerRow).where(PlayerRow.name.in_(names))).all()
-            return {r.name: Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
+    def mute_spectators(self, game_id: str, on: bool, frame: str) -> None:
+        """Let only the players chat (`on`), or everyone; on PostgreSQL `frame` (JSON text,
+        saying so) goes to every server process at commit."""
+        with self.engine.begin() as conn:
+            conn.execute(GAMES.update().where(GAMES.c.id == game_id).values(spectators_muted=on))
+            if self.shared:
+                conn.execute(NOTIFY, notice(game_id, frame))
 
-    def save_ratings(self, ratings: list[Rating], game_id: str | None = None) -> None:
-        """Store new ratings; with `game_id`, also as each player's point after that game."""
-        with self.session() as s:
-            if game_id is not None:
-                s.add_all(RatingHistoryRow(name=r.name, game_id=game_id, mu=r.mu, sigma=r.sigma, created=now()) for r in ratings)
-            for r in ratings:
-                row = s.get(PlayerRow, r.name)
-                if row is None:
-                    s.add(PlayerRow(name=r.name, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins))
-                else:
-                    row.mu, row.sigma, row.games, row.wins = r.mu, r.sigma, r.games, r.wins
-
-    def leaderboard(self, limit: int = 50) -> list[Rating]:
-        with self.session() as s:
-            rows = s.scalars(select(PlayerRow)).all()
-            ratings = [Rating(r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
-        return sorted(ratings, key=lambda r: -r.ordinal)[:limit]
+    def chat(self, game_id: str, last: int) -> tuple[list[ChatLine], bool]:
+        """A game's `last` chat messages, oldest first, and whether spectators are muted."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text, CHAT.c.account_id, CHAT.c.created)
+                .where(CHAT.c.game_id == game_id).order_by(CHAT.c.id.desc()).limit(last)
+            ).all()
+            muted = conn.scalar(select(GAMES.c.spectators_muted).where(GAMES.c.id == game_id))
+        lines = [ChatLine(game_id, seat, name, text, account, number, at) for number, seat, name, text, account, at in reversed(rows)]
+        return lines, bool(muted)
 
     # ---------------------------------------------------------------- players
-    def rating_history(self, name: str) -> list[RatingPoint]:
-        """A player's rating after each rated game, oldest first."""
+    def finished_games(
+        self, name: str | None = None, limit: int = 50, account: int | None = None,
+    ) -> list[tuple[StoredGame, list[Event]]]:
+        """Finished games (won or abandoned), newest first (only those `name` sat in as a guest
+        or a bot, or the account `account` sat in, if given), with their record's events."""
         with self.session() as s:
-            rows = s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.name == name).order_by(RatingHistoryRow.id)).all()
-            return [RatingPoint(r.game_id, r.created, r.mu, r.sigma) for r in rows]
-
-    def finished_games(self, name: str | None = None, limit: int = 50) -> list[tuple[StoredGame, list[Event]]]:
-        """Finished games, newest first (only those `name` sat in, if given), with their record's events."""
-        with self.session() as s:
-            query = select(GameRow).where(GameRow.status == GameStatus.OVER.value)
-            if name is not None:
-                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name)))
-            rows = s.scalars(query.order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
+            query = select(GameRow).where(GameRow.status.in_([status.value for status in ENDED]))
+            rows = s.scalars(_sat_in(query, name, account).order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
             games = [self._stored(s, row) for row in rows]
             events: dict[str, list[Event]] = {g.id: [] for g in games}
             found = s.execute(
                 select(EventRow.game_id, EventRow.kind, EventRow.data)
-                .where(EventRow.game_id.in_(list(events)))
+                .where(EventRow.game_id.in_(list(events)), EventRow.kind != END)
                 .order_by(EventRow.game_id, EventRow.seq)
             ).all()
             for game_id, kind, data in found:
                 move = decode_move(kind, data)
-                if not move.out_of_band:  # a fallback's note is no event of the record; its move follows it
+                # A fallback's note is no event of the record (its move follows it); a seat
+                # leaving is one (games among people play on without it).
+                if move.kind is Kind.RESIGN or not move.out_of_band:
                     events[game_id].append(move.event)
             return [(g, events[g.id]) for g in games]
+
+
+def _sat_in(query: Any, name: str | None, account: int | None) -> Any:
+    """`query` of games narrowed to those a seat of no account called `name`, or the account
+    `account`, sat in: an account's games are its own, never a guest's of the same name."""
+    if account is not None:
+        return query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.account_id == account)))
+    if name is not None:
+        return query.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == name, SeatRow.account_id.is_(None))))
+    return query
+
+
+class _Changed(Exception):
+    """The game changed since it was read: the transaction is rolled back."""

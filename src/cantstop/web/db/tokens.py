@@ -1,9 +1,12 @@
-"""A seat's secret token: given to its holder once, stored only as a hash."""
+"""A seat's secret token: given to its holder once, stored only as a hash; and the shape of a game's id."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what storage's game ids (token_urlsafe) are made of
 
 
 def new_token() -> str:

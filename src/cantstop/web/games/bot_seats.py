@@ -33,16 +33,17 @@ class BotSeats:
         # process died. Without it every process would compute the same bot move.
         self.bot_standby = bot_standby
         games.on_move.append(self.wake)
+        games.on_load.append(self.wake)  # a game read in (a restart, a sweep, a visitor) whose bot is to move moves on
 
     def wake(self, game: LiveGame) -> None:
         state = game.state
-        if state is None or state.is_over or game.meta.seats[state.seat].kind is not SeatKind.BOT:
+        if state is None or game.finished or game.meta.seats[state.seat].kind is not SeatKind.BOT:
             return
         if game.bot_task is None or game.bot_task.done():
             game.bot_task = asyncio.create_task(self._play(game))
 
     async def _play(self, game: LiveGame) -> None:
-        while (table := game.table) is not None and not table.over:
+        while (table := game.table) is not None and not game.finished:
             version, mover = game.version, table.seat
             seat = game.meta.seats[mover]
             if seat.kind is not SeatKind.BOT or seat.bot is None:
@@ -70,7 +71,7 @@ class BotSeats:
 
     async def resume(self) -> None:
         """After a (re)start: wake the bots of every game in progress."""
-        for meta in await self.games.recorder.db(self.games.storage.games, (GameStatus.PLAYING,), 10_000):
+        for meta in await self.games.recorder.db(self.games.storage.games, (GameStatus.PLAYING,), 10_000, with_bots=True):
             game = await self.games.live(meta.id)
             game.driven = game.version  # nobody may be left to move these bots but us
             self.wake(game)

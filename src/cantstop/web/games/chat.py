@@ -1,45 +1,74 @@
 """Chat in each game: players and spectators write plain text, short and rate-limited;
-a player can mute the spectators.
+a player can mute the spectators. While a rated game is on, players do not see what
+spectators write (nobody coaches a player); they are shown all of it when the game ends.
 
-Messages live in the game's memory (the last few, for whoever connects next), not in the
-database. With several server processes on PostgreSQL they travel by NOTIFY, like moves:
-every process, the sender's too, hears each message once and passes it to its clients.
+Every message is stored before anyone is sent it, as a move is, and the mute with the
+game: a game read back (after a restart, in another process, or once a finished game was
+dropped from memory) has its chat. A game in memory keeps its last few messages, for
+whoever connects next. With several server processes on PostgreSQL the messages travel
+by NOTIFY, sent with the insert: every process, the sender's too, hears each message and
+passes it to its clients once (a message is known by its number).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import unicodedata
-from collections import deque
+from bisect import insort
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from cantstop.web.db.recorder import Recorder
+from cantstop.web.db.rows import CHAT_CHARS
+from cantstop.web.db.values import ChatLine
 from cantstop.web.errors import Invalid, NotAllowed
 from cantstop.web.names import refused_character
 
 if TYPE_CHECKING:
     from cantstop.web.games.live import LiveGame
 
-MAX_CHAT = 200  # characters of one message
+MAX_CHAT = CHAT_CHARS  # characters of one message
 HISTORY = 50  # messages a newcomer is shown
 
 
 @dataclass
 class ChatRoom:
-    messages: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    messages: list[dict[str, Any]] = field(default_factory=list)  # the last HISTORY chat frames, in the order said
     spectators_muted: bool = False
+    revealed: bool = False  # a rated game's players have been shown the spectators' messages
 
-    def json(self) -> dict[str, Any]:
-        return {"messages": list(self.messages), "spectators_muted": self.spectators_muted}
+    @classmethod
+    def stored(cls, lines: list[ChatLine], muted: bool, revealed: bool) -> ChatRoom:
+        """The chat of a game read back from storage."""
+        return cls([line.frame() for line in lines[-HISTORY:]], muted, revealed)
 
-    def take(self, frame: dict[str, Any]) -> None:
-        if frame["type"] == "chat":
-            self.messages.append(frame)
-        else:
+    def read_again(self, lines: list[ChatLine], muted: bool) -> None:
+        """The chat as storage holds it now (a deleted account's lines renamed), keeping any
+        message heard while it was read."""
+        heard, self.messages = self.messages, [line.frame() for line in lines[-HISTORY:]]
+        self.spectators_muted = muted
+        for frame in heard:
+            self.take(frame)
+
+    def json(self, for_player: bool = False, hiding: bool = False) -> dict[str, Any]:
+        """The recent messages and the mute, as a client is sent them on connecting: a player
+        of a rated game under way (`for_player`, `hiding`) without the spectators' messages."""
+        shown = [m for m in self.messages if not (for_player and hiding and m["seat"] is None)]
+        return {"messages": shown, "spectators_muted": self.spectators_muted}
+
+    def take(self, frame: dict[str, Any]) -> bool:
+        """Keep what a frame says; False for a message kept already (read with the game, then
+        heard again from the process that stored it)."""
+        if frame["type"] != "chat":
             self.spectators_muted = bool(frame["spectators_muted"])
+            return True
+        if any(m["id"] == frame["id"] for m in self.messages):
+            return False
+        insort(self.messages, frame, key=lambda m: m["id"])  # another process's message may come late
+        del self.messages[:-HISTORY]
+        return True
 
 
 def chat_text(text: str) -> str:
@@ -54,31 +83,51 @@ def chat_text(text: str) -> str:
 
 
 class Chat:
-    def __init__(self, recorder: Recorder, send: Callable[[LiveGame, str], None]) -> None:
+    def __init__(self, recorder: Recorder, send: Callable[[LiveGame, str, set[asyncio.Queue[str]] | None], None]) -> None:
         self.recorder = recorder
         self.storage = recorder.storage
         self.send = send  # to every client of a game, as text
 
     async def say(self, game: LiveGame, seat: int | None, spectator: str, text: str) -> None:
-        """`seat` (None for a spectator, known as `spectator`) says `text` to everyone in the game."""
+        """`seat` (None for a spectator, known as `spectator`) says `text` to everyone in the
+        game: stored first, then sent (refused, nothing stored, if spectators are muted or
+        the text is no chat message)."""
         if seat is None and game.chat.spectators_muted:
             raise NotAllowed("muted", "the players have muted spectators: only players can write now")
-        name = game.names[seat] if seat is not None else spectator
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        await self._deliver(game, {"type": "chat", "seat": seat, "name": name, "text": chat_text(text), "at": stamp})
+        said = chat_text(text)
+        if seat is None:
+            line = ChatLine(game.meta.id, None, spectator, said)
+        else:
+            line = ChatLine(game.meta.id, seat, game.names[seat], said, game.meta.seats[seat].account_id)
+        stored = await self.recorder.db(self.storage.say, line)
+        if not self.storage.shared:  # else it comes back to every process, this one too
+            self.heard(game, stored.frame())
 
     async def mute(self, game: LiveGame, seat: int | None, on: bool) -> None:
         if seat is None:
             raise NotAllowed("not_seated", "only a player of this game can mute spectators")
-        await self._deliver(game, {"type": "chat_mute", "spectators_muted": on, "by": game.names[seat]})
-
-    async def _deliver(self, game: LiveGame, frame: dict[str, Any]) -> None:
-        text = json.dumps(frame)
-        if self.storage.shared:  # it comes back to every process, this one too
-            await self.recorder.db(self.storage.notify_chat, game.meta.id, text)
-        else:
-            self.received(game, text)
+        frame = {"type": "chat_mute", "spectators_muted": on, "by": game.names[seat]}
+        await self.recorder.db(self.storage.mute_spectators, game.meta.id, on, json.dumps(frame))
+        if not self.storage.shared:
+            self.heard(game, frame)
 
     def received(self, game: LiveGame, text: str) -> None:
-        game.chat.take(json.loads(text))
-        self.send(game, text)
+        """A frame relayed by a server process (JSON text): for this game's clients."""
+        self.heard(game, json.loads(text))
+
+    def heard(self, game: LiveGame, frame: dict[str, Any]) -> None:
+        """Keep a frame and pass it on, once: a spectator's message of a rated game under
+        way to the spectators only."""
+        if not game.chat.take(frame):
+            return
+        hidden = frame["type"] == "chat" and frame["seat"] is None and game.hides_spectators
+        self.send(game, json.dumps(frame), game.listeners - game.seated if hidden else None)
+
+    async def catch_up(self, game: LiveGame) -> None:
+        """Read the game's chat again and pass on what this process missed (its notices lost
+        while its connection to PostgreSQL was down)."""
+        lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
+        for line in lines:
+            self.heard(game, line.frame())
+        if muted != game.chat.spectators_muted:
+            self.heard(game, {"type": "chat_mute", "spectators_muted": muted, "by": None})

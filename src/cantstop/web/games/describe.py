@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from datetime import datetime
 from typing import Any, assert_never
 
 from cantstop.bots import get_bot
@@ -125,13 +127,15 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "created": game.created.isoformat(),
         "seats": [
             {"seat": s.seat, "letter": seat_letter(s.seat), "kind": s.kind, "bot": s.bot, "name": s.name,
-             "display": shown[s.seat] if s.name else None}
+             "display": shown[s.seat] if s.name else None, "signed_in": s.account_id is not None}
             for s in game.seats
         ],
         "first": game.first,
         "rolloff": game.tags.get("RollOff"),
         "state": state_json(state) if state is not None else None,
         "rematch": game.rematch,
+        "rated": game.rated,
+        "ended": game.ended,  # why a game ended without a winner (abandoned), if it did
     }
 
 
@@ -146,4 +150,22 @@ def summary_json(game: StoredGame) -> dict[str, Any]:
         "players": [s.name if s.kind is not SeatKind.OPEN else None for s in game.seats],
         "display": [shown[s.seat] if s.kind is not SeatKind.OPEN else None for s in game.seats],
         "winner": game.winner,
+        "rated": game.rated,
     }
+
+
+def seat_summary_json(game: StoredGame, seat: int, now: datetime, clock_scale: float = 1.0) -> dict[str, Any]:
+    """A game as listed for one of its seats (your games, a profile's games under way): the
+    seat, whether the move is its own (`your_turn`) and, on a move clock, the seconds it has
+    left for that move (`left`), counted from the last stored move as the clock counts."""
+    turn = game.status is GameStatus.PLAYING and game.to_move == seat
+    listed = {**summary_json(game), "seat": seat, "your_turn": turn}
+    if turn and game.clock and game.updated is not None:
+        listed["left"] = max(0, math.ceil(game.clock * clock_scale - (now - game.updated).total_seconds()))
+    return listed
+
+
+def waiting_first(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games as `seat_summary_json` lists them, those waiting for the seat's move first, the
+    least time left first among them; otherwise in the order given (the last moved first)."""
+    return sorted(listed, key=lambda g: (not g["your_turn"], "left" not in g, g.get("left", 0)))

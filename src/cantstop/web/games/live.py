@@ -3,18 +3,19 @@
 One `LiveGame` per game, its `Table` rebuilt from the stored moves whenever it is needed
 (after a restart, or when another server process moved it on). A move is prepared by the
 table, committed with its version, then played by the table once; clients hear of it last.
+A game ends with a winner (by the rules, or as the last seat left when the others resigned
+or forfeited on their clock) or, without one, abandoned (`LiveGames.end`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from cantstop.core.dice import DiceSource
@@ -23,6 +24,9 @@ from cantstop.core.record import Event, Record
 from cantstop.core.state import State
 from cantstop.table import (
     Fault,
+    FellBack,
+    Forfeited,
+    GameOverError,
     Happening,
     Kind,
     Move,
@@ -30,16 +34,17 @@ from cantstop.table import (
     Policy,
     StaleMoveError,
     Table,
+    advance,
 )
 from cantstop.table.wording import roll_off_line
 from cantstop.web.db.recorder import Recorder
-from cantstop.web.db.values import Append, SeatKind, StoredGame
+from cantstop.web.db.tokens import GAME_ID
+from cantstop.web.db.values import Append, GameStatus, SeatKind, StoredGame
 from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
-from cantstop.web.games.chat import ChatRoom
+from cantstop.web.games.chat import HISTORY, ChatRoom
 from cantstop.web.games.describe import display_names, game_json, log_lines
 from cantstop.web.players.ratings import rate_game
 
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what storage's ids (token_urlsafe) are made of
 QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
 
 
@@ -52,6 +57,7 @@ class LiveGame:
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
+    seated: set[asyncio.Queue[str]] = field(default_factory=set)  # the listeners of connections that hold a seat
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     chat: ChatRoom = field(default_factory=ChatRoom)
@@ -61,7 +67,12 @@ class LiveGame:
     # When the current version came about (seconds since the epoch): the move clock counts from here.
     moved_at: float = field(default_factory=time.time)
     present: Counter[int] = field(default_factory=Counter)  # seat -> connections of this process
+    seat_epoch: int = 0  # counts seat changes heard of (a seat moved by a link): sockets check their seat again
     clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
+    now: Callable[[], float] = time.time  # the server's clock (tests move it on)
+    # Seat -> its clock's timeouts in a row: a move of its own sets it back to 0. Counted from
+    # the moves as they are played or restored, so a restart counts the same.
+    strikes: Counter[int] = field(default_factory=Counter)
     _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
     @property
@@ -77,6 +88,11 @@ class LiveGame:
         return self.table.version if self.table else 0
 
     @property
+    def hides_spectators(self) -> bool:
+        """Fair play: while a rated game is on, its players do not see what spectators write."""
+        return self.meta.rated and not self.finished
+
+    @property
     def names(self) -> list[str]:
         return [s.name or seat_letter(s.seat) for s in self.meta.seats]
 
@@ -85,12 +101,27 @@ class LiveGame:
         return ", ".join(str(s.seat) for s in self.meta.seats if s.kind is SeatKind.OPEN) or "none"
 
     @property
+    def ended(self) -> bool:
+        """Ended without a winner (abandoned): its position stands, but nobody moves any more."""
+        return self.meta.status is GameStatus.ABANDONED
+
+    @property
+    def finished(self) -> bool:
+        """Won or abandoned."""
+        return self.ended or (self.table is not None and self.table.state.is_over)
+
+    @property
     def person_to_move(self) -> int | None:
         """The seat of the person whose move it is, if one is (the clock runs only for people)."""
         state = self.state
-        if state is None or state.is_over or self.meta.seats[state.seat].kind is not SeatKind.PERSON:
+        if state is None or self.finished or self.meta.seats[state.seat].kind is not SeatKind.PERSON:
             return None
         return state.seat
+
+    @property
+    def people_here(self) -> bool:
+        """Whether a player (not a spectator) has the game open in this process."""
+        return any(n > 0 for n in self.present.values())
 
     def deadline(self) -> float | None:
         """When the person to move runs out of time (seconds since the epoch), if the game has a clock."""
@@ -100,28 +131,53 @@ class LiveGame:
 
     def snapshot(self) -> dict[str, Any]:
         """The game's JSON, built once per version and seating (every client gets the same)."""
-        cached = self._snapshot
-        if cached is None or cached[0] != self.version or cached[1] is not self.meta:
-            data = game_json(self.meta, self.state, self.version)
+        cached, version = self._snapshot, self.version
+        if cached is None or cached[0] != version or cached[1] is not self.meta:
+            data = game_json(self.meta, self.state, version)
             deadline = self.deadline()
             data["clock"] = {"seconds": self.meta.clock, "deadline": None if deadline is None else round(deadline * 1000)}
-            cached = self._snapshot = (self.version, self.meta, data)
+            cached = self._snapshot = (version, self.meta, data)
         return cached[2]
 
     def presence(self) -> dict[str, Any]:
         """Who has this game open here, whose move it is (a person deciding or a bot thinking),
         and the server's time (ms), against which a browser reads the move clock's deadline."""
         state = self.state
-        thinking = state.seat if state is not None and not state.is_over else None
+        thinking = state.seat if state is not None and not state.is_over and not self.ended else None
         connected = sorted(s for s, n in self.present.items() if n > 0)
-        return {"connected": connected, "thinking": thinking, "now": round(time.time() * 1000)}
+        return {"connected": connected, "thinking": thinking, "now": round(self.now() * 1000)}
 
     def told(self, happenings: list[Happening]) -> list[dict[str, Any]]:
         """The log entries of what the last moves did, at the current version."""
         assert self.table is not None
-        entries = [{**entry, "version": self.version} for entry in log_lines(happenings, self.names, self.table.variant)]
+        count_strikes(self.strikes, happenings)
+        version = self.version
+        entries = [{**entry, "version": version} for entry in log_lines(happenings, self.names, self.table.variant)]
         self.log.extend(entries)
         return entries
+
+    def ended_line(self) -> list[dict[str, Any]]:
+        """The log entry saying the game ended without a winner, once (none if it did not)."""
+        if not self.ended or any(entry["kind"] == "end" for entry in self.log):
+            return []
+        reason = self.meta.ended or "The game has ended."
+        if self.table is not None:  # the downloaded record says so too
+            self.table.record.tags["Ended"] = reason
+        entry = {"kind": "end", "seat": None, "version": self.version, "text": reason}
+        self.log.append(entry)
+        return [entry]
+
+
+def count_strikes(strikes: Counter[int], happenings: Sequence[Happening]) -> None:
+    """Count the move clock's timeouts in a row per seat, from what one stored move (or one
+    commit) did: a timeout adds one (the move the table made for the seat is not the seat's
+    own); a move the seat made itself sets its count back to 0; leaving the game clears it."""
+    timed_out = {h.seat for h in happenings if isinstance(h, FellBack) and h.fault is Fault.TIMEOUT}
+    for h in happenings if strikes else ():  # with no count kept (nobody timed out), nothing to set back
+        if isinstance(h, Forfeited) or (not isinstance(h, FellBack) and h.seat not in timed_out):
+            strikes.pop(h.seat, None)
+    for seat in timed_out:
+        strikes[seat] += 1
 
 
 def told_moves(table: Table, moves: Iterable[Move]) -> Iterator[list[Happening]]:
@@ -169,6 +225,24 @@ def parse_action(raw: str | list[int]) -> Move:
     return move
 
 
+def to_move_after(table: Table, moves: Sequence[Move]) -> int | None:
+    """The seat to move once `moves` are played (None if they end the game); nothing changes
+    on `table`. A choice never passes the turn; other engine moves (a roll with its dice, a
+    stop) are worked out by the engine alone, and a fallback or a resignation, which only the
+    table knows how to take, on a trial copy of it."""
+    if all(m.kind is Kind.CHOICE for m in moves):
+        return table.seat
+    if not any(m.out_of_band or (m.kind is Kind.ROLL and not m.dice) for m in moves):
+        state = table.state
+        for move in moves:
+            state = advance(state, move)
+        return None if state.is_over else state.seat
+    trial = table.trial()
+    for move in moves:
+        trial.restore(move)
+    return None if trial.over else trial.seat
+
+
 def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], int | None]:
     """What the table's failure policy makes of a failed seat, found on a trial copy of the
     table (nothing changes on `table`): the moves to store, and the winner if they end the game."""
@@ -177,20 +251,39 @@ def policy_moves(table: Table, fault: Fault, reason: str) -> tuple[list[Move], i
     return trial.moves[table.version:], trial.winner if trial.over else None
 
 
+def may_leave(table: Table, seat: int) -> bool:
+    """Whether the seat can leave the game: it is in it, and not the only one (solitaire)."""
+    state = table.state
+    return seat not in state.out and state.num_players - len(state.out) > 1
+
+
+def leave_moves(table: Table, seat: int, why: str) -> tuple[list[Move], int | None]:
+    """`seat` leaving the game ('resigned', or 'timeout: ...' for a forfeit), tried on a copy
+    of the table as `policy_moves` is: the moves to store, and the winner if one seat is left."""
+    trial = table.trial()
+    trial.restore(Move.resign(seat, why))
+    return trial.moves[table.version:], trial.winner if trial.over else None
+
+
 class LiveGames:
     """Every game this process holds in memory; safe to share between requests on one event loop."""
 
-    def __init__(self, recorder: Recorder, dice: DiceSource, clock_scale: float = 1.0) -> None:
+    def __init__(self, recorder: Recorder, dice: DiceSource, clock_scale: float = 1.0, now: Callable[[], float] = time.time) -> None:
         self.recorder = recorder
         self.storage = recorder.storage
         self.dice = dice
         self.clock_scale = clock_scale
+        self.now = now  # the server's clock, in seconds since the epoch (tests move it on)
         self.held: dict[str, LiveGame] = {}
+        # Games a player opened or closed here since the sweeper last wrote down who had games open.
+        self.seen: set[str] = set()
+        self.forfeited = 0  # seats this process made forfeit on their clock (the metrics read it)
         # Loads in flight, one per id, removed when done: an unknown id leaves nothing behind.
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
         self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
+        self.on_turn: list[Callable[[LiveGame, int], None]] = []  # "your turn": the seat whose turn has just begun
 
     # --------------------------------------------------------------- loading
     @property
@@ -211,6 +304,17 @@ class LiveGames:
             loading.add_done_callback(lambda task: self._loaded(game_id, task))
         return await asyncio.shield(loading)
 
+    async def holding(self, game_id: str) -> LiveGame | None:
+        """The game if this process holds it (waiting for its load if one is under way), else
+        None: a game not held needs no news, as it is read whole when it is next needed."""
+        loading = self._loading.get(game_id)
+        if game_id not in self.held and loading is not None:
+            try:
+                await asyncio.shield(loading)
+            except Exception:  # the load's own waiters hear of its failure
+                return None
+        return self.held.get(game_id)
+
     def _loaded(self, game_id: str, task: asyncio.Task[LiveGame]) -> None:
         self._loading.pop(game_id, None)
         if not task.cancelled():
@@ -220,10 +324,17 @@ class LiveGames:
         meta = await self.recorder.db(self.storage.game, game_id)
         if meta is None:
             raise NotFound("no_game", f"no game {game_id!r}")
-        game = LiveGame(meta, None, [], clock_scale=self.clock_scale)
+        game = LiveGame(meta, None, [], clock_scale=self.clock_scale, now=self.now)
         await self._catch_up(game, await self.recorder.db(self.storage.events, game_id, 0))
-        if meta.updated is not None:  # the clock of a game read back counts from its last stored move
+        if game.table is not None and game.version != meta.version:  # moves were stored between the two reads
+            game.meta = meta = await self.recorder.db(self.storage.game, game_id) or meta
+            await self._catch_up(game, await self.recorder.db(self.storage.events, game_id, game.version))
+        game.ended_line()
+        if meta.updated is not None and game.version == meta.version:  # the clock of a game read back counts from its last stored move
             game.moved_at = meta.updated.replace(tzinfo=UTC).timestamp()
+        # The chat last: a message stored from now on is relayed once the game is held (see `holding`).
+        lines, muted = await self.recorder.db(self.storage.chat, game_id, HISTORY)
+        game.chat = ChatRoom.stored(lines, muted, revealed=game.finished)
         held = self.held.setdefault(game_id, game)
         if held is game:
             for hook in self.on_load:
@@ -238,28 +349,37 @@ class LiveGames:
             if game.meta.first is None:
                 return []
             game.table = Table(game.meta.record([]), self.dice, policy=Policy.FALLBACK)
-            game.moved_at = time.time()  # play starts now: the first move's clock counts from here
+            game.moved_at = self.now()  # play starts now: the first move's clock counts from here
             entries.append(start_line(game))
             game.log.extend(entries)
         for happened in told_moves(game.table, moves):
             entries += game.told(happened)
         if moves:
-            game.moved_at = time.time()
+            game.moved_at = self.now()
         return entries
 
     async def refresh(self, game: LiveGame, seats: bool = False) -> None:
         """Pick up what other processes stored (with `seats`, seat changes and a rematch too) and tell our clients."""
-        over = game.state is not None and game.state.is_over
+        over = game.finished
         if over and not seats:
             return
+        if seats:
+            game.seat_epoch += 1
         changed = False
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
+                renamed = [s.name for s in meta.seats] != [s.name for s in game.meta.seats]
                 game.meta, changed = meta, True
-        if over or game.meta.first is None:  # over: only its rematch can have changed; waiting: only its seats
+                if renamed:  # a deleted account's lines read as its seats do now
+                    lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
+                    game.chat.read_again(lines, muted)
+        ended = game.ended_line()  # another process ended it
+        if over or game.meta.first is None or ended:  # over: only its rematch can have changed; waiting: only its seats
             if changed:
-                self.publish(game, [])
+                self.publish(game, ended)
+                if ended:
+                    self.moved(game)
             return
         entries = await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, game.version))
         if entries or changed:
@@ -296,7 +416,7 @@ class LiveGames:
 
     def forget_if_idle(self, game: LiveGame) -> None:
         """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""
-        if not game.listeners and game.state is not None and game.state.is_over:
+        if not game.listeners and game.finished:
             self.held.pop(game.meta.id, None)
 
     # ------------------------------------------------------------ broadcasting
@@ -304,9 +424,13 @@ class LiveGames:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
         self.send(game, json.dumps(message))  # encoded once
+        if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
+            game.chat.revealed = True
+            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.seated)
 
-    def send(self, game: LiveGame, message: str) -> None:
-        for queue in list(game.listeners):
+    def send(self, game: LiveGame, message: str, to: set[asyncio.Queue[str]] | None = None) -> None:
+        """`message` to every client of the game (or to those of `to`)."""
+        for queue in list(game.listeners if to is None else to & game.listeners):
             if queue.qsize() < QUEUE_LIMIT:  # a client that reads nothing misses updates; nobody waits for it
                 queue.put_nowait(message)
 
@@ -315,6 +439,7 @@ class LiveGames:
         if seat is None:
             return
         game.present[seat] += 1 if joined else -1
+        self.seen.add(game.meta.id)
         self.send(game, json.dumps({"type": "presence", **game.presence()}))
 
     # --------------------------------------------------------------- playing
@@ -335,50 +460,95 @@ class LiveGames:
                 await self.refresh(game)  # another process may have moved on; else the insert tells
             table = game.table
             if table is None:
+                if game.ended:
+                    raise GameOverError(f"{move} is not legal: {ended_words(game)}", None)
                 raise Conflict("not_started", f"the game waits for players in seats {game.open_seats}")
+            if game.ended:
+                raise GameOverError(f"{move} is not legal: {ended_words(game)}", None)
             ready = table.prepare(move, version, seat)
             winner = table.preview(ready).winner if ready.kind is Kind.STOP else None
-            await self._commit(game, [ready], winner)
+            await self.commit(game, [ready], winner)
             for hook in self.on_act:
                 hook(time.perf_counter() - arrived)
             return game.snapshot()
 
-    async def fail_seat(self, game_id: str, version: int, fault: Fault, reason: str) -> bool:
+    async def fail_seat(self, game_id: str, version: int, fault: Fault, reason: str, forfeit_after: int = 0) -> bool:
         """The seat to move at `version` failed (its clock ran out, its bot broke): the table's
         failure policy decides what follows, and that is stored and played like any move.
+        With `forfeit_after`, the seat's timeout that makes that many in a row forfeits the
+        game instead: it leaves, as if it had resigned (and with one seat left, that one wins).
         False, nothing done, if the game has moved on meanwhile (a move, or another process)."""
         game = await self.live(game_id)
         async with game.lock:
             await self.refresh(game)
             table = game.table
-            if table is None or table.over or game.version != version:
+            if table is None or table.over or game.ended or game.version != version:
                 return False
-            moves, winner = policy_moves(table, fault, reason)
+            seat = table.seat
+            forfeit = fault is Fault.TIMEOUT and forfeit_after > 0 and game.strikes[seat] + 1 >= forfeit_after
+            if forfeit and not may_leave(table, seat):  # alone (solitaire): the game ends unfinished
+                name = display_names(game.names)[seat]
+                self.forfeited += await self.end(game, f"{name} ran out of time {forfeit_after} times in a row: the game ends unfinished.")
+                return True
+            if forfeit:
+                moves, winner = leave_moves(table, seat, f"{fault}: {reason} {forfeit_after} times in a row")
+            else:
+                moves, winner = policy_moves(table, fault, reason)
             try:
-                await self._commit(game, moves, winner)
+                await self.commit(game, moves, winner)
             except StaleMoveError:
                 return False
+            self.forfeited += forfeit
             return True
 
-    async def _commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
+    async def end(self, game: LiveGame, reason: str, idle_before: datetime | None = None) -> bool:
+        """End the game without a winner, unrated (abandoned), for `reason` (a sentence): with
+        `idle_before`, only if nothing happened to it since, and no player had it open since
+        (in any process, as its `seen` time says). False if not ended now. The caller holds
+        the game's lock."""
+        ended = await self.recorder.db(self.storage.end_game, game.meta.id, game.version, game.meta.status, reason, idle_before)
+        await self.reread(game)
+        entries = game.ended_line()
+        if entries:
+            self.publish(game, entries)
+            self.moved(game)
+        return ended
+
+    async def commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
         """Store `moves` as the game's next versions (all or none), then let the table take them;
         publish what happened. The caller holds the game's lock."""
         table = game.table
         assert table is not None
+        before = table.seat
         try:
-            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner))
+            await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner, to_move_after(table, moves)))
         except StaleMoveError as stale:
-            await self.refresh(game)
+            await self.refresh(game, seats=True)
+            if game.ended:  # the version was taken by the game's end, not by a move
+                raise GameOverError(f"nothing was stored: {ended_words(game)}", None) from None
             raise StaleMoveError(stale.made_on, game.version) from None
         happened = [h for move in moves for h in table.restore(move)]
-        game.moved_at = time.time()
+        game.moved_at = self.now()
         entries = game.told(happened)
         game.driven = game.version
         if table.over:
             await self.reread(game)
-            await self.recorder.db(rate_game, self.storage, game.names, table.state, game.meta.id)
+            await self.recorder.db(rate_game, self.storage, game.meta, table.state)
         self.publish(game, entries)
         self.moved(game)
+        if not table.over and table.seat != before:
+            self.turn_begins(game)
+
+    def turn_begins(self, game: LiveGame) -> None:
+        """A seat's turn has begun (play started, or the turn passed): "your turn" hooks hear of it."""
+        if game.table is not None and not game.table.over:
+            for hook in self.on_turn:
+                hook(game, game.table.seat)
+
+
+def ended_words(game: LiveGame) -> str:
+    """Why no move is taken in a game that ended without a winner, for a refusal."""
+    return f"the game has ended ({(game.meta.ended or 'abandoned').rstrip('.')})"
 
 
 def start_line(game: LiveGame) -> dict[str, Any]:

@@ -12,15 +12,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
-from cantstop.web.db.rows import GameRow, SeatRow, now
+from cantstop.web.db.notify import NOTIFY, notice
+from cantstop.web.db.rows import ChatRow, GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import hash_token
-from cantstop.web.identity.errors import NameTaken, NoAccount
+from cantstop.web.errors import Conflict, NotFound
 from cantstop.web.identity.rows import AccountRow, ChallengeRow, FailureRow, PasskeyRow, SessionRow
 from cantstop.web.identity.spoof import lookalike_key
 from cantstop.web.names import DELETED, name_key, normal
@@ -37,6 +40,10 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def name_taken(name: str) -> Conflict:
+    return Conflict("name_taken", f"{name!r} is taken, or looks like the name of an account: choose another")
+
+
 def name_hashes(name: str) -> tuple[str, str]:
     """The hashes a name is kept under: of its case-folded form, and of its look-alike key."""
     return digest(name_key(name)), digest(lookalike_key(normal(name)))
@@ -49,8 +56,7 @@ class Account:
     created: datetime
 
 
-@dataclass(frozen=True)
-class SignedIn:
+class SignedIn(NamedTuple):
     """A live session: whose, and its token's hash (what revokes it)."""
 
     account: Account
@@ -82,6 +88,21 @@ def _account(row: AccountRow) -> Account:
     return Account(row.id, row.name, row.created)
 
 
+def _passkey(row: PasskeyRow) -> Passkey:
+    return Passkey(row.credential_id, row.account_id, row.public_key, row.sign_count, row.created)
+
+
+Owned = TypeVar("Owned", SessionRow, PasskeyRow)
+
+
+def _with_live_account(s: Session, row: type[Owned], where: ColumnElement[bool]) -> tuple[Owned, AccountRow] | None:
+    """The row of `row`'s table that `where` picks, with its account, unless that account was deleted."""
+    found = s.execute(
+        select(row, AccountRow).join(AccountRow, AccountRow.id == row.account_id).where(where, AccountRow.deleted.is_(None))
+    ).first()
+    return None if found is None else (found[0], found[1])
+
+
 class Accounts:
     """The identity room's storage, on the server's database."""
 
@@ -95,7 +116,7 @@ class Accounts:
 
     # ------------------------------------------------------------- accounts
     def create(self, name: str, password_hash: str | None) -> Account:
-        """A new account; NameTaken (nothing stored) when the name or a look-alike is taken.
+        """A new account; Conflict `name_taken` (nothing stored) when the name or a look-alike is taken.
         The two unique hashes decide, so two sign-ups racing for one name cannot both win."""
         by_name, by_look = name_hashes(name)
         row = AccountRow(name=name, name_hash=by_name, lookalike_hash=by_look, password_hash=password_hash,
@@ -106,7 +127,7 @@ class Accounts:
                 s.flush()
                 return _account(row)
         except IntegrityError:
-            raise NameTaken(f"{name!r} is taken, or looks like the name of an account: choose another") from None
+            raise name_taken(name) from None
 
     def name_is_taken(self, name: str, but: int | None = None) -> bool:
         """Whether `name` is, or looks like, the name of an account other than `but` (deleted
@@ -122,6 +143,13 @@ class Accounts:
             row = s.scalar(select(AccountRow).where(AccountRow.name_hash == name_hashes(name)[0], AccountRow.deleted.is_(None)))
             return None if row is None else (_account(row), row.password_hash)
 
+    def named(self, name: str) -> Account:
+        """The live account called `name`; NotFound `no_account` if there is none."""
+        found = self.find(name)
+        if found is None:
+            raise NotFound("no_account", f"no account is called {name!r}")
+        return found[0]
+
     def password_hash(self, account_id: int) -> str | None:
         with self._session() as s:
             return s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account_id))
@@ -130,41 +158,65 @@ class Accounts:
         with self._session() as s:
             s.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
 
+    def set_webhook(self, account_id: int, url: str | None, secret: str | None) -> None:
+        """Where the account's "your turn" is POSTed, and the secret that signs it (None: no hook)."""
+        with self._session() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(webhook_url=url, webhook_secret=secret))
+
+    def webhook(self, account_id: int) -> tuple[str, str] | None:
+        """The account's hook address and secret, if it set one (and is not deleted)."""
+        with self._session() as s:
+            found = s.execute(
+                select(AccountRow.webhook_url, AccountRow.webhook_secret).where(AccountRow.id == account_id, AccountRow.deleted.is_(None))
+            ).first()
+            return None if found is None or not found[0] or not found[1] else (found[0], found[1])
+
     def user_handle(self, account_id: int) -> bytes:
         with self._session() as s:
             return bytes.fromhex(s.scalar(select(AccountRow.user_handle).where(AccountRow.id == account_id)) or "")
 
     def rename(self, old: str, new: str) -> Account:
-        """Give an account another name (checked by the caller); NoAccount, NameTaken."""
-        found = self.find(old)
-        if found is None:
-            raise NoAccount(f"no account is called {old!r}")
-        account = found[0]
+        """Give an account another name (checked by the caller); NotFound `no_account`, Conflict `name_taken`."""
+        account = self.named(old)
         by_name, by_look = name_hashes(new)
         try:
             with self._session() as s:
                 s.execute(update(AccountRow).where(AccountRow.id == account.id).values(name=new, name_hash=by_name, lookalike_hash=by_look))
         except IntegrityError:
-            raise NameTaken(f"{new!r} is taken, or looks like the name of an account: choose another") from None
+            raise name_taken(new) from None
         return Account(account.id, new, account.created)
 
-    def delete(self, account_id: int) -> None:
+    def delete(self, account_id: int) -> list[str]:
         """Anonymise an account: its name, password, sessions and passkeys go; the row and the
         hashes of its name stay, so nobody takes the name. The seats it played in since it
-        was made (nobody else could sit under its name) read "deleted player #ID" instead."""
+        was made (nobody else could sit under its name), and the chat messages it wrote as a
+        player, read "deleted player #ID" instead. Returns the games of those seats (every
+        server process is told they changed, as of a seat moved)."""
         with self._session() as s:
             row = s.get(AccountRow, account_id)
             if row is None or row.name is None:
-                return
+                return []
             for table in (SessionRow, PasskeyRow, ChallengeRow):
                 s.execute(delete(table).where(table.account_id == account_id))
+            gone = deleted_label(account_id)
+            games = set(s.scalars(select(SeatRow.game_id).where(SeatRow.account_id == account_id)))
+            s.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=gone))
+            s.execute(update(ChatRow).where(ChatRow.account_id == account_id).values(name=gone))  # what it said stays
+            # Seats taken under its name before seats knew their account (no guest may take an account's name).
             since = select(GameRow.id).where(GameRow.created >= row.created)
             seats = s.scalars(select(SeatRow.name).distinct().where(
                 SeatRow.kind == "person", func.lower(SeatRow.name) == row.name.lower(), SeatRow.game_id.in_(since))).all()
             mine = [n for n in seats if n is not None and name_key(n) == name_key(row.name)]
             if mine:
-                s.execute(update(SeatRow).where(SeatRow.name.in_(mine), SeatRow.game_id.in_(since)).values(name=deleted_label(account_id)))
+                named = (SeatRow.name.in_(mine), SeatRow.game_id.in_(since))
+                games.update(s.scalars(select(SeatRow.game_id).where(*named)))
+                s.execute(update(SeatRow).where(*named).values(name=gone))
             row.name, row.password_hash, row.deleted = None, None, now()
+            row.webhook_url = row.webhook_secret = None
+            if self.storage.shared:
+                for game_id in games:
+                    s.execute(NOTIFY, notice(game_id, -1))
+        return sorted(games)
 
     # ------------------------------------------------------------- sessions
     def open_session(self, account_id: int, address: str, idle: timedelta, longest: timedelta) -> str:
@@ -183,10 +235,7 @@ class Accounts:
         stamp = now()
         key = hash_token(token)
         with self._session() as s:
-            found = s.execute(
-                select(SessionRow, AccountRow).join(AccountRow, AccountRow.id == SessionRow.account_id)
-                .where(SessionRow.token_hash == key, AccountRow.deleted.is_(None))
-            ).first()
+            found = _with_live_account(s, SessionRow, SessionRow.token_hash == key)
             if found is None:
                 return None
             session, account = found
@@ -227,18 +276,12 @@ class Accounts:
     def passkeys(self, account_id: int) -> list[Passkey]:
         with self._session() as s:
             rows = s.scalars(select(PasskeyRow).where(PasskeyRow.account_id == account_id).order_by(PasskeyRow.created)).all()
-            return [Passkey(r.credential_id, r.account_id, r.public_key, r.sign_count, r.created) for r in rows]
+            return [_passkey(r) for r in rows]
 
     def passkey(self, credential_id: str) -> tuple[Passkey, Account] | None:
         with self._session() as s:
-            found = s.execute(
-                select(PasskeyRow, AccountRow).join(AccountRow, AccountRow.id == PasskeyRow.account_id)
-                .where(PasskeyRow.credential_id == credential_id, AccountRow.deleted.is_(None))
-            ).first()
-            if found is None:
-                return None
-            r, account = found
-            return Passkey(r.credential_id, r.account_id, r.public_key, r.sign_count, r.created), _account(account)
+            found = _with_live_account(s, PasskeyRow, PasskeyRow.credential_id == credential_id)
+            return None if found is None else (_passkey(found[0]), _account(found[1]))
 
     def passkey_used(self, credential_id: str, sign_count: int) -> None:
         with self._session() as s:

@@ -21,8 +21,8 @@ from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
 
 from cantstop.web.deps import get_settings, is_https
+from cantstop.web.errors import Conflict, NotAllowed, NotSignedIn
 from cantstop.web.identity.accounts import Account, Accounts, SignedIn, digest
-from cantstop.web.identity.errors import CsrfRefused, NameTaken, NotSignedIn
 
 SESSION_COOKIE = "cantstop_session"
 CSRF_COOKIE = "cantstop_csrf"
@@ -65,22 +65,37 @@ def session_limits(conn: HTTPConnection) -> tuple[timedelta, timedelta]:
 
 
 def check_origin(request: Request) -> None:
-    """CsrfRefused for an unsafe request that a browser says comes from another site."""
+    """NotAllowed `csrf` for an unsafe request that a browser says comes from another origin."""
     origin = request.headers.get("origin")
     if request.method not in SAFE_METHODS and origin is not None and origin not in own_origins(request):
-        raise CsrfRefused(f"a change to an account is accepted from this site's own pages only, not from {origin[:100]}")
+        raise NotAllowed("csrf", f"a change is accepted from this site's own pages only, not from {origin[:100]}")
+
+
+async def session_of(conn: HTTPConnection) -> SignedIn | None:
+    """The session the cookie names, if live (no CSRF check: for reads, and for a WebSocket,
+    whose origin is checked when it opens)."""
+    token = conn.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > MAX_TOKEN:
+        return None
+    found: SignedIn | None = await db_of(conn)(accounts_of(conn).signed_in, token, *session_limits(conn))
+    return found
+
+
+def check_csrf(request: Request) -> None:
+    """NotAllowed `csrf` for a change (an unsafe method) that the session cookie authorises
+    without the session's CSRF token, or from another site."""
+    if request.method in SAFE_METHODS:
+        return
+    check_origin(request)
+    if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), csrf_token(request.cookies.get(SESSION_COOKIE, ""))):
+        raise NotAllowed("csrf", "a change made with a session cookie needs the session's token in the X-CSRF-Token header")
 
 
 async def current_session(request: Request) -> SignedIn | None:
     """The session the cookie names, if live; for an unsafe method, only with its CSRF token."""
-    token = request.cookies.get(SESSION_COOKIE)
-    if not token or len(token) > MAX_TOKEN:
-        return None
-    found: SignedIn | None = await db_of(request)(accounts_of(request).signed_in, token, *session_limits(request))
-    if found is not None and request.method not in SAFE_METHODS:
-        check_origin(request)
-        if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), csrf_token(token)):
-            raise CsrfRefused("a change made with a session cookie needs the session's token in the X-CSRF-Token header")
+    found = await session_of(request)
+    if found is not None:
+        check_csrf(request)
     return found
 
 
@@ -96,7 +111,7 @@ CurrentAccount = Annotated[Account | None, Depends(current_account)]
 
 async def signed_in_session(session: CurrentSession) -> SignedIn:
     if session is None:
-        raise NotSignedIn("sign in first (a session ends after a while unused, and when signed out)")
+        raise NotSignedIn("not_signed_in", "sign in first (a session ends after a while unused, and when signed out)")
     return session
 
 
@@ -117,10 +132,10 @@ def clear_session_cookies(response: Response) -> None:
         response.delete_cookie(name, path="/")
 
 
-async def check_game_names(request: Request, names: list[str], account: Account | None) -> None:
-    """NameTaken if a name someone plays under is (or looks like) an account's other than
-    the signed-in one's: nobody sits at a table as somebody else."""
+async def check_guest_names(request: Request, names: list[str]) -> None:
+    """Conflict `name_taken` if a name a guest plays under is (or looks like) an account's:
+    nobody sits at a table as somebody else (an account's own seat is under its own name)."""
     accounts, db = accounts_of(request), db_of(request)
     for name in names:
-        if await db(accounts.name_is_taken, name, None if account is None else account.id):
-            raise NameTaken(f"{name!r} is the name of an account, or looks like one: sign in as it, or play under another name")
+        if await db(accounts.name_is_taken, name, None):
+            raise Conflict("name_taken", f"{name!r} is the name of an account, or looks like one: sign in as it, or play under another name")

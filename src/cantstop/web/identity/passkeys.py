@@ -27,12 +27,17 @@ from webauthn.helpers.structs import (
 )
 
 from cantstop.web.db.rows import now
+from cantstop.web.errors import NotVerified
 from cantstop.web.identity.accounts import Account, Passkey
-from cantstop.web.identity.errors import PasskeyRefused
 
 RP_NAME = "Can't Stop"
 CHALLENGE_LASTS = timedelta(minutes=5)
 TIMEOUT_MS = 120_000
+
+
+def refused(message: str) -> NotVerified:
+    """A passkey ceremony that does not verify: stale or unknown challenge, wrong origin, bad signature."""
+    return NotVerified("passkey_refused", message)
 
 
 def rp_id(origin: str) -> str:
@@ -54,13 +59,13 @@ def registration(origin: str, account: Account, user_handle: bytes, existing: li
 
 
 def registered(credential: dict[str, Any], challenge: str, origin: str, account_id: int) -> Passkey:
-    """The passkey an authenticator made, once its answer checks out; PasskeyRefused if not."""
+    """The passkey an authenticator made, once its answer checks out; NotVerified if not."""
     try:
         verified = verify_registration_response(
             credential=credential, expected_challenge=_bytes(challenge), expected_rp_id=rp_id(origin), expected_origin=origin
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-        raise PasskeyRefused(f"the passkey was not registered: {error}") from None
+        raise refused(f"the passkey was not registered: {error}") from None
     return Passkey(bytes_to_base64url(verified.credential_id), account_id, verified.credential_public_key, verified.sign_count, now())
 
 
@@ -77,7 +82,7 @@ def credential_id(credential: dict[str, Any]) -> str:
     try:
         return str(parse_authentication_credential_json(json.dumps(credential)).id)
     except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-        raise PasskeyRefused(f"not a passkey's answer: {error}") from None
+        raise refused(f"not a passkey's answer: {error}") from None
 
 
 def authenticated(credential: dict[str, Any], challenge: str, origin: str, key: Passkey) -> int:
@@ -88,7 +93,7 @@ def authenticated(credential: dict[str, Any], challenge: str, origin: str, key: 
             credential_public_key=key.public_key, credential_current_sign_count=key.sign_count,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-        raise PasskeyRefused(f"the passkey did not sign in: {error}") from None
+        raise refused(f"the passkey did not sign in: {error}") from None
     return int(verified.new_sign_count)
 
 
@@ -96,4 +101,4 @@ def _bytes(text: str) -> bytes:
     try:
         return base64url_to_bytes(text)
     except ValueError:
-        raise PasskeyRefused("an id or challenge that is not base64url") from None
+        raise refused("an id or challenge that is not base64url") from None

@@ -6,13 +6,16 @@ The rules follow OWASP ASVS 4 (level 2): at least 12 characters, up to 128, any 
 
 from __future__ import annotations
 
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib.resources import files
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from cantstop.web.identity.errors import WeakPassword
+from cantstop.web.errors import Invalid
 
 MIN_PASSWORD, MAX_PASSWORD = 12, 128
 MIN_DISTINCT = 5  # 'aaaaaaaaaaaa' and '121212121212' are long and still guessed at once
@@ -20,6 +23,10 @@ MIN_DISTINCT = 5  # 'aaaaaaaaaaaa' and '121212121212' are long and still guessed
 # what a sign-in costs at these numbers.
 TIME_COST, MEMORY_KIB, PARALLELISM = 1, 47_104, 1
 HASHER = PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM, type=Type.ID)
+# argon2id runs on threads of its own, one core fewer than the machine has (one at least): a
+# burst of sign-ins waits its turn rather than taking every core from the games, and its
+# memory (46 MiB a hash) stays bounded.
+HASHING = ThreadPoolExecutor(max(1, (os.cpu_count() or 2) - 1), thread_name_prefix="cantstop-argon2")
 
 
 @cache
@@ -30,16 +37,24 @@ def common_passwords() -> frozenset[str]:
 
 
 def check_password(password: str, name: str) -> None:
-    """WeakPassword saying what a password needs, unless it has all of it."""
+    """Invalid `weak_password` saying what a password needs, unless it has all of it."""
+    wrong = password_problem(password, name)
+    if wrong is not None:
+        raise Invalid("weak_password", wrong)
+
+
+def password_problem(password: str, name: str) -> str | None:
+    """What a new password lacks, or None."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise WeakPassword(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters; this one has {len(password)}")
+        return f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters; this one has {len(password)}"
     folded = password.casefold()
     if folded in common_passwords():
-        raise WeakPassword("this password is on the list of the most common ones, which are tried first: choose another")
+        return "this password is on the list of the most common ones, which are tried first: choose another"
     if len(set(folded)) < MIN_DISTINCT:
-        raise WeakPassword(f"a password needs at least {MIN_DISTINCT} different characters")
+        return f"a password needs at least {MIN_DISTINCT} different characters"
     if name.casefold() in folded:
-        raise WeakPassword("a password may not hold the account's name")
+        return "a password may not hold the account's name"
+    return None
 
 
 def hash_password(password: str) -> str:
@@ -57,6 +72,16 @@ def password_matches(stored: str | None, password: str) -> bool:
         return HASHER.verify(stored or _DECOY, password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
+
+
+async def hashed(password: str) -> str:
+    """`hash_password` off the event loop, on the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(HASHING, hash_password, password)
+
+
+async def matches(stored: str | None, password: str) -> bool:
+    """`password_matches` off the event loop, on the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(HASHING, password_matches, stored, password)
 
 
 def needs_rehash(stored: str) -> bool:

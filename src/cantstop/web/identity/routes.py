@@ -7,15 +7,17 @@ change theirs. Changes to a signed-in account also need the session's CSRF token
 
 from __future__ import annotations
 
-import asyncio
 import math
+import secrets
 from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from cantstop.web.db.rows import now
 from cantstop.web.db.tokens import hash_token
-from cantstop.web.deps import client_address, get_settings, limit
+from cantstop.web.deps import client_address, get_service, get_settings, limit
+from cantstop.web.errors import Conflict, Invalid, NotSignedIn, NotVerified, TooMany
 from cantstop.web.identity import passkeys
 from cantstop.web.identity.accounts import Account, SignedIn
 from cantstop.web.identity.deps import (
@@ -31,22 +33,22 @@ from cantstop.web.identity.deps import (
     set_session_cookies,
     site_origin,
 )
-from cantstop.web.identity.errors import BadCredentials, PasskeyRefused, SignInThrottled
-from cantstop.web.identity.passwords import (
-    check_password,
-    hash_password,
-    needs_rehash,
-    password_matches,
-)
-from cantstop.web.identity.schemas import Confirm, Credentials, NewPassword, PasskeyAnswer
+from cantstop.web.identity.passwords import check_password, hashed, matches, needs_rehash
+from cantstop.web.identity.schemas import Confirm, Credentials, Hook, NewPassword, PasskeyAnswer
 from cantstop.web.names import checked_name, name_key
 from cantstop.web.routes.players import page
+from cantstop.web.webhooks import WebhookRefused, checked_address, deliver, parse_hook_url
 
 router = APIRouter(dependencies=[Depends(check_origin)])
 api = APIRouter(prefix="/api/account", tags=["accounts"])
 FREE_PER_NAME, FREE_PER_ADDRESS = 5, 20  # failed sign-ins before each further one waits
 FORGET = timedelta(days=1)  # failures this old no longer count
 WRONG = "the name or the password is wrong"  # for an unknown name as for a wrong password
+
+
+def bad_credentials(message: str) -> NotSignedIn:
+    """A wrong password, an unknown name or an unknown passkey: one code, so none is told apart."""
+    return NotSignedIn("bad_credentials", message)
 
 
 def account_json(account: Account) -> dict[str, Any]:
@@ -72,9 +74,11 @@ async def me(request: Request, session: CurrentSession) -> dict[str, Any]:
     accounts, db = accounts_of(request), db_of(request)
     keys = await db(accounts.passkeys, session.account.id)
     sessions = await db(accounts.sessions, session.account.name)
+    hook = await db(accounts.webhook, session.account.id)
     return {
         "account": account_json(session.account),
         "csrf": csrf_token(request.cookies[SESSION_COOKIE]),
+        "webhook": None if hook is None else hook[0],
         "passkeys": [{"id": k.credential_id, "created": k.created.isoformat()} for k in keys],
         "sessions": [{"created": s.created.isoformat(), "seen": s.seen.isoformat(), "address": s.address,
                       "this": s.token_hash == session.token_hash} for s in sessions],
@@ -87,8 +91,7 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     limit(request, "create")
     name = checked_name(body.name)
     check_password(body.password, name)
-    hashed = await asyncio.to_thread(hash_password, body.password)
-    account = await db_of(request)(accounts_of(request).create, name, hashed)
+    account = await db_of(request)(accounts_of(request).create, name, await hashed(body.password))
     return await open_session(request, response, account, request.cookies.get(SESSION_COOKIE))
 
 
@@ -106,12 +109,12 @@ async def failed(request: Request, keys: dict[str, int]) -> None:
 
 
 async def attempt(request: Request, keys: dict[str, int]) -> None:
-    """Count a sign-in attempt against `keys` (as failed until it succeeds); SignInThrottled
-    (nothing counted) while any of them must wait."""
+    """Count a sign-in attempt against `keys` (as failed until it succeeds); TooMany
+    `sign_in_throttled` (nothing counted) while any of them must wait."""
     wait = await db_of(request)(accounts_of(request).attempt, keys, get_settings(request).sign_in_delay, FORGET)
     if wait > 0:
         seconds = math.ceil(wait)
-        raise SignInThrottled(f"too many failed sign-ins for this name or from this address: try again in {seconds} s", seconds)
+        raise TooMany(f"too many failed sign-ins for this name or from this address: try again in {seconds} s", seconds, "sign_in_throttled")
 
 
 @api.post("/sign-in")
@@ -123,13 +126,13 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     await attempt(request, keys)
     found = await db(accounts.find, body.name)
     stored = None if found is None else found[1]
-    if not await asyncio.to_thread(password_matches, stored, body.password) or found is None or stored is None:
+    if not await matches(stored, body.password) or found is None or stored is None:
         await failed(request, keys)
-        raise BadCredentials(WRONG)
+        raise bad_credentials(WRONG)
     account = found[0]
     await db(accounts.succeeded, keys, name_throttle(body.name))
     if needs_rehash(stored):  # the parameters changed since it was hashed
-        await db(accounts.set_password, account.id, await asyncio.to_thread(hash_password, body.password))
+        await db(accounts.set_password, account.id, await hashed(body.password))
     return await open_session(request, response, account, request.cookies.get(SESSION_COOKIE))
 
 
@@ -150,16 +153,16 @@ async def sign_out_everywhere(request: Request, session: SignedInSession, respon
 
 
 async def confirm_password(request: Request, session: SignedIn, password: str) -> None:
-    """BadCredentials unless `password` is the account's. Throttled as a sign-in is, but
+    """NotSignedIn `bad_credentials` unless `password` is the account's. Throttled as a sign-in is, but
     counted against the account's sessions rather than its name, so that strangers
     guessing at the name cannot stop its owner from changing the password."""
     mine = f"account {session.account.id}"
     keys = {mine: FREE_PER_NAME, f"address {client_address(request)}": FREE_PER_ADDRESS}
     await attempt(request, keys)
     stored = await db_of(request)(accounts_of(request).password_hash, session.account.id)
-    if not await asyncio.to_thread(password_matches, stored, password):
+    if not await matches(stored, password):
         await failed(request, keys)
-        raise BadCredentials("the current password is wrong")
+        raise bad_credentials("the current password is wrong")
     await db_of(request)(accounts_of(request).succeeded, keys, mine)
 
 
@@ -169,7 +172,7 @@ async def change_password(body: NewPassword, request: Request, session: SignedIn
     await confirm_password(request, session, body.current)
     check_password(body.new, session.account.name)
     accounts, db = accounts_of(request), db_of(request)
-    await db(accounts.set_password, session.account.id, await asyncio.to_thread(hash_password, body.new))
+    await db(accounts.set_password, session.account.id, await hashed(body.new))
     # Guesses at the old password no longer count against the name: its owner has just proved it.
     owner = name_throttle(session.account.name)
     await db(accounts.succeeded, {owner: FREE_PER_NAME}, owner)
@@ -181,10 +184,53 @@ async def delete_account(body: Confirm, request: Request, session: SignedInSessi
     """Delete the account (its password confirms it): its name, password, sessions and passkeys
     go; finished games stay, shown as a deleted player's; the name stays taken."""
     await confirm_password(request, session, body.password)
-    await db_of(request)(accounts_of(request).delete, session.account.id)
+    renamed = await db_of(request)(accounts_of(request).delete, session.account.id)
+    games = get_service(request).games
+    for game_id in renamed:  # the games held here show the seats, and read the chat lines, as stored now
+        game = games.held.get(game_id)
+        if game is not None:
+            async with game.lock:
+                await games.refresh(game, seats=True)
     response = Response(status_code=204)
     clear_session_cookies(response)
     return response
+
+
+@api.put("/webhook")
+async def set_webhook(body: Hook, request: Request, session: SignedInSession) -> dict[str, str]:
+    """Set the address "your turn" is POSTed to; the reply holds the secret that signs each
+    delivery (shown this once: a new address gets a new one). The address is checked now,
+    and again at each delivery: private and loopback ones are refused unless the operator
+    allows them."""
+    limit(request, "create")
+    try:
+        await checked_address(parse_hook_url(body.url.strip()), get_settings(request).webhook_private)
+    except WebhookRefused as error:
+        raise Invalid("bad_webhook", str(error)) from None
+    secret = secrets.token_hex(24)
+    await db_of(request)(accounts_of(request).set_webhook, session.account.id, body.url.strip(), secret)
+    return {"url": body.url.strip(), "secret": secret}
+
+
+@api.delete("/webhook", status_code=204)
+async def remove_webhook(request: Request, session: SignedInSession) -> Response:
+    await db_of(request)(accounts_of(request).set_webhook, session.account.id, None, None)
+    return Response(status_code=204)
+
+
+@api.post("/webhook/test")
+async def test_webhook(request: Request, session: SignedInSession) -> dict[str, Any]:
+    """Send the hook one delivery now (event "test") and say how it went."""
+    limit(request, "create")
+    hook = await db_of(request)(accounts_of(request).webhook, session.account.id)
+    if hook is None:
+        raise Conflict("no_webhook", "this account has no webhook: set its address first")
+    payload = {"event": "test", "account": session.account.name, "sent": now().isoformat(timespec="seconds")}
+    try:
+        outcome = await deliver(hook[0], hook[1], payload, allow_private=get_settings(request).webhook_private)
+    except WebhookRefused as error:
+        raise Invalid("bad_webhook", str(error)) from None
+    return {"ok": outcome.ok, "status": outcome.status, "reason": outcome.reason}
 
 
 @api.post("/passkeys/options")
@@ -203,7 +249,7 @@ async def add_passkey(body: PasskeyAnswer, request: Request, session: SignedInSe
     accounts, db = accounts_of(request), db_of(request)
     challenge = await db(accounts.take_challenge, body.handle, session.account.id)
     if challenge is None:
-        raise PasskeyRefused("the passkey's challenge is unknown, used or expired: start again")
+        raise passkeys.refused("the passkey's challenge is unknown, used or expired: start again")
     key = passkeys.registered(body.credential, challenge, site_origin(request), session.account.id)
     await db(accounts.add_passkey, key)
     return {"id": key.credential_id}
@@ -212,7 +258,7 @@ async def add_passkey(body: PasskeyAnswer, request: Request, session: SignedInSe
 @api.delete("/passkeys/{credential_id}", status_code=204)
 async def remove_passkey(credential_id: str, request: Request, session: SignedInSession) -> Response:
     if not await db_of(request)(accounts_of(request).remove_passkey, session.account.id, credential_id[:1400]):
-        raise PasskeyRefused("this account has no such passkey")
+        raise passkeys.refused("this account has no such passkey")
     return Response(status_code=204)
 
 
@@ -234,11 +280,11 @@ async def passkey_sign_in(body: PasskeyAnswer, request: Request, response: Respo
     found = await db(accounts.passkey, passkeys.credential_id(body.credential))
     if challenge is None or found is None:
         await failed(request, keys)
-        raise BadCredentials("this passkey is not one of an account here, or its challenge expired: start again")
+        raise bad_credentials("this passkey is not one of an account here, or its challenge expired: start again")
     key, account = found
     try:
         count = passkeys.authenticated(body.credential, challenge, site_origin(request), key)
-    except PasskeyRefused:
+    except NotVerified:
         await failed(request, keys)
         raise
     await db(accounts.succeeded, keys, None)

@@ -1,4 +1,4 @@
-"""The identity room's tables (migration 0005): accounts, sessions, passkeys, passkey
+"""The identity room's tables (migrations 0005, 0006): accounts, sessions, passkeys, passkey
 challenges, and failed sign-ins. Secrets are kept only as hashes; names as hashes of the
 keys they are compared by, so that a deleted account's name stays taken without being kept."""
 
@@ -22,6 +22,9 @@ class AccountRow(Base):
     user_handle: Mapped[str] = mapped_column(String(64), unique=True)  # WebAuthn's user id, random
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
     deleted: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Where "your turn" is POSTed (web/webhooks.py), and the secret its deliveries are signed with.
+    webhook_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    webhook_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SessionRow(Base):

@@ -22,6 +22,10 @@ class NewPassword(Strict):
     new: str = PASSWORD
 
 
+class Hook(Strict):
+    url: str = Field(max_length=2000, description="where your turn is POSTed: an http:// or https:// address, public unless the server allows private ones")
+
+
 class Confirm(Strict):
     password: str = PASSWORD
 

@@ -1,28 +1,66 @@
-"""What the leaderboard and a player's page show: ratings, rating history, finished games
-with the turns each took."""
+"""What the leaderboards and a player's page show: ratings, rating history, finished games
+with the turns each took, win rates, and the games under way with those waiting first.
+
+A page is a person's (an account: its games are the ones it sat in, whatever a guest typed),
+a bot's, a guest's (the games played under a name no account has) or a legacy entry's (a
+rating from before accounts, kept apart until attached to an account).
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import func, select
 
 from cantstop.core.record import Event
+from cantstop.web.db.rows import GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
-from cantstop.web.db.values import GameStatus, Rating, StoredGame
-from cantstop.web.games.describe import display_name, summary_json
+from cantstop.web.db.values import LIVE, GameStatus, Rating, RatingKind, RatingPoint, StoredGame
+from cantstop.web.games.describe import display_name, seat_summary_json, summary_json, waiting_first
+from cantstop.web.identity.accounts import Accounts
+from cantstop.web.players import standings
 
 TURNS_KEPT = 10_000  # finished games never change: their turn counts are kept, up to this many
 
 
+def profile_url(name: str, kind: RatingKind) -> str:
+    return f"/player/{quote(name, safe='')}" + ("?legacy=1" if kind is RatingKind.LEGACY else "")
+
+
 def rating_json(r: Rating) -> dict[str, Any]:
-    return {"name": r.name, "display": display_name(r.name), "rating": round(r.ordinal, 2), "mu": round(r.mu, 2),
-            "sigma": round(r.sigma, 2), "games": r.games, "wins": r.wins}
+    return {"name": r.name, "display": display_name(r.name), "kind": r.kind.value, "url": profile_url(r.name, r.kind),
+            "rating": round(r.ordinal, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "wins": r.wins}
+
+
+def history_json(points: list[RatingPoint]) -> list[dict[str, Any]]:
+    return [{"game": p.game_id, "at": p.at.isoformat(), "rating": round(p.ordinal, 2), "mu": round(p.mu, 2),
+             "sigma": round(p.sigma, 2), "weight": p.weight} for p in points]
+
+
+def rates(outcomes: Iterable[tuple[str, int, bool]]) -> dict[str, list[dict[str, Any]]]:
+    """Games and wins by variant and by number of players, from (variant, players, won)."""
+    by: dict[str, dict[Any, list[int]]] = {"variant": defaultdict(lambda: [0, 0]), "players": defaultdict(lambda: [0, 0])}
+    for variant, players, won in outcomes:
+        for key, value in (("variant", variant), ("players", players)):
+            by[key][value][0] += 1
+            by[key][value][1] += won
+    return {
+        f"by_{key}": [{key: value, "games": games, "wins": wins, "rate": round(wins / games, 3)} for value, (games, wins) in sorted(counts.items())]
+        for key, counts in by.items()
+    }
 
 
 class Profiles:
     """Players' pages from storage; each call blocks (the routes make it off the event loop)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, clock_scale: float = 1.0) -> None:
+        """`clock_scale`: what a second of a move clock is worth (as the live games count it)."""
         self.storage = storage
+        self.clock_scale = clock_scale
+        self.accounts = Accounts(storage)
         self._turns: dict[str, int] = {}  # game id -> the turns it took
 
     def turns(self, game: StoredGame, events: list[Event]) -> int | None:
@@ -35,25 +73,71 @@ class Profiles:
             self._turns[game.id] = game.record(events).final().turn
         return self._turns[game.id]
 
-    def finished(self, name: str | None, limit: int) -> list[dict[str, Any]]:
-        """Finished games as the game lists show them, each with the turns it took."""
-        return [{**summary_json(g), "turns": self.turns(g, events)} for g, events in self.storage.finished_games(name, limit)]
+    def finished(self, name: str | None, limit: int, account: int | None = None) -> list[dict[str, Any]]:
+        """Finished games as the game lists show them, each with the turns it took: all, or
+        those of the account `account`, or those a guest or bot called `name` sat in."""
+        games = self.storage.finished_games(name, limit, account)
+        return [{**summary_json(g), "turns": self.turns(g, events)} for g, events in games]
 
-    def leaderboard(self, limit: int) -> list[dict[str, Any]]:
-        return [rating_json(r) for r in self.storage.leaderboard(limit)]
+    def finished_of(self, player: str | None, limit: int) -> list[dict[str, Any]]:
+        """All finished games, or those of `player`: an account's if an account has that name."""
+        found = None if player is None else self.accounts.find(player)
+        return self.finished(player, limit) if found is None else self.finished(None, limit, found[0].id)
 
-    def profile(self, name: str) -> dict[str, Any] | None:
-        """A player's rating, its history after each rated game, recent finished games and those
-        under way; None for a name that sits in no game here."""
-        rating = self.storage.ratings([name]).get(name)
-        games = self.finished(name, 20)
-        playing = [summary_json(g) for g in self.storage.games((GameStatus.WAITING, GameStatus.PLAYING), 20, player=name)]
-        if rating is None and not games and not playing:
+    def leaderboard(self, kind: RatingKind, limit: int) -> list[dict[str, Any]]:
+        return [rating_json(r) for r in standings.board(self.storage, kind, limit)]
+
+    def outcomes(self, name: str | None, account: int | None) -> list[tuple[str, int, bool]]:
+        """(variant, players, won) of every finished game the account (or the guest or bot
+        `name`) sat in."""
+        players = select(SeatRow.game_id, func.count().label("n")).group_by(SeatRow.game_id).subquery()
+        mine = SeatRow.account_id == account if account is not None else (SeatRow.name == name) & SeatRow.account_id.is_(None)
+        with self.storage.session() as s:
+            rows = s.execute(
+                select(GameRow.variant, players.c.n, GameRow.winner == SeatRow.seat)
+                .join(SeatRow, SeatRow.game_id == GameRow.id).join(players, players.c.game_id == GameRow.id)
+                .where(GameRow.status == GameStatus.OVER.value, mine)
+            ).all()
+        return [(variant, int(n), bool(won)) for variant, n, won in rows]
+
+    def playing(self, name: str | None, account: int | None) -> list[dict[str, Any]]:
+        """Games waiting or under way that the account (or guest or bot `name`) sits in, those
+        waiting for its move first, each marked with its seat and whether it is its turn."""
+        games = self.storage.games(LIVE, 50, player=name, account=account)
+        listed, stamp = [], now()
+        for g in games:
+            seat = next(s.seat for s in g.seats if (s.account_id == account if account is not None else s.name == name and s.account_id is None))
+            listed.append(seat_summary_json(g, seat, stamp, self.clock_scale))
+        return waiting_first(listed)
+
+    def profile(self, name: str, legacy: bool = False) -> dict[str, Any] | None:
+        """A player's page: an account's, a bot's ('bot:NAME'), a legacy entry's (`legacy`), or
+        else a guest's; None for a name with nothing to show."""
+        if legacy:
+            entry = standings.entry(self.storage, (RatingKind.LEGACY, name))
+            return None if entry is None else self._page(name, "legacy", entry, name, None)
+        if name.startswith("bot:"):
+            return self._page(name, "bot", standings.entry(self.storage, (RatingKind.BOT, name)), name, None)
+        found = self.accounts.find(name)
+        if found is not None:
+            account = found[0]
+            rating = standings.entry(self.storage, (RatingKind.PERSON, account.id))
+            return self._page(account.name, "person", rating, None, account.id, empty_ok=True)
+        page = self._page(name, "guest", None, name, None)
+        if page is not None:
+            page["legacy"] = None if standings.entry(self.storage, (RatingKind.LEGACY, name)) is None else profile_url(name, RatingKind.LEGACY)
+        return page
+
+    def _page(
+        self, name: str, kind: str, rating: Rating | None, by_name: str | None, account: int | None, empty_ok: bool = False,
+    ) -> dict[str, Any] | None:
+        games = self.finished(by_name, 20, account)
+        playing = [] if kind == "legacy" else self.playing(by_name, account)
+        if rating is None and not games and not playing and not empty_ok:
             return None
-        history = [
-            {"game": p.game_id, "at": p.at.isoformat(), "rating": round(p.ordinal, 2), "mu": round(p.mu, 2), "sigma": round(p.sigma, 2)}
-            for p in self.storage.rating_history(name)
-        ]
-        return {"name": name, "display": display_name(name), "bot": name.startswith("bot:"),
-                "rating": rating_json(rating) if rating else None, "history": history, "games": games,
-                "playing": playing}
+        return {
+            "name": name, "display": display_name(name), "kind": kind, "bot": kind == "bot",
+            "rating": rating_json(rating) if rating else None,
+            "history": history_json(standings.history(self.storage, rating.id)) if rating and rating.id is not None else [],
+            "games": games, "playing": playing, "stats": rates(self.outcomes(by_name, account)),
+        }

@@ -1,41 +1,134 @@
-"""Player ratings with openskill's Plackett-Luce model, which handles 2-4 player games."""
+"""Who is rated, and how a rated game moves ratings: openskill's Plackett-Luce model (2-4
+players), each seat's change weighted down when the same people play each other again and
+again within a month, so that a pair cannot farm a rating out of each other.
+
+A game is rated only if created so: every person seated signed in (distinct accounts), at
+least one of them, and a rated variant (`rated_variant`). Guests play friendly games, which
+move no rating.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import fields, replace
+from datetime import timedelta
 
 from openskill.models import PlackettLuce
 
 from cantstop.core.state import State
+from cantstop.core.variant import PRESETS, Variant
+from cantstop.web.db.rows import now
 from cantstop.web.db.storage import Storage
-from cantstop.web.db.values import Rating
+from cantstop.web.db.values import Rating, RatingKind, SeatKind, StoredGame
+from cantstop.web.players import standings
+from cantstop.web.players.standings import Holder, RatingChange, Result
 
 _MODEL = PlackettLuce()
+# The weight of a pair's rated games within PAIR_WINDOW: the first counts in full, each next
+# one half the last, and from the fifth on, not at all. A window of a day let a patient pair
+# farm (benchmarks/farming.py; docs/play.md has the figures): a month keeps one pair's
+# worth under two full games a month.
+PAIR_WEIGHTS = (1.0, 0.5, 0.25, 0.125)
+PAIR_WINDOW = timedelta(days=30)
+RATED_BASES = ("classic", "turtles", "turtles-relay")
+# What the published options change (Sackson's longer game, skip, no stop on an occupied space).
+OPTION_FIELDS = frozenset({"name", "to_win", "skip", "no_stop_on_occupied", "min_players", "max_players"})
+LONGER = (4, 5)  # columns to win in the longer game, for 2 or 3 players
+
+
+def rated_variant(variant: Variant, players: int) -> str | None:
+    """Why `variant` cannot be played rated by `players`, or None when it can: classic, the
+    Turtles (relay race too) and their published options are rated; a custom board is not."""
+    if players < 2:
+        return "a rated game needs two players or more: solitaire is scored in turns, not rated"
+    for name in RATED_BASES:
+        base = PRESETS[name]
+        if replace(variant, **{f.name: getattr(base, f.name) for f in fields(Variant) if f.name in OPTION_FIELDS}) != base:
+            continue
+        if variant.to_win != base.to_win and (variant.to_win not in LONGER or players > 3):
+            return f"the longer game (to_win {' or '.join(map(str, LONGER))}) is for 2 or 3 players: {variant.to_win} columns for {players} is a custom game"
+        return None
+    classic = PRESETS["classic"]
+    published = OPTION_FIELDS - {"to_win"} if variant.to_win not in (classic.to_win, *LONGER) else OPTION_FIELDS
+    changed = [f.name for f in fields(Variant) if f.name not in published and getattr(variant, f.name) != getattr(classic, f.name)]
+    return (f"rated games are played on classic, its published options (longer, skip, no stop on an occupied space) or the"
+            f" Turtles; this board is custom ({', '.join(changed) or 'its options'}): play it as a friendly game")
 
 
 def placings(state: State) -> list[int]:
-    """Rank 1 for the winner; the others by columns claimed, then by spaces climbed."""
-    def score(p: int) -> tuple[int, int]:
-        return len(state.columns_won(p)), sum(state.pieces[p])
+    """Each seat's place: 1 for the winner, then the others still playing by columns claimed,
+    then by spaces climbed; every seat that left (`state.out`: resigned, or forfeited on its
+    clock) shares the last place, the number of seats, however long it stayed: outlasting
+    another leaver earns nothing (openskill takes tied ranks)."""
 
-    order = sorted(range(state.num_players), key=lambda p: (p != state.winner, *(-x for x in score(p))))
-    ranks = [0] * state.num_players
-    for place, p in enumerate(order, 1):
+    def key(p: int) -> tuple[int, int, int]:
+        return (0 if p == state.winner else 1), -len(state.columns_won(p)), -sum(state.pieces[p])
+
+    ranks = [state.num_players] * state.num_players
+    staying = sorted((p for p in range(state.num_players) if p not in state.out), key=key)
+    for place, p in enumerate(staying, 1):
         ranks[p] = place
     return ranks
 
 
-def rate_game(storage: Storage, names: list[str], state: State, game_id: str | None = None) -> None:
-    """Update the ratings of a finished game's players (bots are rated as 'bot:NAME'); with
-    `game_id`, each player's new rating is kept as a point of their history too."""
-    if state.num_players < 2 or state.winner is None or len(set(names)) < len(names):
-        return  # solitaire has no opponents; one name in two seats would rate against itself
-    known = storage.ratings(names)
-    before = [known.get(n) or Rating(n, _MODEL.mu, _MODEL.sigma, 0, 0) for n in names]
-    teams = [[_MODEL.create_rating([r.mu, r.sigma], name=r.name)] for r in before]
+def holders(game: StoredGame) -> list[Holder | None]:
+    """Each seat's rating holder: its account for a person, its name for a bot; None for a
+    guest (a rated game has none)."""
+    found: list[Holder | None] = []
+    for s in game.seats:
+        if s.kind is SeatKind.PERSON and s.account_id is not None:
+            found.append((RatingKind.PERSON, s.account_id))
+        elif s.kind is SeatKind.BOT and s.name:
+            found.append((RatingKind.BOT, s.name))
+        else:
+            found.append(None)
+    return found
+
+
+def pair_weight(storage: Storage, game: StoredGame, seat: int, seated: list[Holder]) -> float:
+    """The weight seat `seat`'s change counts with: by the most rated games it played with any
+    one of this game's others within PAIR_WINDOW."""
+    since = now() - PAIR_WINDOW
+    mine = seated[seat]
+    together = max(standings.games_together(storage, mine, other, since, game.id) for i, other in enumerate(seated) if i != seat)
+    return PAIR_WEIGHTS[together] if together < len(PAIR_WEIGHTS) else 0.0
+
+
+def weighted(before: Rating, full_mu: float, full_sigma: float, weight: float, won: bool) -> Rating:
+    """The rating after a game that counts `weight` of a full game (whose outcome is
+    `full_mu`, `full_sigma`): that share of the move; a game of weight 0 changes nothing."""
+    if weight <= 0:
+        return before
+    mu = before.mu + weight * (full_mu - before.mu)
+    sigma = before.sigma + weight * (full_sigma - before.sigma)
+    return replace(before, mu=mu, sigma=sigma, games=before.games + 1, wins=before.wins + won)
+
+
+def rate_game(storage: Storage, game: StoredGame, state: State) -> None:
+    """Rate a finished rated game: each seat's entry moves by openskill's update, weighted by
+    how often its pair played within PAIR_WINDOW; the seats that left are rated as tied for
+    last, below every seat that stayed (`placings`). Friendly games, solitaire and a game
+    with an unrated seat change nothing."""
+    seated = holders(game)
+    if not game.rated or state.num_players < 2 or state.winner is None or None in seated or len(set(seated)) < len(seated):
+        return
+    who = [h for h in seated if h is not None]
+    known = standings.ratings(storage, who)
+    before = [known.get(h) or Rating(h[0], str(h[1]), _MODEL.mu, _MODEL.sigma, 0, 0) for h in who]
+    teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in before]
     after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state)])
-    storage.save_ratings(
-        [
-            Rating(r.name, team[0].mu, team[0].sigma, r.games + 1, r.wins + (seat == state.winner))
-            for seat, (r, team) in enumerate(zip(before, after))
-        ],
-        game_id,
-    )
+    results = []
+    for seat, (holder, old, team) in enumerate(zip(who, before, after)):
+        weight = pair_weight(storage, game, seat, who)
+        new = weighted(old, team[0].mu, team[0].sigma, weight, seat == state.winner)
+        results.append(Result(seat, holder, new, old, weight, game.seats[seat].name or ""))
+    standings.save(storage, game.id, results)
+
+
+def rating_changes(storage: Storage, game_id: str, names: Sequence[str]) -> list[RatingChange | None]:
+    """Each seat's rating change from finished game `game_id`, one per seat of `names`, in
+    seat order; None for a seat the game did not rate (a friendly game, solitaire, an
+    abandoned game). The one question the end of a game asks the ratings; blocking, like
+    every storage call."""
+    found = standings.changes(storage, game_id)
+    return [found.get(seat) for seat in range(len(names))]

@@ -1,14 +1,16 @@
-"""Player routes: the leaderboard, a profile per player name, finished games by turns, and
-the pages that show them (see `cantstop.web.pages`)."""
+"""Player routes: the leaderboards (people, bots, legacy names), a profile per player,
+finished games by turns, and the pages that show them (see `cantstop.web.pages`)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from enum import StrEnum
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import HTMLResponse
 
+from cantstop.web.db.values import RatingKind
 from cantstop.web.deps import ServiceDep
 from cantstop.web.errors import Invalid, NotFound
 from cantstop.web.names import refused_character
@@ -18,17 +20,35 @@ router = APIRouter()
 NAME_PATH = Path(max_length=40, description="a person's name, or a bot's as 'bot:NAME'")
 
 
+class Board(StrEnum):
+    PEOPLE = "people"  # accounts
+    BOTS = "bots"
+    LEGACY = "legacy"  # ratings from before accounts, not attached to one
+
+
+BOARD_KINDS = {Board.PEOPLE: RatingKind.PERSON, Board.BOTS: RatingKind.BOT, Board.LEGACY: RatingKind.LEGACY}
+
+
 @router.get("/api/players")
-async def players(service: ServiceDep, limit: int = Query(50, ge=1, le=200)) -> list[dict[str, Any]]:
-    """The leaderboard: players and bots by rating (openskill, mu - 3 sigma), with display names."""
-    return await service.recorder.db(service.profiles.leaderboard, limit)
+async def players(
+    service: ServiceDep, limit: int = Query(50, ge=1, le=200),
+    board: Annotated[Board, Query(description="people (accounts), bots, or legacy names from before accounts")] = Board.PEOPLE,
+) -> list[dict[str, Any]]:
+    """A leaderboard by rating (openskill, mu - 3 sigma), with display names: people by
+    default; bots have their own board, and so do the unclaimed legacy names."""
+    return await service.recorder.db(service.profiles.leaderboard, BOARD_KINDS[board], limit)
 
 
 @router.get("/api/players/{name:path}")
-async def player(service: ServiceDep, name: str = NAME_PATH) -> dict[str, Any]:
-    """A player's rating, its history after each rated game (oldest first), and recent finished games."""
+async def player(
+    service: ServiceDep, name: str = NAME_PATH, legacy: bool = Query(False, description="the legacy entry of this name, from before accounts"),
+) -> dict[str, Any]:
+    """A player's page: rating, its history after each rated game (oldest first), recent
+    finished games, win rates by variant and by number of players, and the games under way
+    (those waiting for the player's move first). An account's, a bot's, a guest's, or with
+    `legacy` an entry from before accounts."""
     # A name with a character no name may hold names nobody (and PostgreSQL refuses a NUL).
-    found = None if refused_character(name) else await service.recorder.db(service.profiles.profile, name)
+    found = None if refused_character(name) else await service.recorder.db(service.profiles.profile, name, legacy)
     if found is None:
         raise NotFound("no_player", f"no player called {name!r} has played here")
     return found
@@ -44,7 +64,7 @@ async def finished_games(
     wrong = None if player is None else refused_character(player)
     if wrong is not None:
         raise Invalid("bad_name", f"player: the name holds {wrong}, which no name may hold")
-    return await service.recorder.db(service.profiles.finished, player, limit)
+    return await service.recorder.db(service.profiles.finished_of, player, limit)
 
 
 def page(name: str) -> Callable[[], Awaitable[HTMLResponse]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -12,16 +13,35 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from cantstop.web.deps import ServiceDep, SettingsDep, get_limiter, get_settings, limit, token_of
+from cantstop.web.deps import ServiceDep, SettingsDep, client_address, get_limiter, token_of
 from cantstop.web.errors import Refused
 from cantstop.web.games.live import LiveGame, parse_action
-from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, json_depth, refusal
-from cantstop.web.rate_limit import MESSAGE
-from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent
+from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, refusal, too_deep
+from cantstop.web.rate_limit import MESSAGE, RateLimiter
+from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent, WsResign
+from cantstop.web.seating import account_id_of
 from cantstop.web.service import GameService
-from cantstop.web.settings import MAX_DEPTH, MAX_MESSAGE
+from cantstop.web.settings import MAX_MESSAGE
 
 router = APIRouter()
+# What `WebSocket.send_json` would send, by an encoder made once rather than one per reply.
+ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+@dataclass
+class Client:
+    """One WebSocket's client, as its messages are counted and answered: looked up once."""
+
+    address: str  # what the rate limits count by
+    limiter: RateLimiter
+    socket_rate: float  # messages a second, for the refusal's words
+    connection: str = field(default_factory=lambda: secrets.token_hex(8))  # what its messages are counted by
+    spectator: str = field(default_factory=lambda: f"Spectator {secrets.token_hex(2)}")  # its chat name if it holds no seat
+    here: set[int] = field(default_factory=set)  # the seats it counts as present (its cookie's, and those it holds at its screen)
+
+    def limit(self, what: str) -> None:
+        """Count one `what` (action, chat) for this client's address: TooMany past its limit."""
+        self.limiter.check(what, self.address)
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -41,19 +61,21 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
     await ws.accept()
     queue: asyncio.Queue[str] = asyncio.Queue()
     sender: asyncio.Task[None] | None = None
-    connection = secrets.token_hex(8)  # what its messages are counted by
-    spectator = f"Spectator {secrets.token_hex(2)}"  # how this connection is known in the chat if it holds no seat
+    client = Client(client_address(ws), get_limiter(ws), settings.socket_rate)
+    here = client.here
     seat: int | None = None
-    here: set[int] = set()  # the seats this connection counts as present (its cookie's, and those it holds at its screen)
     try:
-        seat = await service.lobby.seat_of(game_id, token_of(ws, game_id))
+        token, account_id, epoch = token_of(ws, game_id), await account_id_of(ws), game.seat_epoch
+        seat = await service.lobby.seat_of(game_id, token, account_id)
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
             game.listeners.add(queue)
             if seat is not None:
                 here.add(seat)
+                game.seated.add(queue)
                 service.games.present(game, seat, joined=True)
-            hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": game.chat.json()}
+            chat = game.chat.json(for_player=seat is not None, hiding=game.hides_spectators)
+            hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": chat}
             presence = game.presence()
             await ws.send_json({**hello, "presence": presence, "now": presence["now"]})
         sender = asyncio.create_task(forward(ws, queue))
@@ -61,9 +83,20 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            reply = await handle(ws, service, frame.get("text"), connection, game, seat, spectator, here)
+            if epoch != game.seat_epoch:  # a seat moved (a seat link used): is this one still held?
+                epoch = game.seat_epoch
+                now_held = await service.lobby.seat_of(game_id, token, account_id)
+                if now_held != seat:
+                    if seat is not None:
+                        here.discard(seat)
+                        service.games.present(game, seat, joined=False)
+                        game.seated.discard(queue)
+                    seat = now_held
+            reply = await handle(service, frame.get("text"), client, game, seat)
+            if here:
+                game.seated.add(queue)  # a screen holding seats (people at it) is a player's
             if reply is not None:
-                await ws.send_json(reply)
+                await ws.send_text(ENCODE(reply))
                 if reply.get("error") == "too_fast":
                     await ws.close(code=1008, reason="too many messages")
                     break
@@ -73,6 +106,7 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
         await ws.close(code=1011, reason=DB_DOWN["message"][:100])
     finally:
         game.listeners.discard(queue)
+        game.seated.discard(queue)
         for held in here:
             service.games.present(game, held, joined=False)
         if sender is not None:
@@ -80,26 +114,25 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
         service.games.forget_if_idle(game)
 
 
-ERRORS_ABOUT = {"action": "action", "chat": "chat", "mute": "chat", "present": "action"}  # which part of the page shows a refusal
-MODELS: dict[str, type[WsAction | WsChat | WsMute | WsPresent]] = {"action": WsAction, "chat": WsChat, "mute": WsMute, "present": WsPresent}
+ERRORS_ABOUT = {"action": "action", "resign": "action", "chat": "chat", "mute": "chat", "present": "action"}  # which part of the page shows a refusal
+MODELS: dict[str, type[WsAction | WsResign | WsChat | WsMute | WsPresent]] = {
+    "action": WsAction, "resign": WsResign, "chat": WsChat, "mute": WsMute, "present": WsPresent,
+}
 EXPECTED = (
-    'send {"type": "action", "version": N, "action": ...}, {"type": "chat", "text": ...},'
+    'send {"type": "action", "version": N, "action": ...}, {"type": "resign"}, {"type": "chat", "text": ...},'
     ' {"type": "mute", "spectators": true|false}, {"type": "present", "tokens": [...]} or {"type": "ping"}'
 )
 
 
-async def handle(
-    ws: WebSocket, service: GameService, text: str | None, connection: str, game: LiveGame, seat: int | None, spectator: str,
-    here: set[int],
-) -> dict[str, Any] | None:
+async def handle(service: GameService, text: str | None, client: Client, game: LiveGame, seat: int | None) -> dict[str, Any] | None:
     """One message from a client: its answer (an error frame names what was wrong)."""
-    if get_limiter(ws).wait(MESSAGE, connection) is not None:
-        return {"type": "error", "error": "too_fast", "message": f"more than {get_settings(ws).socket_rate:g} messages a second"}
+    if client.limiter.wait(MESSAGE, client.connection) is not None:
+        return {"type": "error", "error": "too_fast", "message": f"more than {client.socket_rate:g} messages a second"}
     if text is None:
         return {"type": "error", "error": "bad_message", "message": "messages are JSON text: a binary message is not read"}
     if len(text.encode()) > MAX_MESSAGE:
         return {"type": "error", "error": "too_big", "message": f"messages are at most {MAX_MESSAGE} bytes"}
-    if json_depth(text) > MAX_DEPTH:
+    if too_deep(text):
         return {"type": "error", **TOO_DEEP}
     try:
         data = json.loads(text)
@@ -118,17 +151,21 @@ async def handle(
         return {**bad_message(f"this {kind} message does not fit: {field_problems(error.errors())}"), "about": ERRORS_ABOUT[kind]}
     try:
         if isinstance(message, WsAction):
-            limit(ws, "action")
+            client.limit("action")
             await service.games.act(game.meta.id, seat, message.version, parse_action(message.action))
             return {"type": "ok", "version": message.version + 1}
         if isinstance(message, WsPresent):
-            await present(service, game, message.tokens, here)
+            await present(service, game, message.tokens, client.here)
             return None
-        limit(ws, "chat")
-        if message.token is not None:  # a screen holding several seats speaks for one of them
+        if message.token is not None:  # a screen holding several seats speaks (or resigns) for one of them
             seat = await service.lobby.held_seat(game.meta.id, message.token)
+        if isinstance(message, WsResign):
+            client.limit("action")
+            await service.leaving.resign(game.meta.id, seat)
+            return {"type": "ok", "resigned": seat}
+        client.limit("chat")
         if isinstance(message, WsChat):
-            await service.chat.say(game, seat, spectator, message.text)
+            await service.chat.say(game, seat, client.spectator, message.text)
         else:
             await service.chat.mute(game, seat, message.spectators)
         return None  # the message itself comes back to everyone, this client too

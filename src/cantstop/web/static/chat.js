@@ -92,6 +92,9 @@ export function createChat(root, send) {
       if (message.type === "chat") {
         if (message.text === sent) sent = null; // it went through
         add(message);
+      } else if (message.type === "chat_all") { // a rated game's end: the spectators' lines too
+        log.replaceChildren();
+        message.messages.forEach(add);
       } else if (message.type === "chat_mute") {
         setMuted(message.spectators_muted, message.by);
       } else if (message.type === "error") {

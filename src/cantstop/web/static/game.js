@@ -5,7 +5,10 @@ import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { createChat } from "./chat.js";
 import { announce, createClock, markPresence } from "./presence.js";
 import { link, profileUrl } from "./lists.js";
+import { createResign } from "./resign.js";
+import { showSummary } from "./summary.js";
 import { tourOnFirstVisit } from "./tour.js";
+import { createSeatLink, takeSeatFromLink } from "./seatlink.js";
 
 const gameId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -28,7 +31,14 @@ let joining = false; // a join of this page is on its way
 let replay = null; // { frames, index } while replaying
 let presence = null; // { connected: [seats], thinking: seat } from the server
 let skew = 0; // the server's clock minus this browser's (for the move clock)
+let me = null; // the signed-in account (its seats are found on any device), or null
+let meKnown = false; // whether the server has said who is signed in (until then, neither rated join is shown)
+let summarised = -1; // the version whose end-of-game summary is shown
 const clock = createClock(ui.status);
+const finished = () => game.status === "over" || game.status === "abandoned";
+const seatLink = createSeatLink($("move-seat"), gameId);
+// Fair play: while a rated game is on, nobody is offered odds or advice.
+const fairPlay = () => game && game.rated && !finished();
 
 // -------------------------------------------------------------- rendering
 function render() {
@@ -36,18 +46,27 @@ function render() {
   document.body.dataset.version = game.version; // lets tests and tools see what is shown
   document.body.dataset.status = game.status;
   document.body.dataset.busy = String(busy); // an action of this page is on its way
-  document.title = `Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
+  // A tab in the background tells its player the move is theirs (a turn-based game waits in one for days).
+  const yours = game.status === "playing" && game.state && game.state.winner === null && holds(game.state.player);
+  document.title = `${yours ? "Your turn — " : ""}Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
   markPresence(ui.seats, game, presence);
+  $("fair").hidden = !fairPlay();
+  ui.oddsToggle.hidden = fairPlay();
+  if (fairPlay()) ui.odds.hidden = true;
+  // A guest's seat (held by this browser's cookie) can move to another device; an account's needs no link.
+  seatLink.show(you !== null && !replay && !finished() && !game.seats[you].signed_in);
   clock.show(game, game.state ? name(game.state.player) : "", skew, !!replay);
   renderJoin();
+  resign.show(game, game.seats.filter((s) => holds(s.seat)).map((s) => ({ seat: s.seat, name: name(s.seat) })));
+  renderSummary();
   if (!state) {
     const open = game.seats.filter((s) => s.kind === "open").map((s) => s.letter);
     const seats = `seat${open.length > 1 ? "s" : ""} ${open.join(", ")}`;
-    ui.status.textContent = addingHere()
-      ? `Waiting for ${seats}: share the link, or add a person at this screen.`
-      : `Waiting for players to take ${seats}…`;
+    ui.status.textContent = !addingHere() ? `Waiting for players to take ${seats}…`
+      : game.rated ? `Waiting for ${seats}: share the link.` // a rated game has one person per screen
+        : `Waiting for ${seats}: share the link, or add a person at this screen.`;
     ui.controls.replaceChildren();
     drawBoard(ui.board, emptyState());
     fitBoard();
@@ -58,14 +77,14 @@ function render() {
   if (replay) return renderReplay();
   renderStatus(state);
   renderControls(state);
-  if (showOdds) loadOdds();
+  if (showOdds && !fairPlay()) loadOdds();
 }
 
 // The board, the dice and, for a choice hovered or focused, its dice pairs and ghost runners.
 function drawTable(state) {
   const shown = replay || preview === null || !state.legal || !state.legal[preview] ? null : preview;
   drawBoard(ui.board, state, shown === null ? null : state.legal[shown], null);
-  const way = shown !== null && state.ways ? state.ways[shown] : !replay && state.phase === "decide" ? played : null;
+  const way = shown !== null && state.ways ? state.ways[shown] : replay ? replayWay() : state.phase === "decide" ? played : null;
   drawDice(ui.dice, state.dice || lastDice(), state, way, !calm.matches && performance.now() - rolledAt < 500);
   ui.way.textContent = way ? wayText(way, state) : "";
 }
@@ -110,10 +129,13 @@ function renderSeats(state) {
     const li = text("li", null, "seat");
     if (state && !state.winner && state.winner !== 0 && state.player === s.seat && game.status === "playing") li.classList.add("to-move");
     if (state && state.winner === s.seat) li.classList.add("winner");
+    const gone = state && (state.out || []).includes(s.seat);
+    if (gone) li.classList.add("left");
     const who = s.kind === "open" ? text("span", "open seat", "seat-name") : text("a", name(s.seat), "seat-name");
     if (s.kind !== "open") Object.assign(who, { href: profileUrl(s.name), target: "_blank", rel: "noopener", title: "profile and rating (new tab)" });
     li.append(markSvg(s.seat, 22), who);
     if (holds(s.seat)) li.append(text("span", hotSeat() ? "here" : "you", "tag"));
+    if (gone) li.append(text("span", "left the game", "tag"));
     if (state) {
       const won = Object.values(state.claimed).filter((o) => o === s.seat).length;
       li.append(text("span", `${won}/${state.to_win}`, "won"));
@@ -128,7 +150,12 @@ function renderSeats(state) {
 function renderJoin() {
   // A seat this page has just taken may still read "open" until the live update comes: never offer it.
   const open = game.seats.filter((s) => s.kind === "open" && !holds(s.seat));
-  ui.join.hidden = game.status !== "waiting" || open.length === 0 || !!replay;
+  const waiting = game.status === "waiting" && open.length > 0 && !replay;
+  // A rated game seats signed-in people, one each, on their own device: a form it could only
+  // refuse is not offered (to a guest, nor to a screen that holds a seat); a note says why.
+  const ratedNote = !waiting || !game.rated || !meKnown ? null : me === null ? "guest" : addingHere() ? "seated" : null;
+  renderRatedJoin(ratedNote);
+  ui.join.hidden = !waiting || (game.rated && (!meKnown || ratedNote !== null));
   if (ui.join.hidden) return;
   const here = addingHere();
   ui.join.dataset.mode = here ? "screen" : "online";
@@ -137,6 +164,11 @@ function renderJoin() {
   $("join-submit").textContent = here ? "Add this person" : "Take the seat";
   $("join-submit").className = `button ${here ? "secondary" : "roll"}`;
   $("join-submit").disabled = joining;
+  // Signed in, a seat taken online is the account's, under its name: nothing to type.
+  const mine = me !== null && !here;
+  $("join-name").closest("label").hidden = mine;
+  $("join-name").required = !mine;
+  if (mine) $("join-submit").textContent = `Take the seat as ${me.name}`;
   const select = $("join-seat");
   const chosen = select.value; // a live update must not undo the seat being picked
   select.replaceChildren(...open.map((s) => { const o = text("option", `Seat ${s.letter}`); o.value = s.seat; return o; }));
@@ -146,12 +178,30 @@ function renderJoin() {
 
 const addingHere = () => game.seats.some((s) => holds(s.seat));
 
+// Why this screen cannot take a seat of a rated game, and what to do: `why` is "guest" (sign
+// in first, and come back here), "seated" (the others join on their own devices) or null.
+function renderRatedJoin(why) {
+  const note = $("join-rated");
+  note.hidden = why === null;
+  if (why === null || note.dataset.why === why) return; // rebuilt only when it changes: a focused link stays
+  note.dataset.why = why;
+  if (why === "seated") {
+    note.replaceChildren("A rated game: each player signs in and takes a seat on their own device. Send them the link to this page.");
+    return;
+  }
+  const back = `?next=${encodeURIComponent(location.pathname)}`;
+  note.replaceChildren("A rated game seats signed-in players only: ", link("sign in", null, `/sign-in${back}`), " or ",
+    link("make an account", null, `/sign-up${back}`), " to take a seat here. Guests play friendly games.");
+}
+
 function renderStatus(state) {
   const who = name(state.player);
   let line;
-  if (game.status === "over" || state.winner !== null) {
+  if (game.status === "abandoned") line = game.ended || "The game has ended.";
+  else if (game.status === "over" || state.winner !== null) {
     // Solitaire's score is its number of turns: fewer is better.
-    line = game.seats.length === 1 ? `Finished in ${state.turn} turns.` : `${name(state.winner)} won in ${state.turn} turns.`;
+    const turns = `${state.turn} turn${state.turn === 1 ? "" : "s"}`;
+    line = game.seats.length === 1 ? `Finished in ${turns}.` : `${name(state.winner)} won in ${turns}.`;
   }
   else if (holds(state.player) && hotSeat()) {
     line = { roll: `${who} to roll — pass the device to ${who}.`, choose: `${who}: choose how to move.`, decide: `${who}: roll again or stop?` }[state.phase];
@@ -173,9 +223,8 @@ function renderStatus(state) {
 
 function renderControls(state) {
   ui.controls.replaceChildren();
-  if (game.status === "over" || state.winner !== null) {
-    const b = button("Replay this game", "secondary", startReplay);
-    ui.controls.append(nextGame(), b, link("Download the record", "button secondary", `/api/games/${gameId}/record`));
+  if (finished() || state.winner !== null) {
+    ui.controls.append(nextGame()); // the replay and the record are in the summary below
     return;
   }
   const mine = holds(state.player);
@@ -214,6 +263,18 @@ function renderControls(state) {
   if (mine && !busy && document.activeElement === document.body) roll.focus({ preventScroll: true });
 }
 
+// The end of the game in short, once it is over; fetched again if the game changed (a rematch).
+async function renderSummary() {
+  const box = $("summary");
+  if (!finished() || replay) {
+    box.hidden = true;
+    return;
+  }
+  if (summarised === game.version) { box.hidden = false; return; }
+  summarised = game.version;
+  if (!(await showSummary(box, gameId, startReplay))) summarised = -1;
+}
+
 // After the game: its rematch if one was created, "Play again" for its players, else a new game.
 function nextGame() {
   if (game.rematch) return link("Rematch created: join", "button again", `/game/${game.rematch}`);
@@ -238,9 +299,15 @@ function button(label, cls, onClick) {
 
 // ------------------------------------------------------------------- log
 let logEntries = [];
-function addLog(entries, animate) {
+function showLog(entries) {
+  ui.log.replaceChildren();
+  addLog(entries, false, false);
+}
+
+function addLog(entries, animate, keep = true) {
   for (const entry of entries) {
-    logEntries.push(entry);
+    if (keep) logEntries.push(entry);
+    if (replay && keep) continue; // the replay shows its own log until it is closed
     const li = logItem(entry);
     ui.log.prepend(li);
     if (animate) celebrate(entry);
@@ -364,6 +431,7 @@ document.addEventListener("keydown", (event) => {
 
 // ------------------------------------------------------------------- odds
 function toggleOdds() {
+  if (fairPlay()) return;
   showOdds = !showOdds;
   localStorage.setItem("cantstop-odds", showOdds ? "1" : "0");
   oddsFor = -1;
@@ -412,17 +480,30 @@ async function startReplay() {
   replay = { frames: data.frames, index: 0 };
   ui.replay.hidden = false;
   $("replay-range").max = data.frames.length - 1;
-  $("replay-turn").max = data.frames[data.frames.length - 1].state.turn;
+  $("replay-turn").max = data.frames[data.frames.length - 1].turn;
   render();
 }
-function stopReplay() { replay = null; ui.replay.hidden = true; render(); }
+function stopReplay() { replay = null; ui.replay.hidden = true; showLog(logEntries); render(); }
 function stepReplay(delta) { if (replay) { replay.index = Math.max(0, Math.min(replay.frames.length - 1, replay.index + delta)); render(); } }
 function renderReplay() {
   const frame = replay.frames[replay.index];
   $("replay-range").value = replay.index;
-  $("replay-pos").textContent = `move ${replay.index} of ${replay.frames.length - 1} · turn ${frame.state.turn + 1}`;
+  $("replay-pos").textContent = `move ${replay.index} of ${replay.frames.length - 1} · turn ${frame.turn}`;
   ui.status.textContent = frame.log.map((e) => e.text).join(" · ") || "Start of the game";
   ui.controls.replaceChildren();
+  // The log as it stood at this position: what is still to come is not given away.
+  showLog(replay.frames.slice(0, replay.index + 1).flatMap((f) => f.log));
+}
+
+// In a replay, how the dice made the choice played from this roll: on the roll's frame (the
+// choice comes next) and on the choice's own frame.
+function replayWay() {
+  const { frames, index } = replay;
+  const chosen = (f) => f && f.log.find((e) => e.kind === "choice");
+  const [rolled, choice] = frames[index].state.phase === "choose" ? [frames[index], chosen(frames[index + 1])] : [frames[index - 1], chosen(frames[index])];
+  if (!rolled || !choice || rolled.state.phase !== "choose" || !rolled.state.ways) return null;
+  const i = rolled.state.legal.findIndex((c) => Array.isArray(c) && c.join() === choice.columns.join());
+  return i < 0 ? null : rolled.state.ways[i];
 }
 $("replay-first").addEventListener("click", () => { replay.index = 0; render(); });
 $("replay-prev").addEventListener("click", () => stepReplay(-1));
@@ -432,8 +513,8 @@ $("replay-close").addEventListener("click", stopReplay);
 $("replay-range").addEventListener("input", (e) => { replay.index = Number(e.target.value); render(); });
 $("replay-jump").addEventListener("submit", (e) => {
   e.preventDefault();
-  const turn = Number($("replay-turn").value) - 1;
-  const i = replay.frames.findIndex((f) => f.state.turn >= turn);
+  const turn = Number($("replay-turn").value);
+  const i = replay.frames.findIndex((f) => f.turn >= turn);
   replay.index = i < 0 ? replay.frames.length - 1 : i;
   render();
 });
@@ -448,7 +529,7 @@ $("join").addEventListener("submit", async (event) => {
   joining = true;
   render();
   try {
-    const body = { seat: Number($("join-seat").value), name: nameValue, screen: here };
+    const body = { seat: Number($("join-seat").value), screen: here, ...(me !== null && !here ? {} : { name: nameValue }) };
     const joined = await api(`/api/games/${gameId}/join`, { method: "POST", body });
     if (here) {
       holdSeats(gameId, [joined]);
@@ -498,6 +579,17 @@ async function copyText(value) {
 let lastLogVersion = -1; // log entries up to this version are shown already
 let socket = null;
 let socketSeat = null; // the seat the server knows this socket by (its cookie at connection)
+const resign = createResign(gameId, {
+  tokenOf: (seat) => held[seat],
+  resigned: (seat, beforeStart) => {
+    if (beforeStart) { // the seat is open again: this screen holds it no more
+      if (seat in held) forget(seat);
+      if (seat === you) { you = null; socket?.close(); }
+    }
+    ui.error.textContent = "";
+  },
+  failed: (error) => { ui.error.textContent = error.message; },
+});
 const chat = createChat($("chat"), (message) => {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
   socket.send(JSON.stringify(message));
@@ -612,6 +704,10 @@ function forget(seat) {
 
 ui.odds.hidden = !showOdds;
 ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
-connect();
+api("/api/account").then((found) => { me = found.account; meKnown = true; render(); }).catch(() => {});
+takeSeatFromLink(gameId).then((said) => {
+  if (said) ui.error.textContent = said;
+  connect(); // after the link's seat is taken, so the server knows this browser by its new cookie
+});
 checkHeld();
 tourOnFirstVisit();

@@ -14,8 +14,11 @@ export function holdSeats(gameId, taken) {
   localStorage.setItem(key(gameId), JSON.stringify(held));
 }
 
+// A seat this screen holds no more (left before the start, or its token holds nothing): with
+// the last one, the game's entry goes too, so nothing is kept (or sent) for it any more.
 export function dropSeat(gameId, seat) {
   const held = heldSeats(gameId);
   delete held[seat];
-  localStorage.setItem(key(gameId), JSON.stringify(held));
+  if (Object.keys(held).length) localStorage.setItem(key(gameId), JSON.stringify(held));
+  else localStorage.removeItem(key(gameId));
 }

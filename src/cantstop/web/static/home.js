@@ -1,15 +1,19 @@
-// The home page: create a game, list live and finished games, show the leaderboard.
+// The home page: your games (waiting for you first), create a game, list live and finished
+// games, show the leaderboard.
 import { api, stored, text } from "./api.js";
 import { markSvg } from "./board.js";
 import { gameItem, leaderRow, noneYet } from "./lists.js";
 import { tourOnFirstVisit } from "./tour.js";
 import { holdSeats } from "./held.js";
+import { yourTurn } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
 let seatOptions = [];
 let variants = [];
 
 const HERE = "here"; // a person at this screen: the seat is taken for this browser at once
+const ME = "me"; // the signed-in person: the seat is their account's, on any device
+let me = null; // the signed-in account, or null for a guest
 const NAME = /^[^\x00-\x1f;"\\[\]{}]{1,40}$/; // as the server checks names
 
 function seatRow(index, { value, name }) {
@@ -21,6 +25,7 @@ function seatRow(index, { value, name }) {
   for (const [v, l] of seatOptions) {
     const o = text("option", l);
     o.value = v;
+    o.disabled = v === HERE && $("rated").checked; // a rated game seats signed-in people only, each on their own device
     select.append(o);
   }
   select.value = value;
@@ -63,7 +68,9 @@ function variantOf(name) {
 function newGame() {
   const chosen = seats();
   const take = [];
+  if (chosen.filter((s) => s.value === ME).length > 1) throw new Error("You take one seat of a game: the others are for other people or bots.");
   chosen.forEach((s, seat) => {
+    if (s.value === ME) take.push({ seat });
     if (s.value !== HERE) return;
     const name = s.name.trim();
     const letter = "ABCD"[seat];
@@ -74,17 +81,32 @@ function newGame() {
     if (take.some((t) => t.name.toLowerCase() === name.toLowerCase())) {
       throw new Error(`Seat ${letter}: each person at this screen needs a different name.`);
     }
-    take.push({ seat, name });
+    take.push({ seat, name, screen: me !== null });
   });
-  return { variant: $("variant").value, seats: chosen.map((s) => (s.value === HERE ? "open" : s.value)), take, clock: Number($("clock").value) };
+  const specs = chosen.map((s) => (s.value === HERE || s.value === ME ? "open" : s.value));
+  return { variant: $("variant").value, seats: specs, take, clock: Number($("clock").value), rated: $("rated").checked };
+}
+
+// Rated needs an account; a guest is told how to get one, and plays friendly games.
+function setupRated() {
+  const rated = $("rated");
+  rated.disabled = me === null;
+  $("rated-note").textContent = me === null
+    ? "Rated games are for signed-in players: sign in (Account) to play them. Friendly games need no account."
+    : "Rated: every person signs in on their own device, on classic, its options or the Turtles; no odds or advice until the end.";
+  rated.addEventListener("change", () => {
+    setSeats(seats().map((s) => (rated.checked && s.value === HERE ? { value: "open", name: "" } : s)));
+  });
 }
 
 async function setup() {
+  me = (await api("/api/account")).account;
+  setupRated();
   const info = await api("/api/variants");
   variants = info.variants;
   // A level seats the bot the server names for it: the label says that bot, never a guess.
   const display = Object.fromEntries(info.bots.map((b) => [b.name, b.display]));
-  seatOptions = [["open", "A person with the link (open seat)"], [HERE, "A person at this screen"],
+  seatOptions = [...(me ? [[ME, `You (${me.name})`]] : []), ["open", "A person with the link (open seat)"], [HERE, "A person at this screen"],
     ...info.levels.map((l) => [`bot:${l.name}`, `Computer, ${l.name} (${display[l.bot]})`]),
     ...info.bots.map((b) => [`bot:${b.name}`, `${b.display} — ${b.description}`])];
   for (const v of variants) {
@@ -93,7 +115,7 @@ async function setup() {
     $("variant").append(o);
   }
   const bot = { value: `bot:${info.levels[0].name}`, name: "" };
-  setSeats([{ value: "open", name: "" }, bot]);
+  setSeats([{ value: me ? ME : "open", name: "" }, bot]);
   $("variant").addEventListener("change", () => {
     const v = variantOf($("variant").value);
     let values = seats();
@@ -126,4 +148,5 @@ async function refresh() {
 setup();
 refresh();
 setInterval(refresh, 5000);
+yourTurn($("mine-card"), $("mine"), document.title);
 tourOnFirstVisit();

@@ -1,6 +1,7 @@
 // Lists shared by the pages: games (live or finished) and leaderboard rows, linking to profiles.
 import { text } from "./api.js";
 import { markSvg } from "./board.js";
+import { timeLeft } from "./presence.js";
 
 // A profile page's address: a name may hold nearly any character, so it is encoded.
 export function profileUrl(name) {
@@ -27,16 +28,20 @@ export function gameItem(g) {
     if (g.winner === i) span.append(text("span", " (won)", "sr-only"));
     a.append(span);
   });
-  const progress = g.status === "waiting" ? "waiting for players" : g.status === "over" ? turnsText(g.turns) : "playing";
-  li.append(a, text("span", `${g.variant} · ${progress}`, "meta"));
-  if (g.status === "over") li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
+  const progress = { waiting: "waiting for players", over: turnsText(g.turns), abandoned: `abandoned after ${turnsText(g.turns ?? 0)}` }[g.status] || "playing";
+  // A seat's own list (your games, a profile's): the time left for the move it owes, on a move clock.
+  const left = g.left === undefined ? "" : ` · ${timeLeft(g.left)} left`;
+  li.append(a, text("span", `${g.variant}${g.rated ? " · rated" : ""} · ${progress}${left}`, "meta"));
+  if ((g.status === "over" || g.status === "abandoned") && g.turns !== null) {
+    li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
+  }
   return li;
 }
 
 // One row of a leaderboard: place, the player (a link to the profile), rating, games, wins.
 export function leaderRow(r, i) {
   const tr = text("tr");
-  const cells = [String(i + 1), link(r.display || r.name, null, profileUrl(r.name)), r.rating.toFixed(1), String(r.games), String(r.wins)];
+  const cells = [String(i + 1), link(r.display || r.name, null, r.url || profileUrl(r.name)), r.rating.toFixed(1), String(r.games), String(r.wins)];
   for (const c of cells) {
     const td = text("td", typeof c === "string" ? c : null);
     if (typeof c !== "string") td.append(c);
@@ -47,7 +52,7 @@ export function leaderRow(r, i) {
 
 export function noneYet() {
   const tr = text("tr");
-  const td = text("td", "No rated games yet: every game of two or more players counts.", "meta");
+  const td = text("td", "No rated games yet: a rated game between signed-in players counts.", "meta");
   td.colSpan = 5;
   tr.append(td);
   return tr;

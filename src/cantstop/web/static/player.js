@@ -1,10 +1,25 @@
 // A player's profile: rating, its history as a plot, and recent games linking to their replays.
 import { api, text } from "./api.js";
-import { gameItem } from "./lists.js";
+import { gameItem, link } from "./lists.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.slice("/player/".length));
+const legacy = new URLSearchParams(location.search).has("legacy"); // a rating from before accounts
+const KINDS = {
+  person: "A player with an account: rated games count for them.",
+  bot: "A computer player: rated on the bots' board.",
+  guest: "Played as a guest: friendly games, not rated.",
+  legacy: "A rating kept under this name from before accounts: it belongs to no account until the server's operator attaches it.",
+};
+
+function statsRows(rows, key) {
+  return rows.map((r) => {
+    const tr = text("tr");
+    for (const c of [String(r[key]), String(r.games), `${r.wins} (${Math.round(100 * r.rate)}%)`]) tr.append(text("td", c));
+    return tr;
+  });
+}
 
 function el(tag, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, tag);
@@ -39,12 +54,16 @@ export function plot(history, width = 640) {
     el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }, svg);
     el("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, svg).textContent = String(v);
   }
-  const band = history.map((p, i) => `${x(i)},${y(p.mu + p.sigma)}`).concat(history.map((p, i) => `${x(i)},${y(p.mu - p.sigma)}`).reverse());
+  // One game: the band is a bar around its dot (a polygon one point wide would not show).
+  const half = history.length === 1 ? 10 : 0;
+  const edge = (at) => history.flatMap((p, i) => (half ? [x(i) - half, x(i) + half] : [x(i)]).map((px) => `${px},${y(at(p))}`));
+  const band = edge((p) => p.mu + p.sigma).concat(edge((p) => p.mu - p.sigma).reverse());
   el("polygon", { points: band.join(" "), class: "band" }, svg);
   el("polyline", { points: history.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }, svg);
   history.forEach((p, i) => {
     const dot = el("circle", { cx: x(i), cy: y(p.rating), r: 4, class: "dot" }, svg);
-    el("title", {}, dot).textContent = `game ${i + 1}: rating ${p.rating.toFixed(1)} (μ ${p.mu.toFixed(1)}, σ ${p.sigma.toFixed(1)})`;
+    const counted = p.weight === undefined || p.weight === 1 ? "" : p.weight === 0 ? "; not counted (the same pair, too often this month)" : `; counted ${p.weight}× (the same pair again this month)`;
+    el("title", {}, dot).textContent = `game ${i + 1}: rating ${p.rating.toFixed(1)} (μ ${p.mu.toFixed(1)}, σ ${p.sigma.toFixed(1)})${counted}`;
   });
   el("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, svg).textContent = "rated games, oldest first";
   return svg;
@@ -53,16 +72,18 @@ export function plot(history, width = 640) {
 async function show() {
   let profile;
   try {
-    profile = await api(`/api/players/${encodeURIComponent(name)}`);
+    profile = await api(`/api/players/${encodeURIComponent(name)}${legacy ? "?legacy=1" : ""}`);
   } catch (error) {
     $("who").textContent = name;
     $("missing").textContent = error.message;
-    $("plot").replaceChildren(text("p", "Nothing to show.", "meta"));
+    $("plot-card").hidden = $("recent-card").hidden = true; // nobody to show: no empty cards either
     document.body.dataset.ready = "true";
     return;
   }
   document.title = `${profile.display} — Can't Stop`;
   $("who").textContent = profile.display;
+  $("kind").textContent = KINDS[profile.kind] || "";
+  if (profile.legacy) $("kind").append(" ", link("A legacy rating has this name.", null, profile.legacy));
   if (profile.rating) {
     const r = profile.rating;
     $("numbers").hidden = false;
@@ -72,8 +93,16 @@ async function show() {
     $("musigma").textContent = `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
   }
   $("plot").replaceChildren(profile.history.length ? plot(profile.history, $("plot").clientWidth)
-    : text("p", "No rated games yet: games of two or more players are rated.", "meta"));
-  $("playing").replaceChildren(...profile.playing.map((g) => gameItem(g)));
+    : text("p", "No rated games yet: rated games are between signed-in players.", "meta"));
+  $("plot-legend").hidden = !profile.history.length;
+  $("playing").replaceChildren(...profile.playing.map((g) => {
+    const li = gameItem(g);
+    if (g.your_turn) li.prepend(text("span", "Their turn", "tag your-turn"));
+    return li;
+  }));
+  $("stats-card").hidden = !profile.stats.by_variant.length;
+  $("by-variant").replaceChildren(...statsRows(profile.stats.by_variant, "variant"));
+  $("by-players").replaceChildren(...statsRows(profile.stats.by_players, "players"));
   $("playing-card").hidden = !profile.playing.length;
   $("recent").replaceChildren(...(profile.games.length ? profile.games.map((g) => gameItem(g)) : [text("li", "No finished games yet.", "meta")]));
   document.body.dataset.ready = "true";

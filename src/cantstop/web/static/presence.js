@@ -30,6 +30,14 @@ export function markPresence(list, game, presence) {
   });
 }
 
+// Seconds left as people read them: "1:05" within the hour, "11 h 59 min", "2 days 23 h".
+export function timeLeft(seconds) {
+  const days = Math.floor(seconds / 86400), hours = Math.floor((seconds % 86400) / 3600), minutes = Math.floor((seconds % 3600) / 60);
+  if (days) return `${days} day${days === 1 ? "" : "s"} ${hours} h`;
+  if (hours) return `${hours} h ${minutes} min`;
+  return `${minutes}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 // A countdown under the status line while a person's move is timed.
 export function createClock(after) {
   const el = document.createElement("p");
@@ -42,7 +50,7 @@ export function createClock(after) {
   const tick = () => {
     if (deadline === null) return;
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    el.textContent = `${who}: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left for this move`;
+    el.textContent = `${who}: ${timeLeft(left)} left for this move`;
     el.classList.toggle("low", left <= 10);
   };
   setInterval(tick, 250);

@@ -1,0 +1,65 @@
+""""Your turn" as a webhook: when a turn passes to a signed-in person who set a hook address,
+a signed JSON POST goes there (`web/webhooks.py` checks the address at every delivery and
+refuses private and loopback ones unless the operator allows them).
+
+Only the process that stored the move that passed the turn sends it, so a turn is announced
+once however many server processes share the games; the POST is queued and retried off the
+game's path, so a slow receiver never holds a game up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+from cantstop.web.db.recorder import Recorder
+from cantstop.web.db.values import SeatKind
+from cantstop.web.games.describe import display_names
+from cantstop.web.games.live import LiveGame, LiveGames
+from cantstop.web.identity.accounts import Accounts
+from cantstop.web.webhooks import WebhookSender
+
+
+def your_turn(game: LiveGame, seat: int, origin: str) -> dict[str, Any]:
+    """What a hook receives: which game waits for whom, and where to play it."""
+    return {
+        "event": "your_turn",
+        "game": game.meta.id,
+        "url": f"{origin}/game/{game.meta.id}",
+        "seat": seat,
+        "version": game.version,
+        "variant": game.meta.variant,
+        "rated": game.meta.rated,
+        "players": display_names(game.names),
+        "sent": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+class TurnHooks:
+    """Hears each turn that begins (`LiveGames.on_turn`) and posts to the seat's account's hook."""
+
+    def __init__(self, games: LiveGames, recorder: Recorder, sender: WebhookSender, origin: str = "") -> None:
+        self.recorder = recorder
+        self.accounts = Accounts(recorder.storage)
+        self.sender = sender
+        self.origin = origin.rstrip("/")  # the site's public origin; without one the link is a path
+        self.tasks: set[asyncio.Task[None]] = set()
+        games.on_turn.append(self.begins)
+
+    def begins(self, game: LiveGame, seat: int) -> None:
+        taken = game.meta.seats[seat]
+        if taken.kind is not SeatKind.PERSON or taken.account_id is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._post(taken.account_id, your_turn(game, seat, self.origin)))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _post(self, account_id: int, payload: dict[str, Any]) -> None:
+        hook = await self.recorder.db(self.accounts.webhook, account_id)
+        if hook is not None:
+            self.sender.submit(hook[0], hook[1], payload)
+
+    async def close(self) -> None:
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.sender.close()

@@ -1,0 +1,216 @@
+"""Rated and friendly games: who may play rated, ratings that belong to accounts, the
+leaderboards, repeated pairs counting less, and the farming cases of issue 22."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from account_helpers import create, people, play_between, post, rated_game, sign_up
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_web_api import play_out
+from web_helpers import auth, new_game
+
+from cantstop.core.variant import preset
+from cantstop.web.db.storage import Storage
+from cantstop.web.players import standings
+from cantstop.web.players.ratings import PAIR_WEIGHTS, rated_variant
+
+FARM = "classic+heights=1.1.1.1.1.1.1.1.1.1.1+to_win=1"  # three moves win it (issue 22)
+
+
+def boards(client: TestClient) -> dict[str, Any]:
+    return {board: client.get("/api/players", params={"board": board}).json() for board in ("people", "bots", "legacy")}
+
+
+@pytest.mark.parametrize("variant", ["classic", "classic-long", "classic-skip", "classic-no-stop-on-occupied", "turtles",
+                                     "turtles-relay", "turtles-long", "classic+skip+no_stop_on_occupied", "classic+to_win=5"])
+def test_classic_its_published_options_and_the_turtles_are_rated(variant: str) -> None:
+    assert rated_variant(preset(variant), 2) is None
+
+
+@pytest.mark.parametrize(("variant", "players", "why"), [
+    (FARM, 2, "custom (heights, to_win)"),
+    ("classic+heights=3.5.7.9.11.13.11.9.7.5.4", 2, "custom (heights)"),
+    ("classic+runners=4", 2, "custom (runners)"),
+    ("classic+wild_face=1+wild_dice=1", 2, "custom (wild_face, wild_dice)"),
+    ("classic+to_win=4", 4, "for 2 or 3 players"),
+    ("classic+to_win=2", 2, "for 2 or 3 players"),
+    ("solitaire", 1, "two players or more"),
+])
+def test_a_custom_board_is_not_rated_and_the_reason_says_what_is(variant: str, players: int, why: str) -> None:
+    reason = rated_variant(preset(variant), players)
+    assert reason is not None and why in reason
+
+
+def test_guests_play_friendly_games_only(client: TestClient) -> None:
+    refused = client.post("/api/games", json={"variant": "classic", "seats": ["open", "open"], "rated": True, "take": [{"seat": 0, "name": "Ann"}]})
+    assert refused.status_code == 403 and refused.json()["error"] == "rated_needs_account"
+    assert "sign in" in refused.json()["message"]
+    friendly = new_game(client, ["open", "bot:random"])  # one click, no account
+    assert client.post(f"/api/games/{friendly}/join", json={"seat": 0, "name": "Guest"}).status_code == 200
+
+
+def test_a_guest_cannot_join_a_rated_game_nor_a_name_stand_in_for_an_account(storage: Storage, client: TestClient) -> None:
+    with people(storage, "Ann") as (ann,):
+        game_id = create(ann, ["open", "open"]).json()["id"]
+        guest = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob"})
+        assert guest.status_code == 403 and guest.json()["error"] == "rated_needs_account"
+        posing = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "ann"})
+        assert posing.status_code in (403, 409)
+
+
+def test_an_account_takes_one_seat_and_sits_under_its_own_name(storage: Storage) -> None:
+    with people(storage, "Ann") as (ann,):
+        two = create(ann, ["open", "open"], take=[{"seat": 0}, {"seat": 1}])
+        assert two.status_code == 422 and two.json()["error"] == "bad_seat"
+        game_id = create(ann, ["open", "open", "open"]).json()["id"]
+        assert post(ann, f"/api/games/{game_id}/join", {"seat": 0}).status_code == 200
+        again = post(ann, f"/api/games/{game_id}/join", {"seat": 1})
+        assert again.status_code == 409 and again.json()["error"] == "already_seated"
+        other = post(ann, f"/api/games/{game_id}/join", {"seat": 1, "name": "Someone Else"})
+        assert other.status_code == 422 and "screen" in other.json()["message"]
+        seats = ann.get(f"/api/games/{game_id}").json()["seats"]
+        assert seats[0]["name"] == "Ann"
+
+
+def test_a_rated_game_needs_a_rated_variant_and_no_guest_at_the_screen(storage: Storage) -> None:
+    with people(storage, "Ann") as (ann,):
+        custom = create(ann, ["open", "open"], FARM, take=[{"seat": 0}])
+        assert custom.status_code == 422 and custom.json()["error"] == "not_rated_variant"
+        assert "friendly" in custom.json()["message"]
+        screen = create(ann, ["open", "open"], take=[{"seat": 0}, {"seat": 1, "name": "Bob"}])
+        assert screen.status_code == 403 and screen.json()["error"] == "rated_needs_account"
+        bots = create(ann, ["bot:random", "bot:random"])
+        assert bots.status_code == 422 and bots.json()["error"] == "bad_seats"
+        friendly = create(ann, ["open", "open"], FARM, rated=False, take=[{"seat": 0}, {"seat": 1, "name": "Bob"}])
+        assert friendly.status_code == 201, friendly.text
+
+
+def test_one_client_playing_both_seats_of_the_farm_board_moves_no_board(client: TestClient) -> None:
+    """The first farming case of issue 22: five wins in a row on a three-move board, as a guest
+    at one screen and as a signed-in person with a guest beside them: friendly, so nothing moves."""
+    for _ in range(5):
+        made = client.post("/api/games", json={"variant": FARM, "seats": ["open", "open"],
+                                                "take": [{"seat": 0, "name": "Mallory"}, {"seat": 1, "name": "Mallory Two"}]})
+        assert made.status_code == 201, made.text
+        game_id, tokens = made.json()["id"], {t["seat"]: t["token"] for t in made.json()["taken"]}
+        final = play_out_both(client, game_id, tokens)
+        assert final["status"] == "over"
+    assert boards(client) == {"people": [], "bots": [], "legacy": []}
+    rated = client.post("/api/games", json={"variant": FARM, "seats": ["open", "open"], "rated": True,
+                                             "take": [{"seat": 0, "name": "Mallory"}, {"seat": 1, "name": "Mallory Two"}]})
+    assert rated.status_code in (403, 422)
+
+
+def play_out_both(client: TestClient, game_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """One client plays every seat (people at one screen), each with its token."""
+    for _ in range(500):
+        game: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+        if game["status"] == "over":
+            return game
+        state = game["state"]
+        action = state["legal"][0] if state["phase"] == "choose" else ("stop" if state["phase"] == "decide" else "roll")
+        response = client.post(f"/api/games/{game_id}/actions", json={"version": game["version"], "action": action},
+                               headers=auth(tokens[state["player"]]))
+        assert response.status_code == 200, response.text
+    raise AssertionError("the game did not end")
+
+
+def test_a_rated_game_rates_accounts_and_bots_on_their_own_boards(storage: Storage) -> None:
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = rated_game(ann, [bob], bots=("random",))
+        final = play_between({0: ann, 1: bob}, game_id)
+        assert final["rated"] is True and final["status"] == "over"
+        board = boards(ann)
+        assert {r["name"] for r in board["people"]} == {"Ann", "Bob"} and board["legacy"] == []
+        assert [r["name"] for r in board["bots"]] == ["bot:random"]
+        assert all(r["games"] == 1 for r in board["people"] + board["bots"])
+        winner = final["seats"][final["state"]["winner"]]["name"]
+        assert next(r for r in board["people"] + board["bots"] if r["name"] == winner)["wins"] == 1
+        changes = standings.changes(storage, game_id)  # what the end-of-game summary shows
+        assert set(changes) == {0, 1, 2} and all(c.weight == 1.0 for c in changes.values())
+        assert changes[final["state"]["winner"]].change > 0
+        assert ann.get("/api/leaderboard").json() == board["people"]
+
+
+def test_a_friendly_game_between_accounts_rates_nobody(storage: Storage) -> None:
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = create(ann, ["open", "open"], rated=False, take=[{"seat": 0}]).json()["id"]
+        post(bob, f"/api/games/{game_id}/join", {"seat": 1})
+        play_between({0: ann, 1: bob}, game_id)
+        assert boards(ann) == {"people": [], "bots": [], "legacy": []}
+        assert standings.changes(storage, game_id) == {}
+
+
+def test_repeated_rated_games_between_two_accounts_stop_moving_the_leaderboard(storage: Storage) -> None:
+    """The second farming case of issue 22: the same two accounts, game after game. Within a
+    month each counts half the last; from the fifth on, the leaderboard does not move at all."""
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        weights = []
+        for n in range(len(PAIR_WEIGHTS) + 2):
+            before = boards(ann)
+            game_id = rated_game(ann, [bob])
+            play_between({0: ann, 1: bob}, game_id)
+            weights.append({c.weight for c in standings.changes(storage, game_id).values()})
+            if n >= len(PAIR_WEIGHTS):
+                assert boards(ann) == before, f"game {n + 1} moved the leaderboard"
+        assert weights == [{w} for w in PAIR_WEIGHTS] + [{0.0}, {0.0}]
+        history = ann.get("/api/players/Ann").json()["history"]
+        assert [p["weight"] for p in history] == [*PAIR_WEIGHTS, 0.0, 0.0]
+
+
+def test_a_rating_belongs_to_the_account_not_to_its_name(storage: Storage, client: TestClient) -> None:
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = rated_game(ann, [bob])
+        play_between({0: ann, 1: bob}, game_id)
+        profile = ann.get("/api/players/Ann").json()
+        assert profile["kind"] == "person" and profile["rating"]["games"] == 1
+        assert [g["id"] for g in profile["games"]] == [game_id]
+        assert [g["id"] for g in ann.get("/api/finished", params={"player": "ann"}).json()] == [game_id]  # the account's games
+    # A guest cannot take an account's name, so no guest's game can reach its page.
+    taken = client.post(f"/api/games/{new_game(client, ['open'], 'solitaire')}/join", json={"seat": 0, "name": "ANN"})
+    assert taken.status_code == 409 and taken.json()["error"] == "name_taken"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1, 40), st.floats(0.5, 9), st.floats(1, 40), st.floats(0.5, 9), st.sampled_from([*PAIR_WEIGHTS, 0.0]), st.booleans())
+def test_a_game_of_weight_w_moves_a_rating_by_that_share_of_a_full_game(
+    mu: float, sigma: float, full_mu: float, full_sigma: float, weight: float, won: bool
+) -> None:
+    from cantstop.web.db.values import Rating, RatingKind
+    from cantstop.web.players.ratings import weighted
+
+    before = Rating(RatingKind.PERSON, "Ann", mu, sigma, 3, 1, 1, 1)
+    after = weighted(before, full_mu, full_sigma, weight, won)
+    if weight == 0:
+        assert after == before  # no move, and the game does not count
+        return
+    assert after.mu - before.mu == pytest.approx(weight * (full_mu - mu))
+    assert after.sigma - before.sigma == pytest.approx(weight * (full_sigma - sigma))
+    assert (after.games, after.wins) == (4, 1 + won)
+    assert min(mu, full_mu) - 1e-9 <= after.mu <= max(mu, full_mu) + 1e-9
+
+
+def test_the_leaderboard_lists_live_accounts_only(storage: Storage) -> None:
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = rated_game(ann, [bob])
+        play_between({0: ann, 1: bob}, game_id)
+        from account_helpers import PASSWORD
+
+        assert post(bob, "/api/account/delete", {"password": PASSWORD}).status_code == 204
+        assert [r["name"] for r in boards(ann)["people"]] == ["Ann"]
+
+
+def test_a_guest_page_shows_games_and_no_rating(client: TestClient) -> None:
+    game_id = new_game(client, ["open", "bot:random"], "classic+to_win=1")
+    response = client.post(f"/api/games/{game_id}/join", json={"seat": 0, "name": "Gus"})
+    play_out(client, game_id, response.json()["token"])
+    page = client.get("/api/players/Gus").json()
+    assert page["kind"] == "guest" and page["rating"] is None and page["history"] == []
+    assert [g["id"] for g in page["games"]] == [game_id] and page["legacy"] is None
+    assert page["stats"]["by_players"][0]["players"] == 2 and page["stats"]["by_players"][0]["games"] == 1
+    sign_up(client, "Hal")
+    assert client.get("/api/players/Hal").json()["kind"] == "person"  # an account with no game yet has a page
