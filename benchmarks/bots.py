@@ -14,6 +14,7 @@ import argparse
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -133,7 +134,12 @@ def first_seat_wins(name: str, games: int, seed: int) -> tuple[int, int, str]:
         run = simulate("classic", [name, name], games=games, seed=seed, threads=1)
         return int((run.winner == run.seats[:, 0]).sum()), run.games, "fast"
     except (ImportError, ValueError):
-        return sum(play_game((name, name), seed + g) == 0 for g in range(games)), games, "core"
+        wins = 0
+        for g in range(games):
+            wins += play_game((name, name), seed + g) == 0
+            if (g + 1) % 1000 == 0:  # a long core run reports as it goes: an interrupted one still tells
+                print(f"{name} vs itself: seat A won {wins} of {g + 1} (seeds {seed}..{seed + g})", file=sys.stderr, flush=True)
+        return wins, games, "core"
 
 
 def main() -> None:

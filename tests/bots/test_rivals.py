@@ -1,5 +1,6 @@
 """The rivals bot: legal play with two to four players, what it refuses, weights read with
-numpy alone, turns that stop or roll as the learned chances say, and a win over a weak bot."""
+numpy alone, compiled stop values equal to the numpy value's, turns that stop or roll as
+the learned chances say, and a win over a weak bot."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import sys
 
 import numpy as np
 import pytest
-from test_bots import play_game, wins_with_seats_swapped
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_bots import play_game, random_position, wins_with_seats_swapped
 
 from cantstop import PRESETS, Phase, SetupError, State
 from cantstop.bots import Budget, get_bot
-from cantstop.bots.learned_value import FEATURES, load_model
+from cantstop.bots.learned_value import FEATURES, load_models
 from cantstop.core.state import ROLL, STOP, make_state
 from cantstop.core.variant import preset
 
@@ -35,13 +38,22 @@ def test_rivals_fits_the_classic_board_alone_and_with_up_to_three_rivals() -> No
     assert fitting_games() == [("classic", 1), ("classic", 2), ("classic", 3), ("classic", 4), *alone]
 
 
+def test_rivals_plays_the_small_boards_it_learned_with_two_players_only() -> None:
+    boards = [key.replace("solitaire", "classic", 1) for key in load_models() if key != "solitaire"]
+    assert "classic+heights=1.2.3.4.3.2.1+faces=4" in boards
+    for spec in boards:
+        assert RIVALS.fits(preset(spec), 2) is None
+        assert "learned for 2 players, not 3" in str(RIVALS.fits(preset(spec), 3))
+    assert "learned on these boards only" in str(RIVALS.fits(preset("classic+faces=4+heights=2.3.4.5.4.3.2"), 2))
+
+
 @pytest.mark.parametrize(
     ("variant", "players", "why"),
     [
         ("classic-skip", 2, "standard rules only"),
         ("classic-no-stop-on-occupied", 3, "standard rules only"),
-        ("classic-long", 2, "learned on the solitaire board"),
-        ("turtles", 2, "learned on the solitaire board"),
+        ("classic-long", 2, "learned on these boards only"),
+        ("turtles", 2, "learned on these boards only"),
     ],
 )
 def test_rivals_refuses_up_front_what_it_cannot_play(variant: str, players: int, why: str) -> None:
@@ -62,10 +74,10 @@ def test_weights_load_and_give_chances_with_numpy_alone() -> None:
     script = (
         "import sys; sys.modules['numba'] = None\n"
         "import numpy as np\n"
-        "from cantstop.bots.learned_value import load_model\n"
-        "model = load_model()\n"
+        "from cantstop.bots.learned_value import load_models\n"
+        "model = load_models()['solitaire']\n"
         "progress = np.zeros((1, 3, 11), dtype=np.int64)\n"
-        "chances = model.chances(progress, np.full((1, 11), -1), 3)\n"
+        "chances = model.chances(progress, np.full((1, 11), -1))\n"
         "assert abs(chances.sum() - 1) < 1e-12, chances\n"
         "print(model.key, *np.round(chances[0], 3))\n"
     )
@@ -77,12 +89,12 @@ def test_weights_load_and_give_chances_with_numpy_alone() -> None:
 
 
 def test_shipped_weights_name_their_features_and_favour_progress() -> None:
-    model = load_model()
+    model = load_models()["solitaire"]
     assert model.coef.shape == (len(FEATURES),)
     owner = np.full((2, 11), -1)
     progress = np.zeros((2, 2, 11), dtype=np.int64)
     progress[1, 0, 5] = 10  # in the second position the mover is near the top of 7
-    chances = model.chances(progress, owner, 3)
+    chances = model.chances(progress, owner)
     assert chances[1, 0] > chances[0, 0]
     np.testing.assert_allclose(chances.sum(axis=1), 1.0)
 
@@ -118,3 +130,111 @@ def test_rivals_beats_the_random_bot_with_seats_swapped() -> None:
     # The expert wins 99.5% of its games against random; a fair coin wins 20 of 24 with
     # probability 0.08%.
     assert wins >= 20
+
+
+def in_turn_spaces(turn_rivals: object, progress: np.ndarray, room: np.ndarray) -> list[np.ndarray]:
+    """Every in-turn state's spaces of the mover, in the kernel's numbering (a plain reading of it)."""
+    rows = []
+    for mask in turn_rivals.classes.runner_masks:  # type: ignore[attr-defined]
+        cols = [i for i in range(len(room)) if int(mask) >> i & 1]
+        size = int(np.prod([room[c] for c in cols])) if cols else 1
+        for local in range(size):
+            space = progress.copy()
+            for c in cols:  # mixed radix, the lowest column fastest
+                space[c] += 1 + local % room[c]
+                local //= room[c]
+            rows.append(space)
+    return rows
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), moves=st.integers(0, 400))
+def test_compiled_stop_values_are_the_numpy_values_chances(players: int, seed: int, moves: int) -> None:
+    """Every in-turn state's stop value equals 1 - the model's chance for the mover after that stop."""
+    from cantstop.bots.rivals import _rivals
+
+    state = random_position("classic", players, seed, moves)
+    rivals = _rivals(state.variant, players)
+    turn = rivals.turn(state)
+    turn.whole()
+    progress, owner = rivals.position(state)
+    mover = progress[0, -1]
+    heights = np.array(state.variant.heights)
+    expected = []
+    for space in in_turn_spaces(rivals, mover, turn.room):
+        won = (space == heights) & (owner[0] < 0)
+        after_owner = np.where(won, players - 1, owner[0])
+        after = np.where(won, 0, progress[0])
+        after[-1] = space
+        if np.count_nonzero(after_owner == players - 1) >= state.variant.to_win:
+            expected.append(0.0)
+        else:
+            expected.append(1.0 - rivals.model.chances(after[None], after_owner[None])[0, -1])
+    np.testing.assert_allclose(turn.stops[: len(expected)], expected, rtol=0, atol=1e-12)
+    assert len(expected) == int(turn.offsets[-1])
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), moves=st.integers(0, 400))
+def test_a_turn_worked_out_as_decisions_need_it_values_them_as_the_whole_turn(
+    players: int, seed: int, moves: int
+) -> None:
+    """Each decision evaluates only the states it can lead to; their values are the whole turn's."""
+    from cantstop.bots.rival_turns import LazyTurn
+    from cantstop.bots.rivals import _rivals
+
+    state = random_position("classic", players, seed, moves)
+    rivals = _rivals(state.variant, players)
+    lazy = LazyTurn(rivals, *rivals.position(state))
+    whole = LazyTurn(rivals, *rivals.position(state))
+    whole.whole()
+    own = state.pieces[state.seat][2:]
+    taken = [r - p if r else 0 for r, p in zip(state.runners[2:], own, strict=True)]
+    moves_to = [taken]
+    if state.phase is Phase.CHOOSE:
+        moves_to = [[t + choice.count(c) for c, t in enumerate(taken, 2)] for choice in state.options]
+    for moved in moves_to:
+        number = lazy.number(moved)
+        assert number == whole.number(moved)
+        assert lazy.after(number) == whole.after(number)
+        assert lazy.stops[number] == whole.stops[number]
+    assert lazy.done.sum() <= whole.done.sum()
+
+
+def test_threads_asking_one_turn_at_once_work_it_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web asks bots in threads: a turn they share is evaluated by one at a time, once."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cantstop.bots.rival_turns import LazyTurn
+
+    inside, most, calls = 0, 0, 0
+    count = threading.Lock()
+    evaluate = LazyTurn._evaluate
+
+    def slow(turn: LazyTurn, todo: np.ndarray) -> float:
+        nonlocal inside, most, calls
+        with count:
+            inside += 1
+            calls += 1
+            most = max(most, inside)
+        time.sleep(0.02)  # lets the other threads run while this one evaluates
+        found = evaluate(turn, todo)
+        with count:
+            inside -= 1
+        return found
+
+    monkeypatch.setattr(LazyTurn, "_evaluate", slow)
+    from cantstop.bots.learned_value import load_models
+    from cantstop.bots.rival_turns import Rivals
+
+    state = random_position("classic", 2, 5, 0)  # the first roll of the empty board
+    alone = Rivals(preset("classic"), 2, load_models()["solitaire"]).action(state)
+    once = calls  # one evaluation per choice that needs states not worked out yet
+    rivals = Rivals(preset("classic"), 2, load_models()["solitaire"])
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(rivals.action, [state] * 8))
+    assert answers == [alone] * 8
+    assert most == 1
+    assert calls == 2 * once

@@ -16,6 +16,7 @@ from cantstop.arena.runner import SUMMARY_LINES, run_match
 from cantstop.bots import Budget, get_bot
 from cantstop.cli import main
 from cantstop.core.state import Phase
+from cantstop.core.variant import preset
 from cantstop.solve.duo import DuoBoard, board_for
 from cantstop.solve.errors import SolveError
 from cantstop.solve.layer import SOLVED
@@ -101,7 +102,7 @@ def test_two_optimal_bots_reproduce_the_first_players_solved_chance(solved_folde
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("bot", ["rule28", "ga", "expert"])
+@pytest.mark.parametrize("bot", ["rule28", "ga", "expert", "rivals"])
 def test_no_heuristic_bot_beats_the_optimal_bot(bot: str, solved_folder: Path, tmp_path: Path) -> None:
     """Seat-swapped games on duplicate dice: the optimal bot wins at least half, less three standard errors."""
     games = 1000
@@ -109,6 +110,27 @@ def test_no_heuristic_bot_beats_the_optimal_bot(bot: str, solved_folder: Path, t
     outcome = run_match(spec, games, 2, tmp_path / bot)
     rate = outcome.tally.wins[0] / outcome.tally.games
     assert rate >= 0.5 - 3 * (0.25 / games) ** 0.5, rate
+
+
+def test_the_rivals_bot_learned_to_play_a_solved_board_as_the_optimal_bot_does(solved_folder: Path) -> None:
+    """Its shipped value of DUO_PLAY, with each turn optimised exactly, makes the optimal bot's decisions."""
+    rivals, optimal = get_bot("rivals"), get_bot("optimal")
+    assert rivals.fits(preset(DUO_PLAY), 2) is None
+    rng = random.Random(3)
+    dice = SeededDice("rivals-as-optimal")
+    asked = agreed = 0
+    for _ in range(60):  # games of random play: positions off the optimal path too
+        state = new_game(DUO_PLAY, 2)
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.ROLL:
+                state = state.roll(dice.roll(4, state.variant.faces))
+                continue
+            if len(state.legal_actions()) > 1:
+                asked += 1
+                agreed += rivals.play(state, rng, Budget()) == optimal.play(state, rng, Budget())
+            state = state.play(rng.choice(state.legal_actions()))
+    assert asked > 100
+    assert agreed >= 0.97 * asked, (agreed, asked)
 
 
 def test_solve_players_2_prints_the_first_players_chance_and_any_positions(solved_folder: Path) -> None:

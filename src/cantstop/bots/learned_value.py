@@ -1,10 +1,12 @@
 """The rivals bot's learned value: each player's chance to win a position between turns.
 
 A conditional logit over the players: each scores a weighted sum of a few numbers of
-its progress (`FEATURES`), and the chances are the scores' softmax. The first number is
-the turns the player still needs by `expert2`'s fitted curve, with columns claimed by
-others worth nothing to it; the others say what that curve cannot see (claims, no way
-left to win, turns to wait before moving). numpy alone.
+its progress (`FEATURES`), and the chances are the scores' softmax. The first numbers
+are the turns the player still needs alone (`Turns`): on a board the solitaire solver
+has solved, its exact expected turns; elsewhere `expert2`'s fitted curve of the expert's
+progress measure. The others say what that number cannot see (claims, no way left to
+win, turns to wait before moving). Every board has its own weights (`Model`), learned by
+self-play (`examples/train_rivals.py`) and shipped in one file read with numpy alone.
 """
 
 from __future__ import annotations
@@ -19,36 +21,90 @@ import numpy as np
 import numpy.typing as npt
 
 from cantstop.bots.expert import ALPHA, SPARE
-from cantstop.bots.expert2 import KNOTS
-from cantstop.core.variant import preset
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 WEIGHTS = "rivals.npz"
-# One weight per feature, in this order (see `player_features`).
-# Not the columns others claimed: with the claims, their total, the same for every player.
-FEATURES = ("turns", "turns squared", "claims", "cannot win", "waits 1", "waits 2", "waits 3")
+# One weight per feature, in this order (see `player_features`). Not the columns others
+# claimed: with the claims, their total, the same for every player, cancels in the softmax.
+FEATURES = ("turns", "turns squared", "root of turns", "claims", "cannot win", "waits 1", "waits 2", "waits 3")
+MOST_PLAYERS = 4  # waits 1..3: the one-hot features above
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
+class Turns:
+    """One player's expected turns to finish alone, from its progress on a board.
+
+    Exact: `table[i]` is the solitaire solver's value of the anchor of index i (progress
+    of column c times the product of (height + 1) of the columns before it; a claimed
+    column at its height). Fitted: the expert's measure (each column's fraction climbed to
+    the power ALPHA, 1 when claimed; the `to_win` largest in full, the rest by SPARE)
+    mapped through the curve `knots` (measures, turns). Exactly one of them is non-empty.
+    A column a rival claimed holds no progress of the player's (the claim wiped it).
+    """
+
+    heights: tuple[int, ...]
+    to_win: int
+    table: FloatArray
+    knots: FloatArray
+
+    @property
+    def exact(self) -> bool:
+        return len(self.table) > 0
+
+    @property
+    def strides(self) -> IntArray:
+        return np.cumprod([1, *(h + 1 for h in self.heights[:-1])]).astype(np.int64)
+
+    @property
+    def worth(self) -> FloatArray:
+        """worth[i, p]: column i's worth at progress p (the expert's measure), 1 at the top."""
+        table = np.zeros((len(self.heights), max(self.heights) + 1))
+        for i, h in enumerate(self.heights):
+            table[i, : h + 1] = [(space / h) ** ALPHA for space in range(h + 1)]
+        return table
+
+    def of(self, progress: IntArray) -> FloatArray:
+        """Expected turns for each row of `progress` (rows: positions; columns: board columns)."""
+        if self.exact:
+            return np.asarray(self.table[progress @ self.strides])
+        worth = _worth(self)[np.arange(len(self.heights)), progress]
+        ranked = -np.sort(-worth, axis=1)
+        measure = ranked[:, : self.to_win].sum(axis=1) + SPARE * ranked[:, self.to_win :].sum(axis=1)
+        won = np.count_nonzero(worth >= 1.0, axis=1) >= self.to_win
+        return np.where(won, 0.0, np.interp(measure, self.knots[0], self.knots[1]))
+
+
+@cache
+def _worth(turns: Turns) -> FloatArray:
+    return turns.worth
+
+
+@dataclass(frozen=True, eq=False)
 class Model:
-    """A learned value: the weights of `FEATURES` for the board `key` (the solver's key)."""
+    """A learned value of one board: the weights of `FEATURES` and the board's `Turns`."""
 
-    key: str
+    key: str  # the board: the solver's key of the variant (`cantstop.solve.board.solver_key`)
     coef: FloatArray
+    turns: Turns
+    players: tuple[int, ...]  # the player counts it was trained for
 
-    def score(self, progress: IntArray, mine: Any, others: Any, waits: int, to_win: int) -> FloatArray:
+    def score(self, progress: IntArray, mine: Any, others: Any, waits: int) -> FloatArray:
         """One player's score in each position (see `player_features`); chances are their softmax."""
-        return np.asarray(player_features(progress, mine, others, waits, to_win, self.key) @ self.coef)
+        return np.asarray(player_features(self.turns, progress, mine, others, waits) @ self.coef)
 
-    def chances(self, progress: IntArray, owner: IntArray, to_win: int) -> FloatArray:
+    def chances(self, progress: IntArray, owner: IntArray) -> FloatArray:
         """Each player's chance to win (rows: positions; columns: players, the one to move first).
 
-        `progress[s, p, i]` is player p's progress in column i of position s; `owner[s, i]`
-        the player (same order) who claimed column i, or -1.
+        `progress[s, p, i]` is player p's progress in column i of position s (a claimed
+        column at its height for its owner, 0 for the others); `owner[s, i]` the player
+        (same order) who claimed column i, or -1.
         """
-        return softmax(features(progress, owner, to_win, self.key) @ self.coef)
+        return softmax(features(self.turns, progress, owner) @ self.coef)
+
+    def with_coef(self, coef: FloatArray) -> Model:
+        return Model(self.key, np.asarray(coef, dtype=np.float64), self.turns, self.players)
 
 
 def softmax(scores: FloatArray) -> FloatArray:
@@ -58,73 +114,64 @@ def softmax(scores: FloatArray) -> FloatArray:
     return np.asarray(odds / odds.sum(axis=1, keepdims=True))
 
 
-def features(progress: IntArray, owner: IntArray, to_win: int, key: str) -> FloatArray:
+def features(turns: Turns, progress: IntArray, owner: IntArray) -> FloatArray:
     """Every player's `FEATURES`, shape (positions, players, features); players from the one to move."""
     players = progress.shape[1]
     claimed = owner >= 0
     return np.stack(
-        [
-            player_features(progress[:, p], owner == p, claimed & (owner != p), p, to_win, key)
-            for p in range(players)
-        ],
+        [player_features(turns, progress[:, p], owner == p, claimed & (owner != p), p) for p in range(players)],
         axis=1,
     )
 
 
-def player_features(
-    progress: IntArray, mine: Any, others: Any, waits: int, to_win: int, key: str
-) -> FloatArray:
+def player_features(turns: Turns, progress: IntArray, mine: Any, others: Any, waits: int) -> FloatArray:
     """One player's `FEATURES` in each position (rows), shape (positions, features).
 
-    `mine`/`others`: the columns this player / someone else claimed; `waits`: the turns
-    of others before this player moves (0: to move).
+    `mine`/`others`: the columns this player / someone else claimed (the player's progress
+    there is its height / 0); `waits`: the turns of others before this player moves (0: to move).
     """
-    xs, ys = _knots(key)
     columns = progress.shape[1]
-    mine, others = np.broadcast_to(mine, progress.shape), np.broadcast_to(others, progress.shape)
-    worth = _worth_table(key)[np.arange(columns), progress]
-    worth = np.where(mine, 1.0, np.where(others, 0.0, worth))
-    ranked = -np.sort(-worth, axis=1)
-    measure = ranked[:, :to_win].sum(axis=1) + SPARE * ranked[:, to_win:].sum(axis=1)
-    turns = np.interp(measure, xs, ys)
-    claims = np.count_nonzero(mine, axis=1)
-    lost = np.count_nonzero(others, axis=1)
+    others = np.broadcast_to(others, progress.shape)
+    t = turns.of(progress)
     out = np.zeros((len(progress), len(FEATURES)))
-    out[:, 0] = turns
-    out[:, 1] = turns * turns / 10
-    out[:, 2] = claims
-    out[:, 3] = columns - lost < to_win  # too few columns left to win
+    out[:, 0] = t
+    out[:, 1] = t * t / 10
+    out[:, 2] = np.sqrt(t)
+    out[:, 3] = np.count_nonzero(np.broadcast_to(mine, progress.shape), axis=1)
+    out[:, 4] = columns - np.count_nonzero(others, axis=1) < turns.to_win  # too few columns left to win
     if waits:
-        out[:, 3 + waits] = 1.0
+        out[:, 4 + waits] = 1.0
     return out
 
 
-@cache
-def _knots(key: str) -> tuple[FloatArray, FloatArray]:
-    xs, ys = KNOTS[key]
-    return np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64)
+def _resource(source: str | Path) -> Any:
+    return source if isinstance(source, Path) else resources.files("cantstop.bots").joinpath("weights", source)
 
 
 @cache
-def _worth_table(key: str) -> FloatArray:
-    """worth[i, p]: column i's worth at progress p, the expert's measure (see expert2)."""
-    heights = preset(key).heights
-    table = np.zeros((len(heights), max(heights) + 1))
-    for i, h in enumerate(heights):
-        table[i, : h + 1] = [(space / h) ** ALPHA for space in range(h + 1)]
-    return table
-
-
-@cache
-def load_model(source: str | Path = WEIGHTS) -> Model:
-    """The shipped weights by file name (`weights/NAME`), or a file at a path; loaded once."""
-    where = source if isinstance(source, Path) else resources.files("cantstop.bots").joinpath("weights", source)
-    with where.open("rb") as file, np.load(file) as data:
+def load_models(source: str | Path = WEIGHTS) -> dict[str, Model]:
+    """Every board's learned value by the board's key: the shipped file (`weights/NAME`) or a path; loaded once."""
+    with _resource(source).open("rb") as file, np.load(file) as data:
         names = tuple(str(name) for name in data["features"])
         if names != FEATURES:
             raise ValueError(f"{source} holds weights of features {names}, this bot reads {FEATURES}")
-        return Model(str(data["key"]), data["coef"].astype(np.float64))
+        models = {}
+        for i, key in enumerate(str(k) for k in data["keys"]):
+            heights = tuple(int(h) for h in data[f"heights_{i}"])
+            turns = Turns(heights, int(data[f"to_win_{i}"]), data[f"table_{i}"].astype(np.float64), data[f"knots_{i}"])
+            players = tuple(int(p) for p in data[f"players_{i}"])
+            models[key] = Model(key, data[f"coef_{i}"].astype(np.float64), turns, players)
+        return models
 
 
-def save_model(model: Model, path: Path) -> None:
-    np.savez(path, key=np.array(model.key), features=np.array(FEATURES), coef=model.coef)
+def save_models(models: list[Model], path: Path) -> None:
+    """Write boards' learned values to one file (`load_models` reads it); exact turns as float32."""
+    arrays: dict[str, Any] = {"features": np.array(FEATURES), "keys": np.array([m.key for m in models])}
+    for i, m in enumerate(models):
+        arrays[f"heights_{i}"] = np.array(m.turns.heights, dtype=np.int64)
+        arrays[f"to_win_{i}"] = np.array(m.turns.to_win)
+        arrays[f"table_{i}"] = m.turns.table.astype(np.float32)
+        arrays[f"knots_{i}"] = m.turns.knots
+        arrays[f"players_{i}"] = np.array(m.players, dtype=np.int64)
+        arrays[f"coef_{i}"] = m.coef
+    np.savez_compressed(path, **arrays)

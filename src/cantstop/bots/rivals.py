@@ -3,8 +3,9 @@
 Each turn is optimised exactly by the solver's turn kernel (every roll, every choice,
 roll or stop) against a value learned by self-play: every player's chance to win the
 positions a turn can end in (`learned_value`, `rival_turns`). `examples/train_rivals.py`
-fits the value; the weights ship in `weights/rivals.npz` and are read with numpy
-alone, while the turn kernel needs the `fast` extra (numba). Alone, it plays as `expert2`.
+fits the value of each board it plays (the classic board and small solved ones); the
+weights ship in `weights/rivals.npz` and are read with numpy alone, while the turn
+kernel needs the `fast` extra (numba). Alone, it plays as `expert2`.
 """
 
 from __future__ import annotations
@@ -23,29 +24,35 @@ if TYPE_CHECKING:
 
 @cache
 def _rivals(variant: Variant, num_players: int) -> Rivals:
-    from cantstop.bots.learned_value import load_model
+    from cantstop.bots.learned_value import load_models
     from cantstop.bots.rival_turns import Rivals
+    from cantstop.solve.board import solver_key
 
-    return Rivals(variant, num_players, load_model())
+    return Rivals(variant, num_players, load_models()[solver_key(variant)])
 
 
 @cache  # asked at every decision: the answer is a function of the game's kind
 def fits_rivals(variant: Variant, num_players: int) -> str | None:
-    """The classic board with its standard rules (a variant has at most four players); alone, as expert2."""
+    """A board it has learned, with the standard rules and the player counts it learned; alone, as expert2."""
     if num_players == 1:
         return fits_expert2(variant, num_players)
     if variant.skip or variant.no_stop_on_occupied:
         return "it knows the standard rules only (not skip, not no_stop_on_occupied)"
     try:
-        from cantstop.bots.learned_value import load_model
+        from cantstop.bots.learned_value import load_models
         from cantstop.solve import kernels  # noqa: F401
     except ImportError as error:
         return f"it needs numpy and numba ({error}): from a checkout run pip install -e '.[fast]'"
     from cantstop.solve.board import solver_key
 
-    key = load_model().key
-    if solver_key(variant) != key:
-        return f"its value was learned on the {key} board (classic's) with to_win={variant.to_win} only"
+    models = load_models()
+    model = models.get(solver_key(variant))
+    if model is None:
+        boards = ", ".join(sorted(key.replace("solitaire", "classic", 1) for key in models))
+        return f"its value was learned on these boards only (with their rules and to_win): {boards}"
+    if num_players not in model.players:
+        counts = ", ".join(map(str, model.players))
+        return f"on this board its value was learned for {counts} players, not {num_players}"
     return None
 
 

@@ -33,11 +33,16 @@ except ImportError as error:
 import numba
 import numpy as np
 
+from cantstop.fast.kernels import counted_jit
 from cantstop.solve.layer import ALONE, FINISHED, SOLVED, WON
 
 F = TypeVar("F", bound=Callable[..., Any])
-_jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
+jit = cast(Callable[[F], F], numba.njit(cache=True, nogil=True))
 _parallel = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, parallel=True))
+# The turn pass allocates nothing: compiled without numba's reference counting, the arrays
+# its helpers take cost nothing per call (counted, they cost two atomic operations each,
+# four fifths of the pass's time). Its helpers inherit the setting.
+uncounted = counted_jit(False)
 _range: Any = numba.prange
 
 NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes alone, 3 to 8 pairs of passes
@@ -47,7 +52,7 @@ BLOCKED = -(1 << 50)  # a stop weight: stopping is not allowed here (no_stop_on_
 NO_LIMIT = 1 << 30  # steps left in a turn without a step limit
 
 
-@_jit
+@jit
 def turn_of(index: int, turns: Any, room: Any, weights: Any) -> None:
     """Fill `room` and the stop `weights` of the turn from position `index`.
 
@@ -64,7 +69,7 @@ def turn_of(index: int, turns: Any, room: Any, weights: Any) -> None:
             weights[i, d] = code_weight[i, code, d]
 
 
-@_jit
+@jit
 def layout(room: Any, masks: Any, offsets: Any) -> int:
     """Set offsets[j] to where runner mask j's states start; return the turn's state count."""
     total = 0
@@ -80,8 +85,8 @@ def layout(room: Any, masks: Any, offsets: Any) -> int:
     return total
 
 
-@_jit
-def _decode(m: int, local: int, room: Any, taken: Any) -> int:
+@jit
+def decode(m: int, local: int, room: Any, taken: Any) -> int:
     """Set taken[c], the steps taken in column c, for state `local` of mask m; return their sum."""
     rest = local
     steps = 0
@@ -96,7 +101,7 @@ def _decode(m: int, local: int, room: Any, taken: Any) -> int:
     return steps
 
 
-@_jit
+@jit
 def fill_stops(room: Any, weights: Any, values: Any, masks: Any, offsets: Any, stops: Any) -> None:
     """stops[s] = values[Σ weights[c, steps taken in c]] for every in-turn state s (inf if BLOCKED)."""
     n = room.shape[0]
@@ -104,14 +109,14 @@ def fill_stops(room: Any, weights: Any, values: Any, masks: Any, offsets: Any, s
     for j in range(masks.shape[0]):
         m = masks[j]
         for local in range(offsets[j + 1] - offsets[j]):
-            _decode(m, local, room, taken)
+            decode(m, local, room, taken)
             index = 0
             for i in range(n):
                 index += weights[i, taken[i]]
             stops[offsets[j] + local] = values[index] if index >= 0 else np.inf
 
 
-@_jit
+@jit
 def fill_estimated_stops(progress: Any, room: Any, estimate: Any, masks: Any, offsets: Any, stops: Any) -> None:
     """stops[s] = the estimate of the anchor a stop in state s reaches (one player)."""
     n = room.shape[0]
@@ -120,13 +125,13 @@ def fill_estimated_stops(progress: Any, room: Any, estimate: Any, masks: Any, of
     for j in range(masks.shape[0]):
         m = masks[j]
         for local in range(offsets[j + 1] - offsets[j]):
-            _decode(m, local, room, taken)
+            decode(m, local, room, taken)
             for i in range(n):
                 space[i] = progress[i] + taken[i]
             stops[offsets[j] + local] = estimated(space, estimate)
 
 
-@_jit
+@jit
 def _successor(
     m: int, here: int, c1: int, c2: int, c3: int, taken: Any, room: Any, local_stride: Any,
     offsets: Any, mask_rank: Any, mask_cols: Any,
@@ -160,7 +165,7 @@ def _successor(
     return int(idx)
 
 
-@_jit
+@jit
 def _least(found: bool, va: float, vb: float, a: float, b: float, x: float) -> tuple[bool, float, float]:
     """The better (lesser at x) of the best so far (if found) and a + b·x."""
     if found and va + vb * x <= a + b * x:
@@ -168,7 +173,7 @@ def _least(found: bool, va: float, vb: float, a: float, b: float, x: float) -> t
     return True, a, b
 
 
-@_jit
+@jit
 def _best_option(
     kind: int, m: int, here: int, left: int, steps_left: int, x: float, room: Any, taken: Any,
     local_stride: Any, offsets: Any, rules: Any, best_a: Any, best_b: Any,
@@ -202,7 +207,42 @@ def _best_option(
     return found, va, vb
 
 
-@_jit
+@jit
+def _played(kind: int, here: int, room: Any, taken: Any, local_stride: Any, rules: Any) -> int:
+    """With every runner placed and no step limit: the state a group of `kind` leads to (-1: none).
+
+    Its one legal choice is then every sum it can play (core's rule: no sum left that could
+    still be played), each runner climbing as far as its room allows.
+    """
+    kind_len, kind_cols = rules[10], rules[11]
+    idx = here
+    previous = -1
+    count = 0
+    for e in range(kind_len[kind]):
+        c = kind_cols[kind, e]
+        if c != previous:  # a kind's sums are sorted: a column's repeats are adjacent
+            previous = c
+            count = 0
+        if taken[c] + count < room[c]:
+            count += 1
+            idx += local_stride[c]
+    return idx if idx != here else -1
+
+
+@jit
+def pass_scratch(columns: int, rules: Any) -> tuple[Any, Any, Any, Any]:
+    """The work space of `turn_pass_in` for a board of `columns` columns: (ints, flags, floats, todo).
+
+    `todo[j]` says whether runner mask j's states are evaluated (all are, as made here).
+    """
+    kinds = rules[10].shape[0]
+    return (
+        np.zeros(2 * columns + kinds, np.int64), np.zeros(kinds, np.bool_), np.zeros(2 * kinds, np.float64),
+        np.ones(rules[2].shape[0], np.bool_),
+    )
+
+
+@jit
 def turn_pass(
     room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any
 ) -> tuple[float, float]:
@@ -211,7 +251,21 @@ def turn_pass(
     Fills best_a/best_b with each in-turn state's value after its decision (the better
     of stopping there and rolling on; a tie stops). `offsets` must be the turn's
     `layout`, `stops` its stop values. A group of sums has its best option worked out
-    once per state however many rolls offer it.
+    once per state however many rolls offer it. (`turn_pass_in` with its own work space.)
+    """
+    scratch = pass_scratch(room.shape[0], rules)
+    return turn_pass_in(room, x, rules, stops, best_a, best_b, offsets, scratch)
+
+
+@uncounted
+def turn_pass_in(
+    room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any, scratch: Any
+) -> tuple[float, float]:
+    """`turn_pass` in the work space `scratch` (`pass_scratch`), which it may reuse call after call.
+
+    Only the runner masks that `scratch`'s todo names are evaluated: for a value that only
+    some states need, a set of masks closed upward (every superset of a mask in it is in
+    it, or was evaluated before), since a state's successors are in its mask's supersets.
     """
     runners, step_limit, masks = rules[0], rules[1], rules[2]
     key_slot, slot_start, class_weight, class_start, group_kind = rules[5], rules[6], rules[7], rules[8], rules[9]
@@ -220,18 +274,19 @@ def turn_pass(
     for i in range(n):
         if room[i] > 0:
             open_mask |= 1 << i
-    taken = np.zeros(n, np.int64)
-    local_stride = np.zeros(n, np.int64)
-    kinds = rules[10].shape[0]
-    seen = np.zeros(kinds, np.int64)  # the state number + 1 a kind's entry is for
-    kind_found = np.zeros(kinds, np.bool_)
-    kind_a = np.zeros(kinds, np.float64)
-    kind_b = np.zeros(kinds, np.float64)
+    ints, kind_found, floats, todo = scratch
+    kinds = kind_found.shape[0]
+    taken = ints[:n]
+    local_stride = ints[n : 2 * n]
+    seen = ints[2 * n :]  # the state number + 1 a kind's entry is for
+    seen[:] = 0
+    kind_a = floats[:kinds]
+    kind_b = floats[kinds:]
     start_a = 0.0
     start_b = 0.0
     for j in range(masks.shape[0] - 1, -1, -1):
         size = offsets[j + 1] - offsets[j]
-        if size == 0:
+        if size == 0 or not todo[j]:
             continue
         m = masks[j]
         k = 0
@@ -243,9 +298,10 @@ def turn_pass(
                 stride *= room[i]
         left = runners - k
         slot = key_slot[m] if left == 0 else key_slot[open_mask]
+        placed = left == 0 and step_limit < 0  # each group has one option (see `_played`)
         for local in range(size - 1, -1, -1):
             here = offsets[j] + local
-            steps = _decode(m, local, room, taken)
+            steps = decode(m, local, room, taken)
             steps_left = NO_LIMIT if step_limit < 0 else step_limit - steps
             ra = 0.0
             rb = 0.0
@@ -255,6 +311,11 @@ def turn_pass(
                 vb = 0.0
                 for g in range(class_start[cl], class_start[cl + 1]):
                     kd = group_kind[g]
+                    if placed:
+                        idx = _played(kd, here, room, taken, local_stride, rules)
+                        if idx >= 0:
+                            found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
+                        continue
                     if seen[kd] != here + 1:
                         seen[kd] = here + 1
                         kind_found[kd], kind_a[kd], kind_b[kd] = _best_option(
@@ -281,7 +342,7 @@ def turn_pass(
     return start_a, start_b
 
 
-@_jit
+@jit
 def neighbour_bound(room: Any, stops: Any, mask_rank: Any, offsets: Any) -> float:
     """The best stop one step on (a lower bound on expected turns: progress never hurts)."""
     x = 0.0
@@ -291,7 +352,7 @@ def neighbour_bound(room: Any, stops: Any, mask_rank: Any, offsets: Any) -> floa
     return x
 
 
-@_jit
+@jit
 def newton_alone(
     room: Any, x: float, rules: Any, stops: Any, best_a: Any, best_b: Any, offsets: Any, tolerance: float
 ) -> tuple[float, int]:
@@ -302,8 +363,9 @@ def newton_alone(
     From a lower bound the first step lands at or above the fixed point (W is concave),
     later steps descend to it.
     """
+    scratch = pass_scratch(room.shape[0], rules)
     for passes in range(1, NEWTON_STEPS + 1):
-        a, b = turn_pass(room, x, rules, stops, best_a, best_b, offsets)
+        a, b = turn_pass_in(room, x, rules, stops, best_a, best_b, offsets, scratch)
         if b >= 1.0:  # only bust-loving policies are optimal this low: start higher
             x = 2.0 * x + 1.0
             continue
@@ -314,7 +376,7 @@ def newton_alone(
     return x, NEWTON_STEPS
 
 
-@_jit
+@jit
 def newton_pair(
     room_p: Any, stops_p: Any, best_p: Any, offsets_p: Any,
     room_q: Any, stops_q: Any, best_q: Any, offsets_q: Any,
@@ -332,16 +394,17 @@ def newton_pair(
     lo, hi, u, v = 0.0, 1.0, 0.5, 0.5
     widths = (1.0, 1.0)
     aq, bq = 0.0, 0.0
+    scratch = pass_scratch(room_p.shape[0], rules)
     for rounds in range(1, NEWTON_STEPS + 1):
         if alone:
-            ap, bp = turn_pass(room_p, u, rules, stops_p, best_p[0], best_p[1], offsets_p)
+            ap, bp = turn_pass_in(room_p, u, rules, stops_p, best_p[0], best_p[1], offsets_p, scratch)
             v = u
             g = 1.0 - ap - bp * u - u
             slope = -1.0 - bp
         else:
-            aq, bq = turn_pass(room_q, u, rules, stops_q, best_q[0], best_q[1], offsets_q)
+            aq, bq = turn_pass_in(room_q, u, rules, stops_q, best_q[0], best_q[1], offsets_q, scratch)
             v = 1.0 - aq - bq * u
-            ap, bp = turn_pass(room_p, v, rules, stops_p, best_p[0], best_p[1], offsets_p)
+            ap, bp = turn_pass_in(room_p, v, rules, stops_p, best_p[0], best_p[1], offsets_p, scratch)
             g = 1.0 - ap - bp * v - u
             slope = bp * bq - 1.0
         if g == 0.0:
@@ -435,7 +498,7 @@ def solve_pairs(
     return out
 
 
-@_jit
+@jit
 def estimated(space: Any, estimate: Any) -> float:
     """A fitted value of the anchor at `space` (expected turns still needed; 0 once won).
 
@@ -467,7 +530,7 @@ def estimated(space: Any, estimate: Any) -> float:
     return _interpolate(best + spare * (total - best), knots[0], knots[1])
 
 
-@_jit
+@jit
 def _interpolate(u: float, xs: Any, ys: Any) -> float:
     """np.interp(u, xs, ys) for one point (numba's np.interp costs as much as the rest of a state)."""
     last = xs.shape[0] - 1

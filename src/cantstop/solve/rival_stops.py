@@ -1,0 +1,114 @@
+"""The stop values of a turn with rivals, against a learned chance to win (numba).
+
+The rivals bot (`cantstop.bots.rival_turns`) optimises a turn with the solver's kernel;
+what a stop in each in-turn state is worth comes from a conditional logit over the
+players (`cantstop.bots.learned_value`, its numpy twin: a test holds them equal). Here
+that value is evaluated for every in-turn state of a turn at once. The players are
+ordered from the one who moves after the stop; the mover is last.
+
+`value` is the model as plain arrays: (coef, exact turns table, its strides, the
+expert2 estimate (worth, knots, settings)) — see `Turns` for the two kinds of turns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cantstop.solve.kernels import decode, estimated, jit, uncounted
+
+# Features, in `learned_value.FEATURES`' order.
+_TURNS, _SQUARED, _ROOT, _CLAIMS, _CANNOT, _WAITS = range(6)
+
+
+@uncounted
+def turns_of(space: Any, value: Any) -> float:
+    """A player's expected turns alone at progress `space` (`Turns.of`)."""
+    table, strides, estimate = value[1], value[2], value[3]
+    if table.shape[0] > 0:
+        index = 0
+        for i in range(space.shape[0]):
+            index += space[i] * strides[i]
+        return float(table[index])
+    return estimated(space, estimate)
+
+
+@uncounted
+def score(space: Any, claims: int, lost: int, waits: int, to_win: int, value: Any) -> float:
+    """One player's score (`Model.score`): `lost` columns claimed by others, `waits` turns before moving."""
+    coef = value[0]
+    t = turns_of(space, value)
+    s = coef[_TURNS] * t + coef[_SQUARED] * t * t / 10 + coef[_ROOT] * np.sqrt(t) + coef[_CLAIMS] * claims
+    if space.shape[0] - lost < to_win:
+        s += coef[_CANNOT]
+    if waits > 0:
+        s += coef[_WAITS + waits - 1]
+    return float(s)
+
+
+@jit
+def fill_rival_stops(
+    progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: Any,
+    stops: Any, todo: Any,
+) -> None:
+    """stops[s]: the mover's chance to lose after stopping in in-turn state s (0: the stop wins).
+
+    Only for the states of the runner masks j with todo[j] (see `kernels.turn_pass_in`).
+    `progress[p]` is player p's progress (the mover's at the turn's start), `owner[c]` the
+    player who claimed column c or -1, players from the one after the mover, the mover
+    last. A stop claims the columns whose runner stands on the top, wiping the others there.
+    """
+    players, n = progress.shape
+    work = np.zeros((4, n), np.int64)
+    _fill(progress, owner, heights, room, masks, offsets, to_win, value, stops, todo, work, np.zeros((2, players)))
+
+
+@uncounted
+def _fill(
+    progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: Any,
+    stops: Any, todo: Any, work: Any, floats: Any,
+) -> None:
+    """`fill_rival_stops` in the work space `work` (ints) and `floats`, allocating nothing."""
+    players, n = progress.shape
+    me = players - 1
+    taken, space, wiped, claims = work[0], work[1], work[2], work[3]
+    base, scores = floats[0], floats[1]  # base: the others' scores when the stop claims nothing
+    claims[:] = 0
+    total = 0
+    for i in range(n):
+        if owner[i] >= 0:
+            claims[owner[i]] += 1
+            total += 1
+    for p in range(me):
+        base[p] = score(progress[p], claims[p], total - claims[p], p, to_win, value)
+    for j in range(masks.shape[0]):
+        m = masks[j]
+        if not todo[j]:
+            continue
+        for local in range(offsets[j + 1] - offsets[j]):
+            decode(m, local, room, taken)
+            new = 0
+            for i in range(n):
+                space[i] = progress[me, i] + taken[i]
+                if taken[i] > 0 and space[i] == heights[i]:
+                    new += 1
+            here = offsets[j] + local
+            if claims[me] + new >= to_win:
+                stops[here] = 0.0
+                continue
+            top = -np.inf
+            for p in range(me):
+                if new == 0:
+                    scores[p] = base[p]
+                else:
+                    for i in range(n):
+                        wiped[i] = 0 if taken[i] > 0 and space[i] == heights[i] else progress[p, i]
+                    scores[p] = score(wiped, claims[p], total + new - claims[p], p, to_win, value)
+                top = max(top, scores[p])
+            scores[me] = score(space, claims[me] + new, total - claims[me], me, to_win, value)
+            top = max(top, scores[me])
+            odds = 0.0
+            for p in range(players):
+                odds += np.exp(scores[p] - top)
+            stops[here] = 1.0 - np.exp(scores[me] - top) / odds
