@@ -13,6 +13,7 @@ from test_webhooks import Receiver, receiver  # noqa: F401  (a fixture)
 from web_helpers import pick
 
 from cantstop.web.db.storage import Storage
+from cantstop.web.identity.accounts import HOOK_FRESH, Accounts
 from cantstop.web.webhooks import verify
 
 
@@ -66,6 +67,47 @@ def test_each_turn_that_passes_to_the_owner_is_posted_signed(storage: Storage, r
         assert ann.delete("/api/account/webhook", headers=csrf(ann)).status_code == 204
         gone = post(ann, "/api/account/webhook/test", {})
         assert gone.status_code == 409 and gone.json()["error"] == "no_webhook"
+
+
+def test_a_hook_set_or_removed_during_a_game_counts_from_the_next_turn(storage: Storage, receiver: Receiver) -> None:  # noqa: F811
+    """The server remembers an account's hook (or that it has none) between turns; a change
+    through the server is heard at once: set after Ann's turn was announced to nobody, the
+    hook gets her next turn; removed, it gets nothing more."""
+    with people(storage, "Ann", "Bob", webhook_private=True) as (ann, bob):
+        game_id = rated_game(ann, [bob])
+        play_turn(ann, game_id, 0)
+        play_turn(bob, game_id, 1)  # Ann's second turn begins: no hook yet
+        assert put_hook(ann, receiver.url("/ann")).status_code == 200
+        play_turn(ann, game_id, 0)
+        play_turn(bob, game_id, 1)  # her third begins: announced
+        for _ in range(500):
+            if receiver.seen:
+                break
+            time.sleep(0.01)
+        assert [json.loads(body)["event"] for _, _, body in receiver.seen] == ["your_turn"]
+        assert ann.delete("/api/account/webhook", headers=csrf(ann)).status_code == 204
+        play_turn(ann, game_id, 0)
+        play_turn(bob, game_id, 1)
+        time.sleep(0.2)
+        assert len(receiver.seen) == 1
+
+
+def test_a_hook_changed_by_another_process_is_seen_within_the_freshness_window(storage: Storage) -> None:
+    """Each process remembers the hooks it read for `HOOK_FRESH` seconds; a change made
+    through another process (another `Accounts`) is read again once that time is up."""
+    now = [1000.0]
+    here, elsewhere = Accounts(storage, clock=lambda: now[0]), Accounts(storage)
+    ann = here.create("Ann", None).id
+    assert here.known_hook(ann) == (False, None) and here.turn_hook(ann) is None
+    assert here.known_hook(ann) == (True, None)  # no query on the next turn
+    elsewhere.set_webhook(ann, "https://example.org/hook", "s" * 64)
+    now[0] += HOOK_FRESH / 2
+    assert here.known_hook(ann) == (True, None)
+    now[0] += HOOK_FRESH
+    assert here.known_hook(ann) == (False, None)
+    assert here.turn_hook(ann) == ("https://example.org/hook", "s" * 64)
+    here.set_webhook(ann, None, None)  # through this process: forgotten at once
+    assert here.known_hook(ann) == (False, None) and here.turn_hook(ann) is None
 
 
 def clock_of(by_clock: dict[int, str], game_id: str) -> int:

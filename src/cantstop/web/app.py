@@ -19,7 +19,6 @@ from cantstop.web.db.notify import listen
 from cantstop.web.db.storage import Storage
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
 from cantstop.web.identity import routes as identity
-from cantstop.web.identity.accounts import Accounts
 from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
@@ -61,7 +60,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     app.state.service = service
     app.state.settings = settings
     app.state.limiter = RateLimiter(settings)
-    app.state.accounts = Accounts(storage)
+    app.state.accounts = service.accounts  # one per process: it remembers webhooks read for "your turn"
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)

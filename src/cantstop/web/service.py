@@ -18,6 +18,7 @@ from cantstop.web.games.leaving import Leaving
 from cantstop.web.games.live import LiveGames
 from cantstop.web.games.sweeper import WEEK, Sweeper
 from cantstop.web.games.turns import TurnHooks
+from cantstop.web.identity.accounts import Accounts
 from cantstop.web.lobby import Lobby
 from cantstop.web.players.profiles import Profiles
 from cantstop.web.webhooks import WebhookSender
@@ -44,7 +45,8 @@ class GameService:
         self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
         self.profiles = Profiles(storage, clock_scale)
-        self.turns = TurnHooks(self.games, self.recorder, WebhookSender(allow_private=webhook_private), origin)
+        self.accounts = Accounts(storage)
+        self.turns = TurnHooks(self.games, self.recorder, self.accounts, WebhookSender(allow_private=webhook_private), origin)
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""

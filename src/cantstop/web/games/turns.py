@@ -39,9 +39,9 @@ def your_turn(game: LiveGame, seat: int, origin: str) -> dict[str, Any]:
 class TurnHooks:
     """Hears each turn that begins (`LiveGames.on_turn`) and posts to the seat's account's hook."""
 
-    def __init__(self, games: LiveGames, recorder: Recorder, sender: WebhookSender, origin: str = "") -> None:
+    def __init__(self, games: LiveGames, recorder: Recorder, accounts: Accounts, sender: WebhookSender, origin: str = "") -> None:
         self.recorder = recorder
-        self.accounts = Accounts(recorder.storage)
+        self.accounts = accounts  # the app's own, so a hook changed through this process is seen at once
         self.sender = sender
         self.origin = origin.rstrip("/")  # the site's public origin; without one the link is a path
         self.tasks: set[asyncio.Task[None]] = set()
@@ -51,12 +51,18 @@ class TurnHooks:
         taken = game.meta.seats[seat]
         if taken.kind is not SeatKind.PERSON or taken.account_id is None:
             return
-        task = asyncio.get_running_loop().create_task(self._post(taken.account_id, your_turn(game, seat, self.origin)))
+        payload = your_turn(game, seat, self.origin)
+        known, hook = self.accounts.known_hook(taken.account_id)
+        if known:  # no round trip to the database for a hook read lately (most accounts have none)
+            if hook is not None:
+                self.sender.submit(hook[0], hook[1], payload)
+            return
+        task = asyncio.get_running_loop().create_task(self._post(taken.account_id, payload))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _post(self, account_id: int, payload: dict[str, Any]) -> None:
-        hook = await self.recorder.db(self.accounts.webhook, account_id)
+        hook = await self.recorder.db(self.accounts.turn_hook, account_id)
         if hook is not None:
             self.sender.submit(hook[0], hook[1], payload)
 

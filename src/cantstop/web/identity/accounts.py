@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,6 +30,10 @@ from cantstop.web.identity.spoof import lookalike_key
 from cantstop.web.names import DELETED, name_key, normal
 
 SEEN_EVERY = timedelta(minutes=1)  # a session's last use is written at most this often
+# How long a process trusts the webhook it read for an account: a change made through this
+# process is seen at once; one made through another server process, within this time.
+HOOK_FRESH = 60.0
+Hook = tuple[str, str]  # a webhook's address and the secret its deliveries are signed with
 
 
 def deleted_label(account_id: int) -> str:
@@ -106,8 +111,13 @@ def _with_live_account(s: Session, row: type[Owned], where: ColumnElement[bool])
 class Accounts:
     """The identity room's storage, on the server's database."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, clock: Callable[[], float] = time.monotonic) -> None:
         self.storage = storage
+        self.clock = clock
+        # "Your turn" asks for a seat's hook at every turn; most accounts have none, and a
+        # query per turn was a good part of a signed-in game's cost on PostgreSQL.
+        self._hooks: dict[int, tuple[float, Hook | None]] = {}
+        self._hook_changes = 0  # a lookup that overlapped a change does not keep what it read
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -162,8 +172,31 @@ class Accounts:
         """Where the account's "your turn" is POSTed, and the secret that signs it (None: no hook)."""
         with self._session() as s:
             s.execute(update(AccountRow).where(AccountRow.id == account_id).values(webhook_url=url, webhook_secret=secret))
+        self._hook_changed(account_id)
 
-    def webhook(self, account_id: int) -> tuple[str, str] | None:
+    def known_hook(self, account_id: int) -> tuple[bool, Hook | None]:
+        """(True, the hook) when this process read the account's hook less than `HOOK_FRESH`
+        seconds ago and nothing changed it here since; (False, None) when it must be read."""
+        found = self._hooks.get(account_id)
+        if found is None or self.clock() - found[0] > HOOK_FRESH:
+            return False, None
+        return True, found[1]
+
+    def turn_hook(self, account_id: int) -> Hook | None:
+        """`webhook`, remembered for `HOOK_FRESH` seconds (the "your turn" path)."""
+        changes, read_at = self._hook_changes, self.clock()
+        hook = self.webhook(account_id)
+        if changes == self._hook_changes:
+            if len(self._hooks) >= 100_000:  # a bound, not a policy: the next reads fill it again
+                self._hooks.clear()
+            self._hooks[account_id] = (read_at, hook)
+        return hook
+
+    def _hook_changed(self, account_id: int) -> None:
+        self._hook_changes += 1
+        self._hooks.pop(account_id, None)
+
+    def webhook(self, account_id: int) -> Hook | None:
         """The account's hook address and secret, if it set one (and is not deleted)."""
         with self._session() as s:
             found = s.execute(
@@ -213,6 +246,7 @@ class Accounts:
                 s.execute(update(SeatRow).where(*named).values(name=gone))
             row.name, row.password_hash, row.deleted = None, None, now()
             row.webhook_url = row.webhook_secret = None
+            self._hook_changed(account_id)
             if self.storage.shared:
                 for game_id in games:
                     s.execute(NOTIFY, notice(game_id, -1))
