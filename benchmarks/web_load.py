@@ -275,7 +275,8 @@ async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[st
         beside = asyncio.create_task(sign_ins_beside(url, signers, sign_ins, args.seconds)) if sign_ins else None
         load, elapsed = await play(url, args.connections, args.seconds, args.pace, args.seed, pairs)
         cpu_end, own_end = cpu_seconds(server.pid), time.process_time()
-        signed = sorted(await beside) if beside is not None else []
+        stream = await beside if beside is not None else None
+        signed = sorted(stream.times) if stream is not None else []
     finally:
         server.terminate()
         server.wait(10)
@@ -293,7 +294,7 @@ async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[st
         "games_finished": load.games,
         "games_checked": games,
         "lost_or_duplicated": problems + abs(stored - len(lat)),
-        "refused": dict(load.errors),
+        "refused": {**dict(load.errors), **({"sign_in_throttled": stream.throttled} if stream and stream.throttled else {})},
         "accounts": args.accounts,
         "sign_ins_per_minute": sign_ins,
         "sign_ins": len(signed),
