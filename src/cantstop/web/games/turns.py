@@ -51,13 +51,12 @@ class TurnHooks:
         taken = game.meta.seats[seat]
         if taken.kind is not SeatKind.PERSON or taken.account_id is None:
             return
-        payload = your_turn(game, seat, self.origin)
         known, hook = self.accounts.known_hook(taken.account_id)
         if known:  # no round trip to the database for a hook read lately (most accounts have none)
             if hook is not None:
-                self.sender.submit(hook[0], hook[1], payload)
+                self.sender.submit(hook[0], hook[1], your_turn(game, seat, self.origin))
             return
-        task = asyncio.get_running_loop().create_task(self._post(taken.account_id, payload))
+        task = asyncio.get_running_loop().create_task(self._post(taken.account_id, your_turn(game, seat, self.origin)))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
