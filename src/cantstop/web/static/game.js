@@ -587,6 +587,7 @@ const resign = createResign(gameId, {
       if (seat === you) { you = null; socket?.close(); }
     }
     ui.error.textContent = "";
+    render(); // the socket may have told of the opened seat before this answer came
   },
   failed: (error) => { ui.error.textContent = error.message; },
 });
