@@ -3,6 +3,7 @@ leaderboards, repeated pairs counting less, and the farming cases of issue 22.""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_web_api import play_out
-from web_helpers import auth, new_game
+from web_helpers import auth, new_game, pg_schema, postgres_url
 
 from cantstop.core.variant import preset
 from cantstop.web.db.storage import Storage
@@ -214,3 +215,69 @@ def test_a_guest_page_shows_games_and_no_rating(client: TestClient) -> None:
     assert page["stats"]["by_players"][0]["players"] == 2 and page["stats"]["by_players"][0]["games"] == 1
     sign_up(client, "Hal")
     assert client.get("/api/players/Hal").json()["kind"] == "person"  # an account with no game yet has a page
+
+
+@pytest.mark.postgres
+def test_two_rated_games_finishing_at_once_both_count() -> None:
+    """Ann finishes two rated games at the same moment (turn-based play makes that common),
+    on PostgreSQL's eight database threads. Each game reads her rating, rates and writes it
+    back: were both reads made before either write, one game would be lost from her entry.
+    The first game's rating is held up between its read and its write until the second has
+    read too (or a second has passed, when the second is kept waiting, as it must be)."""
+    from cantstop.core.dice import SeededDice
+    from cantstop.core.state import ROLL, STOP, Phase
+    from cantstop.table import Move, Table
+    from cantstop.web.db.values import RatingKind
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.players import ratings
+
+    with pg_schema(postgres_url()) as url:
+        store = Storage(url)
+        store.migrate()
+        try:
+            accounts = Accounts(store)
+            ann, bob, cy = (accounts.create(name, None).id for name in ("Ann", "Bob", "Cy"))
+            games = []
+            for other, name in ((bob, "Bob"), (cy, "Cy")):
+                game_id = store.create_game("classic", [("open", None), ("open", None)], rated=True)
+                store.claim_seat(game_id, 0, "Ann", ann)
+                store.claim_seat(game_id, 1, name, other)
+                games.append(store.game(game_id))
+            table = Table.new(FARM, ["Ann", "Other"], SeededDice(1))
+            while not table.state.is_over:  # the first turn wins the three-move board
+                phase = table.state.phase
+                table.play(Move.of(ROLL if phase is Phase.ROLL else STOP if phase is not Phase.CHOOSE else table.state.options[0]))
+            won = 2 * (table.state.winner == 0)
+
+            first_in, second_read = threading.Event(), threading.Event()
+            model = ratings._MODEL
+
+            class Held:
+                def __getattr__(self, name: str) -> Any:
+                    return getattr(model, name)
+
+                def rate(self, *args: Any, **kwargs: Any) -> Any:
+                    if not first_in.is_set():
+                        first_in.set()
+                        second_read.wait(1.0)
+                    else:
+                        second_read.set()
+                    return model.rate(*args, **kwargs)
+
+            ratings._MODEL = Held()  # type: ignore[assignment]
+            try:
+                first = threading.Thread(target=ratings.rate_game, args=(store, games[0], table.state))
+                first.start()
+                assert first_in.wait(10)
+                second = threading.Thread(target=ratings.rate_game, args=(store, games[1], table.state))
+                second.start()
+                first.join(20)
+                second.join(20)
+            finally:
+                ratings._MODEL = model
+            entry = standings.entry(store, (RatingKind.PERSON, ann))
+            assert entry is not None and (entry.games, entry.wins) == (2, won)
+            points = standings.history(store, entry.id or 0)
+            assert len(points) == 2 and (points[1].mu - points[0].mu) * (1 if won else -1) > 0  # the second rated on top of the first
+        finally:
+            store.close()

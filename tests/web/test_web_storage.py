@@ -127,7 +127,8 @@ def test_ratings_and_leaderboards(any_storage: Storage) -> None:
         Result(1, (RatingKind.PERSON, bob), Rating(RatingKind.PERSON, "", 28, 8, 1, 0), start, 0.5, "Bob"),
         Result(2, (RatingKind.BOT, "bot:random"), Rating(RatingKind.BOT, "", 20, 3, 1, 0), start, 1.0, "bot:random"),
     ]
-    standings.save(any_storage, game_id, results)
+    with any_storage.session() as s:
+        standings.save(s, game_id, results)
     assert [r.name for r in standings.board(any_storage, RatingKind.PERSON)] == ["Ann", "Bob"]
     assert [r.name for r in standings.board(any_storage, RatingKind.BOT)] == ["bot:random"]
     found = standings.ratings(any_storage, [(RatingKind.PERSON, bob), (RatingKind.PERSON, 99)])

@@ -9,11 +9,14 @@ move no rating.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from datetime import timedelta
 
 from openskill.models import PlackettLuce
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from cantstop.core.state import State
 from cantstop.core.variant import PRESETS, Variant
@@ -85,13 +88,16 @@ def holders(game: StoredGame) -> list[Holder | None]:
     return found
 
 
-def pair_weight(storage: Storage, game: StoredGame, seat: int, seated: list[Holder]) -> float:
-    """The weight seat `seat`'s change counts with: by the most rated games it played with any
-    one of this game's others within PAIR_WINDOW."""
+def pair_weights(s: Session, game: StoredGame, seated: list[Holder]) -> list[float]:
+    """The weight each seat's change counts with: by the most rated games it played with any
+    one of this game's others within PAIR_WINDOW (each pair counted once)."""
     since = now() - PAIR_WINDOW
-    mine = seated[seat]
-    together = max(standings.games_together(storage, mine, other, since, game.id) for i, other in enumerate(seated) if i != seat)
-    return PAIR_WEIGHTS[together] if together < len(PAIR_WEIGHTS) else 0.0
+    together = {
+        (i, j): standings.games_together(s, seated[i], seated[j], since, game.id)
+        for i, j in itertools.combinations(range(len(seated)), 2)
+    }
+    most = [max(n for pair, n in together.items() if seat in pair) for seat in range(len(seated))]
+    return [PAIR_WEIGHTS[n] if n < len(PAIR_WEIGHTS) else 0.0 for n in most]
 
 
 def weighted(before: Rating, full_mu: float, full_sigma: float, weight: float, won: bool) -> Rating:
@@ -113,16 +119,27 @@ def rate_game(storage: Storage, game: StoredGame, state: State) -> None:
     if not game.rated or state.num_players < 2 or state.winner is None or None in seated or len(set(seated)) < len(seated):
         return
     who = [h for h in seated if h is not None]
-    known = standings.ratings(storage, who)
+    for attempt in range(2):
+        try:
+            with storage.session() as s:
+                _rate(s, game, state, who)
+            return
+        except IntegrityError:  # another game made one of these entries first (its first game): rate again
+            if attempt:
+                raise
+
+
+def _rate(s: Session, game: StoredGame, state: State, who: list[Holder]) -> None:
+    known = standings.locked(s, who)
     before = [known.get(h) or Rating(h[0], str(h[1]), _MODEL.mu, _MODEL.sigma, 0, 0) for h in who]
     teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in before]
     after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state)])
-    results = []
-    for seat, (holder, old, team) in enumerate(zip(who, before, after)):
-        weight = pair_weight(storage, game, seat, who)
-        new = weighted(old, team[0].mu, team[0].sigma, weight, seat == state.winner)
-        results.append(Result(seat, holder, new, old, weight, game.seats[seat].name or ""))
-    standings.save(storage, game.id, results)
+    weights = pair_weights(s, game, who)
+    results = [
+        Result(seat, holder, weighted(old, team[0].mu, team[0].sigma, weight, seat == state.winner), old, weight, game.seats[seat].name or "")
+        for seat, (holder, old, team, weight) in enumerate(zip(who, before, after, weights))
+    ]
+    standings.save(s, game.id, results)
 
 
 def rating_changes(storage: Storage, game_id: str, names: Sequence[str]) -> list[RatingChange | None]:

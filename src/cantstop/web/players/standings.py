@@ -51,12 +51,14 @@ def _holder_filter(holder: Holder) -> ColumnElement[bool]:
     return and_(RatingRow.kind == kind.value, RatingRow.name == key)
 
 
-def _rows(s: Session, holders: list[Holder]) -> dict[Holder, tuple[RatingRow, str | None]]:
+def _rows(s: Session, holders: list[Holder], lock: bool = False) -> dict[Holder, tuple[RatingRow, str | None]]:
+    """The holders' stored rows; with `lock`, each row locked until the transaction ends (on
+    PostgreSQL), taken in one fixed order so that two games locking the same entries never
+    wait for each other."""
     found: dict[Holder, tuple[RatingRow, str | None]] = {}
-    for holder in holders:
-        row = s.execute(
-            select(RatingRow, AccountRow.name).outerjoin(AccountRow, AccountRow.id == RatingRow.account_id).where(_holder_filter(holder))
-        ).first()
+    for holder in sorted(holders, key=lambda h: (h[0].value, str(h[1]))) if lock else holders:
+        query = select(RatingRow, AccountRow.name).outerjoin(AccountRow, AccountRow.id == RatingRow.account_id).where(_holder_filter(holder))
+        row = s.execute(query.with_for_update(of=RatingRow) if lock else query).first()
         if row is not None:
             found[holder] = (row[0], row[1])
     return found
@@ -68,23 +70,30 @@ def ratings(storage: Storage, holders: list[Holder]) -> dict[Holder, Rating]:
         return {holder: _rating(row, name) for holder, (row, name) in _rows(s, holders).items()}
 
 
-def save(storage: Storage, game_id: str, results: list[Result]) -> None:
-    """Store a rated game's outcome: each entry as it now stands (made on its first game), and
-    a point of its history with the rating before, the seat and the game's weight."""
+def locked(s: Session, holders: list[Holder]) -> dict[Holder, Rating]:
+    """`ratings`, inside the caller's transaction, the rows locked until it ends: a rating is
+    read and written back by one game at a time, so that two games finishing at once for the
+    same account both count (read, rate, `save` in one transaction)."""
+    return {holder: _rating(row, name) for holder, (row, name) in _rows(s, holders, lock=True).items()}
+
+
+def save(s: Session, game_id: str, results: list[Result]) -> None:
+    """Store a rated game's outcome in the caller's transaction: each entry as it now stands
+    (made on its first game), and a point of its history with the rating before, the seat and
+    the game's weight."""
     stamp = now()
-    with storage.session() as s:
-        found = _rows(s, [r.holder for r in results])
-        for r in results:
-            row = found[r.holder][0] if r.holder in found else None
-            if row is None:
-                kind, key = r.holder
-                row = RatingRow(kind=kind.value, account_id=key if kind is RatingKind.PERSON else None,
-                                name=None if kind is RatingKind.PERSON else str(key))
-                s.add(row)
-            row.mu, row.sigma, row.games, row.wins = r.after.mu, r.after.sigma, r.after.games, r.after.wins
-            s.flush()
-            s.add(RatingHistoryRow(name=r.played_as, game_id=game_id, mu=r.after.mu, sigma=r.after.sigma, created=stamp,
-                                   rating_id=row.id, seat=r.seat, weight=r.weight, before_mu=r.before.mu, before_sigma=r.before.sigma))
+    found = _rows(s, [r.holder for r in results])
+    for r in results:
+        row = found[r.holder][0] if r.holder in found else None
+        if row is None:
+            kind, key = r.holder
+            row = RatingRow(kind=kind.value, account_id=key if kind is RatingKind.PERSON else None,
+                            name=None if kind is RatingKind.PERSON else str(key))
+            s.add(row)
+        row.mu, row.sigma, row.games, row.wins = r.after.mu, r.after.sigma, r.after.games, r.after.wins
+        s.flush()
+        s.add(RatingHistoryRow(name=r.played_as, game_id=game_id, mu=r.after.mu, sigma=r.after.sigma, created=stamp,
+                               rating_id=row.id, seat=r.seat, weight=r.weight, before_mu=r.before.mu, before_sigma=r.before.sigma))
 
 
 def board(storage: Storage, kind: RatingKind, limit: int = 50) -> list[Rating]:
@@ -142,17 +151,16 @@ def _sat(seat: type[SeatRow], holder: Holder) -> ColumnElement[bool]:
     return and_(seat.kind == "bot", seat.name == key)
 
 
-def games_together(storage: Storage, first: Holder, second: Holder, since: datetime, but: str) -> int:
+def games_together(s: Session, first: Holder, second: Holder, since: datetime, but: str) -> int:
     """Finished rated games since `since` (but the game `but`) in which both holders sat."""
     one, other = aliased(SeatRow), aliased(SeatRow)
-    with storage.session() as s:
-        query = (
-            select(func.count(func.distinct(GameRow.id)))
-            .join(one, one.game_id == GameRow.id).join(other, other.game_id == GameRow.id)
-            .where(GameRow.rated.is_(True), GameRow.status == GameStatus.OVER.value, GameRow.updated >= since, GameRow.id != but)
-            .where(_sat(one, first), _sat(other, second), one.seat != other.seat)
-        )
-        return int(s.scalar(query) or 0)
+    query = (
+        select(func.count(func.distinct(GameRow.id)))
+        .join(one, one.game_id == GameRow.id).join(other, other.game_id == GameRow.id)
+        .where(GameRow.rated.is_(True), GameRow.status == GameStatus.OVER.value, GameRow.updated >= since, GameRow.id != but)
+        .where(_sat(one, first), _sat(other, second), one.seat != other.seat)
+    )
+    return int(s.scalar(query) or 0)
 
 
 # ------------------------------------------------------------ legacy entries and attaching
