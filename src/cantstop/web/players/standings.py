@@ -151,9 +151,12 @@ def _sat(seat: type[SeatRow], holder: Holder) -> ColumnElement[bool]:
     return and_(seat.kind == "bot", seat.name == key)
 
 
+_ONE, _OTHER = aliased(SeatRow), aliased(SeatRow)  # made once: an alias builds its columns anew, some ms each time
+
+
 def games_together(s: Session, first: Holder, second: Holder, since: datetime, but: str) -> int:
     """Finished rated games since `since` (but the game `but`) in which both holders sat."""
-    one, other = aliased(SeatRow), aliased(SeatRow)
+    one, other = _ONE, _OTHER
     query = (
         select(func.count(func.distinct(GameRow.id)))
         .join(one, one.game_id == GameRow.id).join(other, other.game_id == GameRow.id)
