@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -270,3 +273,18 @@ def test_a_burst_of_guesses_at_once_counts_every_one(storage: Storage) -> None:
     # Each try is counted before its password is checked: five free, a sixth that sets a
     # wait, and every other one refused unchecked.
     assert sorted(answers) == [401] * 6 + [429] * 18
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_passwords_are_hashed_at_a_lower_priority_than_the_games() -> None:
+    """argon2id's threads yield the cores to the games' threads: a burst of sign-ins makes
+    sign-ins slower while the cores are busy, not the moves."""
+    from cantstop.web.identity.passwords import HASHING, HASHING_NICE
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    here = os.getpriority(os.PRIO_PROCESS, 0)
+    hashing = HASHING.submit(niceness).result()
+    assert hashing == min(19, here + HASHING_NICE) and (hashing > here or here == 19)
+    assert niceness() == here  # the thread that asked is as it was

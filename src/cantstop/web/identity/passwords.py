@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib.resources import files
@@ -23,10 +24,23 @@ MIN_DISTINCT = 5  # 'aaaaaaaaaaaa' and '121212121212' are long and still guessed
 # what a sign-in costs at these numbers.
 TIME_COST, MEMORY_KIB, PARALLELISM = 1, 47_104, 1
 HASHER = PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM, type=Type.ID)
-# argon2id runs on threads of its own, one core fewer than the machine has (one at least): a
-# burst of sign-ins waits its turn rather than taking every core from the games, and its
-# memory (46 MiB a hash) stays bounded.
-HASHING = ThreadPoolExecutor(max(1, (os.cpu_count() or 2) - 1), thread_name_prefix="cantstop-argon2")
+# argon2id runs on threads of its own, one core fewer than the machine has (one at least),
+# each at a lower scheduling priority than the games' threads (on Linux, where a thread has
+# its own nice value): a burst of sign-ins waits its turn rather than taking cores from the
+# games, a sign-in takes longer only while the cores are busy, and the memory a hash holds
+# (46 MiB) stays bounded.
+HASHING_NICE = 10  # added to the process's nice value, up to the lowest priority, 19
+
+
+def _lower_priority() -> None:
+    try:
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + HASHING_NICE))
+    except (AttributeError, OSError):  # no per-thread priority here (not Linux): the pool's size still bounds it
+        pass
+
+
+HASHING = ThreadPoolExecutor(max(1, (os.cpu_count() or 2) - 1), thread_name_prefix="cantstop-argon2", initializer=_lower_priority)
 
 
 @cache
