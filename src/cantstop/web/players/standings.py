@@ -79,12 +79,12 @@ def locked(s: Session, holders: list[Holder]) -> dict[Holder, Rating]:
 
 def save(s: Session, game_id: str, results: list[Result]) -> None:
     """Store a rated game's outcome in the caller's transaction: each entry as it now stands
-    (made on its first game), and a point of its history with the rating before, the seat and
+    (the stored one `before` names by its id, else a new one: its first game), and a point of its history with the rating before, the seat and
     the game's weight."""
     stamp = now()
-    found = _rows(s, [r.holder for r in results])
     for r in results:
-        row = found[r.holder][0] if r.holder in found else None
+        # The entry read (and locked) before rating is in the session already: no query for it.
+        row = s.get(RatingRow, r.before.id) if r.before.id is not None else None
         if row is None:
             kind, key = r.holder
             row = RatingRow(kind=kind.value, account_id=key if kind is RatingKind.PERSON else None,
