@@ -288,3 +288,43 @@ def test_passwords_are_hashed_at_a_lower_priority_than_the_games() -> None:
     hashing = HASHING.submit(niceness).result()
     assert hashing == min(19, here + HASHING_NICE) and (hashing > here or here == 19)
     assert niceness() == here  # the thread that asked is as it was
+
+
+def test_a_session_in_use_stays_alive_and_an_expired_one_is_removed(storage: Storage) -> None:
+    """A session's last use is written down (at most once a minute), so the idle limit counts
+    from it; a session past a limit signs in nobody and is deleted; a deleted account's
+    sessions sign in nobody."""
+    from datetime import timedelta
+
+    from sqlalchemy import select, update
+
+    from cantstop.web.db.rows import now
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.identity.rows import SessionRow
+
+    accounts = Accounts(storage)
+    ann = accounts.create("Ann", None)
+    day = timedelta(days=1)
+    token = accounts.open_session(ann.id, "203.0.113.9", day, day)
+
+    def seen(at: timedelta | None = None) -> Any:
+        with storage.session() as s:
+            if at is not None:
+                s.execute(update(SessionRow).values(seen=now() - at))
+            return s.scalar(select(SessionRow.seen))
+
+    seen(timedelta(seconds=90))
+    found = accounts.signed_in(token, timedelta(seconds=120), day)
+    assert found is not None and found.account.name == "Ann"
+    assert now() - seen() < timedelta(seconds=5)  # used now: written down
+    assert accounts.signed_in(token, timedelta(seconds=30), day) is not None  # idle counts from that use
+    seen(timedelta(seconds=20))
+    assert accounts.signed_in(token, timedelta(seconds=120), day) is not None
+    assert now() - seen() > timedelta(seconds=15)  # used a moment ago: not written again yet
+    assert accounts.signed_in(token, timedelta(seconds=10), day) is None  # idle too long
+    assert seen() is None  # and gone
+    token = accounts.open_session(ann.id, "203.0.113.9", day, day)
+    assert accounts.signed_in(token, day, timedelta(0)) is None and seen() is None  # older than the longest
+    token = accounts.open_session(ann.id, "203.0.113.9", day, day)
+    accounts.delete(ann.id)
+    assert accounts.signed_in(token, day, day) is None
