@@ -79,8 +79,8 @@ def locked(s: Session, holders: list[Holder]) -> dict[Holder, Rating]:
 
 def save(s: Session, game_id: str, results: list[Result]) -> None:
     """Store a rated game's outcome in the caller's transaction: each entry as it now stands
-    (the stored one `before` names by its id, else a new one: its first game), and a point of its history with the rating before, the seat and
-    the game's weight."""
+    (the stored one `before` names by its id, else a new one: its first game), and a point
+    of its history with the rating before, the seat and the game's weight."""
     stamp = now()
     for r in results:
         # The entry read (and locked) before rating is in the session already: no query for it.
@@ -156,12 +156,11 @@ _ONE, _OTHER = aliased(SeatRow), aliased(SeatRow)  # made once: an alias builds 
 
 def games_together(s: Session, first: Holder, second: Holder, since: datetime, but: str) -> int:
     """Finished rated games since `since` (but the game `but`) in which both holders sat."""
-    one, other = _ONE, _OTHER
     query = (
         select(func.count(func.distinct(GameRow.id)))
-        .join(one, one.game_id == GameRow.id).join(other, other.game_id == GameRow.id)
+        .join(_ONE, _ONE.game_id == GameRow.id).join(_OTHER, _OTHER.game_id == GameRow.id)
         .where(GameRow.rated.is_(True), GameRow.status == GameStatus.OVER.value, GameRow.updated >= since, GameRow.id != but)
-        .where(_sat(one, first), _sat(other, second), one.seat != other.seat)
+        .where(_sat(_ONE, first), _sat(_OTHER, second), _ONE.seat != _OTHER.seat)
     )
     return int(s.scalar(query) or 0)
 
