@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cantstop.cli import main
@@ -73,3 +76,24 @@ def test_ctrl_c_prints_the_result_so_far() -> None:
     assert run.returncode == 0, err
     assert "interrupted: the result of the" in err
     assert re.match(r"rule28: \d+\.\d+ ± \d\.\d+ turns \(mean ± SE\), \d+ games, seed 0, fast", out)
+
+
+def test_the_first_ctrl_c_asks_for_a_stop_between_chunks_and_the_second_stops_at_once() -> None:
+    from cantstop.cli.fast_run import _stop_between_chunks
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with _stop_between_chunks() as asked:
+            assert not asked()
+            os.kill(os.getpid(), signal.SIGINT)  # no KeyboardInterrupt in the middle of a chunk
+            assert asked()
+            with pytest.raises(KeyboardInterrupt):
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1)  # the handler runs here at the latest
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with _stop_between_chunks() as asked:  # ignored stays ignored
+            os.kill(os.getpid(), signal.SIGINT)
+            assert not asked() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)

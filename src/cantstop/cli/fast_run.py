@@ -10,9 +10,12 @@ Ctrl-C stops it with the result so far.
 from __future__ import annotations
 
 import math
+import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -98,9 +101,38 @@ def _chunks(variant: str, bots: list[str], games: int, seed: int, threads: int |
     except ImportError as error:
         raise click.ClickException(str(error)) from None
     try:
-        yield from chunks(variant, bots, games, seed, threads, max_turns or MAX_TURNS)
+        with _stop_between_chunks() as asked:
+            for run in chunks(variant, bots, games, seed, threads, max_turns or MAX_TURNS):
+                yield run
+                if asked():
+                    raise KeyboardInterrupt
     except (CantStopError, MemoryError) as error:
         raise click.ClickException(str(error)) from None
+
+
+@contextmanager
+def _stop_between_chunks() -> Iterator[Callable[[], bool]]:
+    """Ctrl-C stops the run once the chunk being played is done: a KeyboardInterrupt raised
+    while the main thread waits for the chunk's threads can land inside a lock of
+    `concurrent.futures` and come out as "cannot release un-acquired lock". A second Ctrl-C
+    stops at once. Where SIGINT is ignored (a script's background job), it stays ignored."""
+    asked = False
+
+    def ask(signum: int, frame: object) -> None:
+        nonlocal asked
+        if asked:
+            raise KeyboardInterrupt
+        asked = True
+
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN or threading.current_thread() is not threading.main_thread():
+        yield lambda: False  # ignored, or not ours to handle (only the main thread sets handlers)
+        return
+    signal.signal(signal.SIGINT, ask)
+    try:
+        yield lambda: asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def fast_solitaire(bot: str, games: int, seed: int, jobs: int, variant: str,
