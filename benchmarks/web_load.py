@@ -41,11 +41,17 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+
+try:  # the clients' own event loop, as light as the server's (uvicorn's "standard" extra brings it)
+    from uvloop import new_event_loop
+except ImportError:  # not on Windows: the standard loop, and the clients take more of the machine
+    from asyncio import new_event_loop
 
 from cantstop.core.record import Record
 from cantstop.web.db.storage import Storage
@@ -235,13 +241,16 @@ async def play(
 ) -> tuple[Load, float]:
     """`connections` clients (two per game) playing for `seconds`, guests, or the signed-in
     `pairs` (one pair a game); the load and the seconds it took."""
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=50)) as http:
-        await wait_until_up(http)
+    # One client for every game's requests; it keeps no cookies: each request names its person's
+    # (a jar would only be searched on every request, the client's costliest step after JSON).
+    nobody = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=50), cookies=nobody) as client:
+        await wait_until_up(client)
         start = time.monotonic()
         load = Load(url, start + seconds, pace)
         rng = random.Random(seed)
         seated: list[People | None] = list(pairs) if pairs else [None] * (connections // 2)
-        await asyncio.gather(*(load.pair(http, random.Random(rng.random()), people) for people in seated))
+        await asyncio.gather(*(load.pair(client, random.Random(rng.random()), people) for people in seated))
         return load, time.monotonic() - start
 
 
@@ -327,7 +336,8 @@ def main() -> None:
                 db = fresh_schema(args.pg or throwaway_postgres())  # each run from nothing
             elif sign_ins:
                 db = f"sqlite:///{Path(folder) / 'load-sign-ins.sqlite3'}"
-            results.append(asyncio.run(run(args, db, sign_ins)))
+            with asyncio.Runner(loop_factory=new_event_loop) as runner:
+                results.append(runner.run(run(args, db, sign_ins)))
             print(f"  {name}{' with sign-ins' if sign_ins else ''}: done, load average {os.getloadavg()[0]:.1f}", flush=True)
     print("| database | clients | sign-ins/min | seconds | actions | actions/s | p50 ms | p99 ms | sign-in p99 ms | server CPU ms/action"
           " | client CPU ms/action | games | lost or duplicated | refused | target |")

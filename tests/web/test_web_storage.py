@@ -6,6 +6,7 @@ import asyncio
 import threading
 from pathlib import Path
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from cantstop.core.state import ROLL, STOP
 from cantstop.table import Move, StaleMoveError
 from cantstop.web.app import create_app
 from cantstop.web.db.moves import decode_move, encode_move
+from cantstop.web.db.notify import CHANNEL, libpq_url
 from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.rows import EventRow, SeatRow
 from cantstop.web.db.storage import Storage
@@ -57,6 +59,35 @@ def test_a_version_is_stored_once(any_storage: Storage) -> None:
     assert any_storage.events(game_id, 2) == [Move.of(STOP)]
     game = any_storage.game(game_id)
     assert game is not None and game.version == 3 and game.first == 1 and game.status == "playing"
+
+
+def test_a_group_commit_stores_each_game_and_refuses_only_the_stale_one(any_storage: Storage) -> None:
+    """One batch holds several games' moves (two of one game, one that ends a game); on
+    PostgreSQL it is one statement, and every server process is told each game's new version."""
+    one, two, three = (any_storage.create_game("classic", [("bot", "random"), ("bot", "random")]) for _ in range(3))
+    for game_id in (one, two, three):
+        any_storage.start(game_id, 0, {})
+    any_storage.append(two, 1, Move.rolled((6, 6, 6, 6)))  # another process was first in game two
+    listener = psycopg.connect(libpq_url(any_storage.url), autocommit=True) if any_storage.shared else None
+    if listener is not None:
+        listener.execute(f"LISTEN {CHANNEL}")
+    clean = [Append(one, 1, (Move.rolled((1, 2, 3, 4)),), to_move=0), Append(three, 1, (Move.rolled((2, 2, 3, 3)),), to_move=0),
+             Append(one, 2, (Move.of((3, 7)),), to_move=0)]
+    assert any_storage.append_many(clean) == [True, True, True]
+    stale = [Append(three, 2, (Move.of((4, 6)),), to_move=0), Append(two, 1, (Move.rolled((1, 1, 1, 1)),), to_move=0),
+             Append(three, 3, (Move.of(STOP),), winner=0, to_move=None)]
+    assert any_storage.append_many(stale) == [True, False, True]
+    games = {g: any_storage.game(g) for g in (one, two, three)}
+    assert [(m.version, m.status, m.winner, m.to_move) for m in games.values() if m is not None] == [
+        (2, "playing", None, 0), (1, "playing", None, None), (3, "over", 0, None)]
+    assert any_storage.events(two) == [Move.rolled((6, 6, 6, 6))]
+    assert any_storage.events(three) == [Move.rolled((2, 2, 3, 3)), Move.of((4, 6)), Move.of(STOP)]
+    if listener is not None:
+        told = [n.payload for n in listener.notifies(timeout=1, stop_after=5)]
+        listener.close()
+        # the clean batch tells each game's last version once (in no set order); the stale one's
+        # Appends, stored one by one after the refusal, each theirs
+        assert sorted(told[:2]) == sorted([f"{one} 2", f"{three} 1"]) and told[2:] == [f"{three} 2", f"{three} 3"]
 
 
 def test_sqlite_commits_leave_checkpoints_to_the_recorders_own_thread(tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ class Storage:
         # SQLite has one writer at a time: one thread for it avoids its busy-wait on locks.
         self.threads = 1 if self.sqlite else 8
         self.shared = not self.sqlite  # other server processes may write too
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def migrate(self) -> None:
         """Bring the schema up to date with the migrations shipped in the package."""
@@ -311,32 +312,50 @@ class Storage:
         If any is stale (another process stored that version first), each is retried alone.
         """
         try:
-            with self.engine.begin() as conn:
-                self._insert(conn, items)
+            if self.shared:
+                with self._autocommit.connect() as conn:  # one statement, atomic on its own
+                    conn.execute(queries.APPEND_AND_NOTIFY, self._columns(items))
+            else:
+                with self.engine.begin() as conn:
+                    self._insert(conn, items)
             return [True] * len(items)
         except IntegrityError:
             if len(items) == 1:
                 return [False]
         return [self.append_many([one])[0] for one in items]
 
+    @staticmethod
+    def _events(items: list[Append]) -> Iterator[tuple[str, int, str, str]]:
+        """(game, seq, kind, data) of every event of the batch."""
+        for a in items:
+            for seq, move in enumerate(a.moves, a.seq):
+                yield (a.game_id, seq, *encode_move(move))
+
+    @staticmethod
+    def _last_of_each_game(items: list[Append]) -> list[Append]:
+        """A batch may hold several Appends of one game: the last says where it stands."""
+        return list({a.game_id: a for a in items}.values())
+
     def _insert(self, conn: Connection, items: list[Append]) -> None:
         # Plain SQL statements (executemany), not the ORM: this is the one hot write.
         stamp = now()
-        rows = []
-        for a in items:
-            for seq, move in enumerate(a.moves, a.seq):
-                kind, data = encode_move(move)
-                rows.append({"game_id": a.game_id, "seq": seq, "kind": kind, "data": data, "created": stamp})
+        rows = [{"game_id": g, "seq": seq, "kind": kind, "data": data, "created": stamp} for g, seq, kind, data in self._events(items)]
         conn.execute(EVENTS.insert(), rows)
-        latest = {a.game_id: a for a in items}  # a batch may hold several events of one game
-        moved = [{"key": a.game_id, "new_version": a.last, "stamp": stamp, "next_seat": a.to_move} for a in latest.values()]
-        if self.shared:  # each game's notice to the other processes goes out with its new version
-            conn.execute(queries.SET_VERSION_AND_NOTIFY, [{**m, **notice(a.game_id, a.last)} for m, a in zip(moved, latest.values())])
-        else:
-            conn.execute(queries.SET_VERSION, moved)
-        ended = [{"key": a.game_id, "new_winner": a.winner} for a in items if a.winner is not None]
+        latest = self._last_of_each_game(items)
+        conn.execute(queries.SET_VERSION, [{"key": a.game_id, "new_version": a.last, "stamp": stamp, "next_seat": a.to_move} for a in latest])
+        ended = [{"key": a.game_id, "new_winner": a.winner} for a in latest if a.winner is not None]
         if ended:
             conn.execute(queries.SET_WINNER, ended)
+
+    def _columns(self, items: list[Append]) -> dict[str, Any]:
+        """PostgreSQL's one-statement group commit's parameters: a list per column."""
+        games, seqs, kinds, data = zip(*self._events(items), strict=True)
+        latest = self._last_of_each_game(items)
+        return {
+            "stamp": now(), "event_game": list(games), "event_seq": list(seqs), "event_kind": list(kinds), "event_data": list(data),
+            "game": [a.game_id for a in latest], "version": [a.last for a in latest],
+            "to_move": [a.to_move for a in latest], "winner": [a.winner for a in latest],
+        }
 
     def _notify(self, s: Session | Connection, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
