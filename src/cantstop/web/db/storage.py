@@ -63,7 +63,11 @@ class Storage:
         # SQLite has one writer at a time: one thread for it avoids its busy-wait on locks.
         self.threads = 1 if self.sqlite else 8
         self.shared = not self.sqlite  # other server processes may write too
-        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        # PostgreSQL runs the hot reads and the group commit outside a transaction: at its
+        # READ COMMITTED level each statement sees its own snapshot inside one too, and BEGIN
+        # and ROLLBACK were two round trips of every read (each, under load, also a wait for
+        # the interpreter lock). SQLite's driver begins no transaction for a read anyway.
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.shared else self.engine
 
     def migrate(self) -> None:
         """Bring the schema up to date with the migrations shipped in the package."""
@@ -128,7 +132,7 @@ class Storage:
     def game(self, game_id: str) -> StoredGame | None:
         # Plain statements rather than the ORM: every join, start and game end reads a game,
         # and the ORM's session took more CPU than the two queries did.
-        with self.engine.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(queries.GAME, {"key": game_id}).first()
             return None if row is None else self._stored(conn, row)
 
@@ -178,14 +182,14 @@ class Storage:
         return True
 
     def seat_of(self, game_id: str, token: str) -> int | None:
-        with self.engine.connect() as s:  # no ORM session for a read on every connection's way in
+        with self.autocommit.connect() as s:  # no ORM session for a read on every connection's way in
             return s.scalar(
                 select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
             )
 
     def seat_of_account(self, game_id: str, account_id: int) -> int | None:
         """The seat the account holds in the game, if any (an account takes one seat a game)."""
-        with self.engine.connect() as s:
+        with self.autocommit.connect() as s:
             return s.scalar(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.account_id == account_id))
 
     def held_games(self, tokens: Mapping[str, str], status: tuple[GameStatus, ...]) -> list[tuple[StoredGame, int]]:
@@ -292,7 +296,7 @@ class Storage:
     # ----------------------------------------------------------------- events
     def events(self, game_id: str, after: int = 0) -> list[Move]:
         """The moves stored after version `after` (a game's `end` row is no move: see `end_game`)."""
-        with self.engine.connect() as s:  # as `game`: the read every catch-up makes
+        with self.autocommit.connect() as s:  # as `game`: the read every catch-up makes
             rows = s.execute(
                 select(EventRow.kind, EventRow.data)
                 .where(EventRow.game_id == game_id, EventRow.seq > after, EventRow.kind != END)
@@ -313,7 +317,7 @@ class Storage:
         """
         try:
             if self.shared:
-                with self._autocommit.connect() as conn:  # one statement, atomic on its own
+                with self.autocommit.connect() as conn:  # one statement, atomic on its own
                     conn.execute(queries.APPEND_AND_NOTIFY, self._columns(items))
             else:
                 with self.engine.begin() as conn:
@@ -387,7 +391,7 @@ class Storage:
 
     def chat(self, game_id: str, last: int) -> tuple[list[ChatLine], bool]:
         """A game's `last` chat messages, oldest first, and whether spectators are muted."""
-        with self.engine.connect() as conn:
+        with self.autocommit.connect() as conn:
             rows = conn.execute(
                 select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text, CHAT.c.account_id, CHAT.c.created)
                 .where(CHAT.c.game_id == game_id).order_by(CHAT.c.id.desc()).limit(last)

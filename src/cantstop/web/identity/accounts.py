@@ -276,7 +276,7 @@ class Accounts:
         stamp = now()
         key = hash_token(token)
         # A plain read (every signed-in request makes one); a write only now and then.
-        with self.storage.engine.connect() as conn:
+        with self.storage.autocommit.connect() as conn:
             found = conn.execute(_SIGNED_IN, {"key": key}).first()
         if found is None:
             return None
