@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import psycopg
@@ -11,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import inspect, select
-from web_helpers import new_game, wait_for
+from sqlalchemy import inspect, select, text
+from web_helpers import new_game, pg_schema, postgres_url, wait_for
 
 from cantstop.core.state import ROLL, STOP
 from cantstop.table import Move, StaleMoveError
@@ -88,6 +90,53 @@ def test_a_group_commit_stores_each_game_and_refuses_only_the_stale_one(any_stor
         # the clean batch tells each game's last version once (in no set order); the stale one's
         # Appends, stored one by one after the refusal, each theirs
         assert sorted(told[:2]) == sorted([f"{one} 2", f"{three} 1"]) and told[2:] == [f"{three} 2", f"{three} 3"]
+
+
+@pytest.fixture
+def pg_storage() -> Iterator[Storage]:
+    with pg_schema(postgres_url()) as url:
+        store = Storage(url)
+        store.migrate()
+        yield store
+        store.close()
+
+
+@pytest.mark.postgres
+def test_a_group_commit_undone_to_break_a_deadlock_is_made_again(pg_storage: Storage) -> None:
+    """PostgreSQL undoes one transaction of a deadlock (two server processes' commits, or a
+    commit and the sweep, lock games' rows in no common order): the commit is tried again,
+    and its actions are stored once, not refused as 'database unavailable'. The first try
+    here fails as a deadlock's victim does (a trigger raises SQLSTATE 40P01 once)."""
+    game_id = pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    pg_storage.start(game_id, 0, {})
+    with pg_storage.engine.begin() as conn:
+        conn.execute(text("CREATE SEQUENCE tries"))
+        conn.execute(text("""CREATE FUNCTION deadlock_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+            IF nextval('tries') = 1 THEN RAISE EXCEPTION 'deadlock detected (made by the test)' USING ERRCODE = '40P01'; END IF;
+            RETURN NULL; END $$"""))
+        conn.execute(text("CREATE TRIGGER deadlock_once BEFORE INSERT ON events FOR EACH STATEMENT EXECUTE FUNCTION deadlock_once()"))
+    assert pg_storage.append_many([Append(game_id, 1, (Move.rolled((1, 2, 3, 4)),), to_move=0)]) == [True]
+    assert pg_storage.events(game_id) == [Move.rolled((1, 2, 3, 4))]
+    with pg_storage.engine.connect() as conn:
+        assert conn.execute(text("SELECT last_value FROM tries")).scalar() == 2  # undone once, made the second time
+
+
+@pytest.mark.postgres
+def test_the_sweep_passes_over_a_game_whose_row_a_commit_holds(pg_storage: Storage) -> None:
+    """Writing down which games players have open takes no row another transaction holds
+    (it waited for it, and with a group commit holding rows in another order, deadlocked):
+    that game's move sets its `updated`, which keeps it from idling as `seen` would."""
+    busy, idle = (pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")]) for _ in range(2))
+    at = datetime(2026, 11, 26, 12, 0)
+    with pg_storage.engine.begin() as holder:
+        holder.execute(text("SELECT id FROM games WHERE id = :id FOR UPDATE"), {"id": busy})
+        done = threading.Event()
+        sweep = threading.Thread(target=lambda: (pg_storage.seen_now(sorted([busy, idle]), at), done.set()))
+        sweep.start()
+        assert done.wait(10), "the sweep waited for the held row"
+        sweep.join()
+    seen = {g: pg_storage.game(g) for g in (busy, idle)}
+    assert {g: m.seen for g, m in seen.items() if m is not None} == {busy: None, idle: at}
 
 
 def test_sqlite_commits_leave_checkpoints_to_the_recorders_own_thread(tmp_path: Path) -> None:

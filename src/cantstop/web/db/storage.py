@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, false, or_, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cantstop.core.record import Event
@@ -49,6 +49,8 @@ from cantstop.web.db.values import (
     Taker,
 )
 
+DEADLOCK = "40P01"  # PostgreSQL's SQLSTATE for a transaction undone to break a deadlock
+DEADLOCK_TRIES = 3
 SEEN_CHUNK = 500  # game ids per statement when writing down which games players have open
 
 
@@ -271,10 +273,15 @@ class Storage:
         return True
 
     def seen_now(self, game_ids: list[str], at: datetime) -> None:
-        """These games were open in a player's browser at `at` (their abandonment waits)."""
+        """These games were open in a player's browser at `at` (their abandonment waits).
+
+        A game whose row another transaction holds is passed over (PostgreSQL's SKIP LOCKED):
+        a group commit moving it sets its `updated`, which keeps it from idling just as well,
+        and waiting for it could deadlock, as the two take their rows in no common order."""
         with self.engine.begin() as conn:
             for start in range(0, len(game_ids), SEEN_CHUNK):
-                conn.execute(GAMES.update().where(GAMES.c.id.in_(game_ids[start:start + SEEN_CHUNK])).values(seen=at))
+                free = select(GAMES.c.id).where(GAMES.c.id.in_(game_ids[start:start + SEEN_CHUNK])).with_for_update(skip_locked=True)
+                conn.execute(GAMES.update().where(GAMES.c.id.in_(free)).values(seen=at))
 
     def overdue(self, clocks: Mapping[int, datetime], idle_before: datetime, limit: int = 1000) -> list[tuple[str, bool]]:
         """Games a sweep must look at, as (id, timed): `timed`, a game in play whose move
@@ -317,8 +324,7 @@ class Storage:
         """
         try:
             if self.shared:
-                with self.autocommit.connect() as conn:  # one statement, atomic on its own
-                    conn.execute(queries.APPEND_AND_NOTIFY, self._columns(items))
+                self._append_statement(items)
             else:
                 with self.engine.begin() as conn:
                     self._insert(conn, items)
@@ -327,6 +333,20 @@ class Storage:
             if len(items) == 1:
                 return [False]
         return [self.append_many([one])[0] for one in items]
+
+    def _append_statement(self, items: list[Append]) -> None:
+        """PostgreSQL's group commit, one statement, atomic on its own. Its rows are locked in
+        no set order, so with another server process's commit (or any transaction holding
+        several games' rows) it can deadlock: the one PostgreSQL picks is undone whole and
+        tried again, as PostgreSQL's manual advises."""
+        for attempt in range(DEADLOCK_TRIES):
+            try:
+                with self.autocommit.connect() as conn:
+                    conn.execute(queries.APPEND_AND_NOTIFY, self._columns(items))
+                return
+            except OperationalError as error:
+                if getattr(error.orig, "sqlstate", None) != DEADLOCK or attempt == DEADLOCK_TRIES - 1:
+                    raise
 
     @staticmethod
     def _events(items: list[Append]) -> Iterator[tuple[str, int, str, str]]:
