@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections import Counter
 
 import pytest
@@ -59,6 +60,29 @@ def test_secure_dice_roll_in_range() -> None:
     dice = SecureDice()
     seen = {d for _ in range(300) for d in dice.roll(4, 6)}
     assert seen == set(range(1, 7))
+
+
+def test_secure_dice_draw_again_rather_than_favour_low_faces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A byte of 252 to 255 would make faces 1 to 4 likelier than 5 and 6 (256 = 42 * 6 + 4):
+    such bytes are drawn again, and the others are dice in order."""
+    reads = iter([bytes([0, 252, 5, 255]), bytes([253, 11]), bytes([6])])
+    asked: list[int] = []
+
+    def urandom(n: int) -> bytes:
+        asked.append(n)
+        return next(reads)
+
+    monkeypatch.setattr(os, "urandom", urandom)
+    assert SecureDice().roll(4, 6) == (1, 6, 6, 1)
+    assert asked == [4, 2, 1]
+
+
+def test_secure_dice_faces_are_even(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every byte the system could give, once: each face of a die comes as often as any other."""
+    everything = iter([bytes(range(256))])
+    monkeypatch.setattr(os, "urandom", lambda n: next(everything)[:n])
+    faces = Counter(SecureDice().roll(252, 6))
+    assert faces == {face: 42 for face in range(1, 7)}
 
 
 def test_roll_off_with_seeded_dice_names_a_seat_and_every_round() -> None:

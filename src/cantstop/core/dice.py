@@ -9,8 +9,8 @@ dice, addressed by (seed, game, roll) for simulations and environments, live in
 from __future__ import annotations
 
 import itertools
+import os
 import random
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -65,7 +65,15 @@ class SecureDice:
     """Unpredictable dice from the operating system, for games played for real."""
 
     def roll(self, n: int, faces: int) -> Dice:
-        return tuple(secrets.randbelow(faces) + 1 for _ in range(n))
+        # One read of the system's randomness a roll (not one or more a die): each byte below
+        # the largest multiple of `faces` is a fair die, a byte above it is drawn again.
+        if not 1 <= faces <= 256:
+            raise ValueError(f"a die has 1 to 256 faces, not {faces}")
+        fair = 256 - 256 % faces
+        dice: list[int] = []
+        while len(dice) < n:
+            dice += [byte % faces + 1 for byte in os.urandom(n - len(dice)) if byte < fair]
+        return tuple(dice)
 
 
 def _groups_of(values: Sequence[int], captain: bool) -> set[Group]:
