@@ -35,8 +35,9 @@ def test_migrations_create_the_schema_and_are_idempotent(any_storage: Storage) -
 
 def test_seats_hold_hashed_tokens(any_storage: Storage) -> None:
     game_id = any_storage.create_game("classic", [("open", None), ("bot", "random")])
-    token = any_storage.claim_seat(game_id, 0, "Ann")
-    assert token is not None
+    claimed = any_storage.claim_seat(game_id, 0, "Ann")
+    assert claimed is not None
+    token, seated = claimed
     assert any_storage.claim_seat(game_id, 0, "Eve") is None  # taken
     assert any_storage.claim_seat(game_id, 1, "Eve") is None  # a bot's
     assert any_storage.seat_of(game_id, token) == 0
@@ -46,12 +47,14 @@ def test_seats_hold_hashed_tokens(any_storage: Storage) -> None:
     assert token not in stored and any(stored)
     game = any_storage.game(game_id)
     assert game is not None and [s.name for s in game.seats] == ["Ann", "bot:random"]
+    assert seated == game  # the claim hands back the game as it now stands
 
 
 def test_a_version_is_stored_once(any_storage: Storage) -> None:
     game_id = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
-    assert any_storage.start(game_id, 1, {"RollOff": "A:3 B:9"})
-    assert not any_storage.start(game_id, 0, {})
+    started = any_storage.start(game_id, 1, {"RollOff": "A:3 B:9"})
+    assert started is not None and started == any_storage.game(game_id) and started.first == 1 and started.status == "playing"
+    assert any_storage.start(game_id, 0, {}) is None  # started already
     any_storage.append(game_id, 1, Move.rolled((1, 2, 3, 4)))
     with pytest.raises(StaleMoveError):
         any_storage.append(game_id, 1, Move.rolled((6, 6, 6, 6)))
@@ -168,6 +171,28 @@ def test_sqlite_commits_leave_checkpoints_to_the_recorders_own_thread(tmp_path: 
     again = Storage(url)
     assert len(again.events(game_id)) == 40
     again.close()
+
+
+def test_of_two_taking_the_last_seats_at_once_one_sees_the_game_full(any_storage: Storage) -> None:
+    """Each claim hands back the game as it stands; the one who starts the game is whoever
+    sees every seat taken. Taken at the same moment (two server processes), one of them must
+    see the other's seat, or the game would wait for nobody."""
+
+    def take(game_id: str, seat: int, barrier: threading.Barrier, seen: list[bool | None]) -> None:
+        barrier.wait()
+        claimed = any_storage.claim_seat(game_id, seat, f"P{seat}")
+        seen.append(None if claimed is None else all(s.kind == "person" for s in claimed[1].seats))
+
+    for _ in range(10):
+        game_id = any_storage.create_game("classic", [("open", None), ("open", None)])
+        barrier = threading.Barrier(2)
+        seen: list[bool | None] = []
+        takers = [threading.Thread(target=take, args=(game_id, seat, barrier, seen)) for seat in (0, 1)]
+        for t in takers:
+            t.start()
+        for t in takers:
+            t.join()
+        assert None not in seen and len(seen) == 2 and any(seen)
 
 
 def test_racing_writers_store_exactly_one_action_per_version(any_storage: Storage) -> None:

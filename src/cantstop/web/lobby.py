@@ -130,9 +130,11 @@ class Lobby:
         screen, and the record, tell players by name), an account seated already, or a guest
         at a rated game."""
         name = checked_name(name, seat)
+        held = game_id in self.games.held
         game = await self.games.live(game_id)
         async with game.lock:
-            await self.games.reread(game)  # another process may have seated someone
+            if held:  # else `live` has just read it
+                await self.games.reread(game)  # another process may have seated someone
             open_seats = game.open_seats
             if game.meta.status is not GameStatus.WAITING:
                 how = {GameStatus.OVER: "is over", GameStatus.ABANDONED: "has ended, abandoned"}.get(game.meta.status, "has started with every seat taken")
@@ -140,15 +142,15 @@ class Lobby:
             if not 0 <= seat < len(game.meta.seats):
                 raise Invalid("bad_seat", f"this game has seats 0..{len(game.meta.seats) - 1}, not {seat}; open seats: {open_seats}")
             check_seated(game.meta, name, account_id)
-            token = await self.recorder.db(self.storage.claim_seat, game_id, seat, name, account_id)
-            if token is None:
+            claimed = await self.recorder.db(self.storage.claim_seat, game_id, seat, name, account_id)
+            if claimed is None:
                 raise Conflict("seat_taken", f"seat {seat} ({seat_letter(seat)}) is not open; open seats: {open_seats}")
-            await self.games.reread(game)
+            token, game.meta = claimed
             if all(s.kind is not SeatKind.OPEN for s in game.meta.seats):
                 await self._start(game)
             else:
                 self.games.publish(game, [])
-        return str(token)
+        return token
 
     async def _start(self, game: LiveGame) -> None:
         """Every seat is taken (the caller holds the game's lock): roll off for the first player and begin."""
@@ -160,9 +162,12 @@ class Lobby:
             "Game": game.meta.id,
             "Date": game.meta.created.strftime("%Y.%m.%d"),
         }
-        await self.recorder.db(self.storage.start, game.meta.id, rolloff.first, tags)
+        started = await self.recorder.db(self.storage.start, game.meta.id, rolloff.first, tags)
         game.driven = 0
-        await self.games.refresh(game)
+        if started is None:  # another process started it first: as it did
+            await self.games.refresh(game)
+        else:
+            await self.games.begin(game, started)
         self.games.turn_begins(game)
 
     async def seat_of(self, game_id: str, token: str | None, account_id: int | None = None) -> int | None:

@@ -138,6 +138,11 @@ class Storage:
             row = conn.execute(queries.GAME, {"key": game_id}).first()
             return None if row is None else self._stored(conn, row)
 
+    def _read(self, conn: Connection, game_id: str) -> StoredGame:
+        """A game that exists (its row was just written), read in the caller's transaction."""
+        row = conn.execute(queries.GAME, {"key": game_id}).one()
+        return self._stored(conn, row)
+
     def _stored(self, conn: Session | Connection, row: Any) -> StoredGame:
         """A game's row (an ORM row or a plain one: the same fields) with its seats."""
         seats = conn.execute(queries.SEATS_OF_GAME, {"key": row.id}).all()
@@ -161,9 +166,12 @@ class Storage:
             rows = s.scalars(_sat_in(query, player, account).order_by(GameRow.updated.desc()).limit(limit)).all()
             return [self._stored(s, row) for row in rows]
 
-    def claim_seat(self, game_id: str, seat: int, name: str, account_id: int | None = None) -> str | None:
+    def claim_seat(self, game_id: str, seat: int, name: str, account_id: int | None = None) -> tuple[str, StoredGame] | None:
         """Give an open seat to `name` (of the account `account_id`, if signed in); returns the
-        secret token, or None if it was taken."""
+        secret token and the game as it stands with the seat taken, or None if it was taken.
+
+        The game is read after its row is locked: of two processes taking a game's last two
+        seats at once, the second sees the first's seat taken (and starts the game)."""
         token = new_token()
         with self.engine.begin() as conn:
             claim = {"key": game_id, "number": seat, "new_name": name, "hash": hash_token(token), "account": account_id}
@@ -171,7 +179,8 @@ class Storage:
                 return None
             conn.execute(queries.TOUCH_UPDATED, {"key": game_id, "stamp": now()})  # someone came: the game is not idle
             self._notify(conn, game_id, -1)
-        return token
+            game = self._read(conn, game_id)
+        return token, game
 
     def free_seat(self, game_id: str, seat: int) -> bool:
         """Open a person's seat again in a game still waiting for players (they left before it
@@ -239,13 +248,14 @@ class Storage:
             self._notify(s, game_id, -1)
             return link.seat, token
 
-    def start(self, game_id: str, first: int, tags: dict[str, str]) -> bool:
-        """Mark a waiting game as playing; False if another process started it first."""
+    def start(self, game_id: str, first: int, tags: dict[str, str]) -> StoredGame | None:
+        """Mark a waiting game as playing; returns it as started, or None if another process
+        started it first."""
         with self.engine.begin() as conn:
             if not conn.execute(queries.START, {"key": game_id, "first_seat": first, "new_tags": tags, "stamp": now()}).rowcount:
-                return False
+                return None
             self._notify(conn, game_id, -1)
-        return True
+            return self._read(conn, game_id)
 
     # ------------------------------------------------------------- game ends
     def end_game(self, game_id: str, version: int, status: GameStatus, reason: str, idle_before: datetime | None = None) -> bool:

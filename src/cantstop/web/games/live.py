@@ -369,7 +369,8 @@ class LiveGames:
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
-                renamed = [s.name for s in meta.seats] != [s.name for s in game.meta.seats]
+                # a seat taken is no rename: an open seat said nothing in the chat
+                renamed = any(was.name is not None and was.name != now.name for was, now in zip(game.meta.seats, meta.seats, strict=True))
                 game.meta, changed = meta, True
                 if renamed:  # a deleted account's lines read as its seats do now
                     lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
@@ -387,6 +388,14 @@ class LiveGames:
                 await self.reread(game)
             self.publish(game, entries)
             self.moved(game)
+
+    async def begin(self, game: LiveGame, started: StoredGame) -> None:
+        """This process started the game (`started`: its row as the start left it): its table
+        and first log line, told to its clients."""
+        game.meta = started
+        entries = await self._catch_up(game, [])
+        self.publish(game, entries)
+        self.moved(game)
 
     async def reread(self, game: LiveGame) -> None:
         """Read the game's row again: its seats, status or rematch may have changed (here or in another process)."""
