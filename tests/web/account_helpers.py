@@ -103,12 +103,15 @@ def rated_game(creator: TestClient, joiners: list[TestClient], variant: str = "c
 
 def play_between(by_seat: dict[int, TestClient], game_id: str, most: int = 20_000) -> dict[str, Any]:
     """Play the game to its end, each seat's move made by its client through its session
-    (a bot's seats play themselves on the server)."""
+    (a bot's seats play themselves on the server), and read its summary as the browser
+    does then (a rated game's rating is written just after its last move: the summary
+    waits for it, so storage read afterwards holds it)."""
     rolls = 0
     watcher = next(iter(by_seat.values()))
     for _ in range(most):
         game: dict[str, Any] = watcher.get(f"/api/games/{game_id}").json()
         if game["status"] == "over":
+            assert watcher.get(f"/api/games/{game_id}/summary").status_code == 200
             return game
         state = game["state"]
         if state is None or state["player"] not in by_seat:

@@ -154,6 +154,7 @@ def test_in_a_rated_game_the_seats_that_resign_rank_last(storage: Storage) -> No
         to_move = bob.get(f"/api/games/{two}").json()["state"]["player"]
         waiting = (bob, cy)[1 - to_move]  # a seat may resign while it is not its turn
         assert post(waiting, f"/api/games/{two}/resign", {}).json()["state"]["winner"] == to_move
+        assert bob.get(f"/api/games/{two}/summary").status_code == 200  # the rating follows the last move: the summary waits for it
         changes = {seat: c.change for seat, c in standings.changes(storage, two).items()}
         assert changes[to_move] > 0 > changes[1 - to_move]
 
@@ -567,3 +568,34 @@ def test_a_game_read_in_whose_bot_is_to_move_moves_on(storage: Storage, clock: C
 
     before, after = asyncio.run(run())
     assert after > before
+
+
+def test_a_rated_game_its_process_left_unrated_is_rated_by_the_sweep_once(storage: Storage, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rating is written after the last move is answered: a process that stops in between
+    (here its first rating writes nothing, as if it had died) leaves the game to the sweep,
+    which rates it once it has been over for RATE_AFTER seconds, and only once."""
+    from cantstop.web.games import live as live_module
+    from cantstop.web.games.sweeper import RATE_AFTER
+
+    real, calls = live_module.rate_game, []
+
+    def stops_first_time(*args: Any) -> bool:
+        calls.append(args)
+        return len(calls) > 1 and real(*args)
+
+    monkeypatch.setattr(live_module, "rate_game", stops_first_time)
+    with people(storage, "Ann", "Bob", now=clock, metrics_token=TOKEN) as (ann, bob):
+        game_id = rated_game(ann, [bob])
+        assert post(bob, f"/api/games/{game_id}/resign", {}).json()["state"]["winner"] == 0
+        service: GameService = ann.client.app.state.service
+        assert ann.client.portal.call(service.games.ratings_written) is None and len(calls) == 1
+        assert standings.changes(storage, game_id) == {}
+        assert ann.client.portal.call(service.sweeper.sweep) == 0  # just over: its own process may be rating it still
+        clock.advance(RATE_AFTER + 1)
+        assert ann.client.portal.call(service.sweeper.sweep) == 1
+        assert ann.client.portal.call(service.sweeper.sweep) == 0
+        changes = standings.changes(storage, game_id)
+        assert set(changes) == {0, 1} and changes[0].change > 0 > changes[1].change
+        board = {p["name"]: p for p in ann.get("/api/players").json()}
+        assert (board["Ann"]["games"], board["Ann"]["wins"], board["Bob"]["games"]) == (1, 1, 1)
+        assert samples(ann.client)["cantstop_games_rated_late_total"] == 1

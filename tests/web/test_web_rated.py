@@ -4,6 +4,8 @@ leaderboards, repeated pairs counting less, and the farming cases of issue 22.""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -217,6 +219,145 @@ def test_a_guest_page_shows_games_and_no_rating(client: TestClient) -> None:
     assert client.get("/api/players/Hal").json()["kind"] == "person"  # an account with no game yet has a page
 
 
+def test_a_rated_games_last_move_is_answered_before_its_rating_and_the_summary_waits_for_it(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rating (a transaction of its own) is written after the last move is answered: the
+    move's answer does not wait for it, and the summary, the boards and the profiles do."""
+    from cantstop.web.games import live as live_module
+
+    real, release = live_module.rate_game, threading.Event()
+
+    def held(*args: Any) -> bool:
+        release.wait(10)
+        return real(*args)
+
+    monkeypatch.setattr(live_module, "rate_game", held)
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = rated_game(ann, [bob])
+        resigned = post(bob, f"/api/games/{game_id}/resign", {})
+        assert resigned.status_code == 200 and resigned.json()["state"]["winner"] == 0
+        assert standings.changes(storage, game_id) == {}  # answered, the rating not yet written
+        threading.Timer(0.3, release.set).start()
+        summary = ann.get(f"/api/games/{game_id}/summary").json()
+        assert release.is_set() and [s["rating"]["change"] > 0 for s in summary["seats"]] == [True, False]
+        assert ann.get("/api/players/Ann").json()["rating"]["games"] == 1
+
+
+def test_the_summary_rates_a_game_whose_process_left_it_unrated(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process (or this one, restarted) shows the summary of a game left unrated: it
+    rates the game there and then rather than show it unrated until the sweep comes."""
+    from cantstop.web.games import live as live_module
+
+    real, calls = live_module.rate_game, []
+
+    def stops_first_time(*args: Any) -> bool:
+        calls.append(args)
+        return len(calls) > 1 and real(*args)
+
+    monkeypatch.setattr(live_module, "rate_game", stops_first_time)
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = rated_game(ann, [bob])
+        assert post(bob, f"/api/games/{game_id}/resign", {}).status_code == 200
+        seats = ann.get(f"/api/games/{game_id}/summary").json()["seats"]
+        assert len(calls) == 2 and [s["rating"]["change"] > 0 for s in seats] == [True, False]
+        assert bob.get(f"/api/games/{game_id}/summary").json()["seats"] == seats and len(calls) == 2
+
+
+def test_a_game_is_rated_once_however_often_it_is_asked(any_storage: Storage) -> None:
+    from cantstop.web.db.values import RatingKind
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.players import ratings
+
+    ann, bob = (Accounts(any_storage).create(name, None).id for name in ("Ann", "Bob"))
+    game_id, state = won_by_seat_0(any_storage, ann, bob)
+    game = any_storage.game(game_id)
+    assert game is not None
+    assert [ratings.rate_game(any_storage, game, state) for _ in range(3)] == [True, False, False]
+    entry = standings.entry(any_storage, (RatingKind.PERSON, ann))
+    assert entry is not None and (entry.games, entry.wins) == (1, 1) and len(standings.history(any_storage, entry.id or 0)) == 1
+
+
+def won_by_seat_0(store: Storage, first: int, second: int) -> tuple[str, Any]:
+    """A rated game between two accounts, stored as won by seat 0 (its first seat resigning
+    is all it takes): its id and final state."""
+    from cantstop.core.dice import SeededDice
+    from cantstop.table import Move, Table
+    from cantstop.web.db.values import Append
+
+    game_id = store.create_game("classic", [("open", None), ("open", None)], rated=True)
+    store.claim_seat(game_id, 0, "Ann", first)
+    store.claim_seat(game_id, 1, "Bob", second)
+    store.start(game_id, 0, {})
+    table = Table.new("classic", ["Ann", "Bob"], SeededDice(1))
+    resign = Move.resign(1)
+    table.restore(resign)
+    assert table.state.winner == 0
+    assert store.append_many([Append(game_id, 1, (resign,), 0, None)]) == [True]
+    return game_id, table.state
+
+
+@contextmanager
+def first_rating_held() -> Iterator[threading.Event]:
+    """openskill's update made to hold the first rating it computes (its entries read, none
+    written yet) until a second rating has read its own, or a second has passed (when the
+    second is kept waiting, as it may rightly be); yields the event set once the first is held."""
+    from cantstop.web.players import ratings
+
+    first_in, second_read, model = threading.Event(), threading.Event(), ratings._MODEL
+
+    class Held:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(model, name)
+
+        def rate(self, *args: Any, **kwargs: Any) -> Any:
+            if not first_in.is_set():
+                first_in.set()
+                second_read.wait(1.0)
+            else:
+                second_read.set()
+            return model.rate(*args, **kwargs)
+
+    ratings._MODEL = Held()  # type: ignore[assignment]
+    try:
+        yield first_in
+    finally:
+        ratings._MODEL = model
+
+
+@pytest.mark.postgres
+def test_two_processes_rating_one_game_at_once_rate_it_once() -> None:
+    """The process that ended a game and another one's sweep (or summary) rate it at the same
+    moment, the first held between reading the entries and writing them back: one of them
+    writes the rating, the other finds it written. Both entries are new (the pair's first
+    rated game), so no row lock orders them: the unique keys do."""
+    from cantstop.web.db.values import RatingKind
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.players import ratings
+
+    with pg_schema(postgres_url()) as url:
+        store = Storage(url)
+        store.migrate()
+        try:
+            ann, bob = (Accounts(store).create(name, None).id for name in ("Ann", "Bob"))
+            game_id, state = won_by_seat_0(store, ann, bob)
+            game = store.game(game_id)
+            assert game is not None
+            answers: list[bool] = []
+            with first_rating_held() as first_in:
+                raters = [threading.Thread(target=lambda: answers.append(ratings.rate_game(store, game, state))) for _ in range(2)]
+                raters[0].start()
+                assert first_in.wait(10)
+                raters[1].start()
+                for rater in raters:
+                    rater.join(20)
+            assert sorted(answers) == [False, True]
+            entry = standings.entry(store, (RatingKind.PERSON, ann))
+            assert entry is not None and (entry.games, entry.wins) == (1, 1) and len(standings.history(store, entry.id or 0)) == 1
+        finally:
+            store.close()
+
+
 @pytest.mark.postgres
 def test_two_rated_games_finishing_at_once_both_count() -> None:
     """Ann finishes two rated games at the same moment (turn-based play makes that common),
@@ -249,23 +390,7 @@ def test_two_rated_games_finishing_at_once_both_count() -> None:
                 table.play(Move.of(ROLL if phase is Phase.ROLL else STOP if phase is not Phase.CHOOSE else table.state.options[0]))
             won = 2 * (table.state.winner == 0)
 
-            first_in, second_read = threading.Event(), threading.Event()
-            model = ratings._MODEL
-
-            class Held:
-                def __getattr__(self, name: str) -> Any:
-                    return getattr(model, name)
-
-                def rate(self, *args: Any, **kwargs: Any) -> Any:
-                    if not first_in.is_set():
-                        first_in.set()
-                        second_read.wait(1.0)
-                    else:
-                        second_read.set()
-                    return model.rate(*args, **kwargs)
-
-            ratings._MODEL = Held()  # type: ignore[assignment]
-            try:
+            with first_rating_held() as first_in:
                 first = threading.Thread(target=ratings.rate_game, args=(store, games[0], table.state))
                 first.start()
                 assert first_in.wait(10)
@@ -273,8 +398,6 @@ def test_two_rated_games_finishing_at_once_both_count() -> None:
                 second.start()
                 first.join(20)
                 second.join(20)
-            finally:
-                ratings._MODEL = model
             entry = standings.entry(store, (RatingKind.PERSON, ann))
             assert entry is not None and (entry.games, entry.wins) == (2, won)
             points = standings.history(store, entry.id or 0)

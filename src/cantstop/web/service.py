@@ -72,4 +72,5 @@ class GameService:
         await self.bots.close()
         await self.clock.close()
         await self.turns.close()
+        await self.games.ratings_written()  # a game ended just now keeps its rating
         await self.recorder.close()

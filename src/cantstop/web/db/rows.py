@@ -121,9 +121,11 @@ class RatingRow(Base):
 
 class RatingHistoryRow(Base):
     """A rating as it stood after one rated game, with what it was before and the weight the
-    game counted with (a pair's repeated games count less: `players.rated`)."""
+    game counted with (a pair's repeated games count less). One point per game and seat: a game
+    is rated once, whoever gets to it first (`players.ratings.rate_game`)."""
 
     __tablename__ = "rating_history"
+    __table_args__ = (sa.Index("uq_rating_history_game_seat", "game_id", "seat", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(40), index=True)  # the name played under then
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)

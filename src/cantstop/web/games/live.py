@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -44,6 +45,8 @@ from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
 from cantstop.web.games.chat import HISTORY, ChatRoom
 from cantstop.web.games.describe import display_names, game_json, log_lines
 from cantstop.web.players.ratings import rate_game
+
+log = logging.getLogger("cantstop.web")
 
 QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
 
@@ -280,6 +283,11 @@ class LiveGames:
         self.forfeited = 0  # seats this process made forfeit on their clock (the metrics read it)
         # Loads in flight, one per id, removed when done: an unknown id leaves nothing behind.
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
+        # Ratings of games that ended here, being written. A game's last move is answered
+        # without waiting for its rating (a transaction of its own, and under load the slowest
+        # step of any action); what shows a rating waits for it (`rated`, `ratings_written`),
+        # and should this process stop first, the sweep rates the game (`Sweeper`).
+        self._rating: dict[str, asyncio.Task[bool]] = {}
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
         self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
@@ -542,11 +550,41 @@ class LiveGames:
         game.driven = game.version
         if table.over:
             await self.reread(game)
-            await self.recorder.db(rate_game, self.storage, game.meta, table.state)
+            self._rate_soon(game)
         self.publish(game, entries)
         self.moved(game)
         if not table.over and table.seat != before:
             self.turn_begins(game)
+
+    # --------------------------------------------------------------- ratings
+    def _rate_soon(self, game: LiveGame) -> None:
+        assert game.table is not None
+        game_id = game.meta.id
+        task = asyncio.create_task(self.recorder.db(rate_game, self.storage, game.meta, game.table.state))
+        self._rating[game_id] = task
+        task.add_done_callback(lambda done: self._rated(game_id, done))
+
+    def _rated(self, game_id: str, task: asyncio.Task[bool]) -> None:
+        if self._rating.get(game_id) is task:
+            del self._rating[game_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("game %s: its rating was not written (the sweep writes it later): %s", game_id, task.exception())
+
+    async def ratings_written(self, game_id: str | None = None) -> None:
+        """Wait for the ratings this process is writing (of game `game_id`, or of all), so that
+        what a client reads next shows them; a rating that failed is left to the sweep."""
+        pending = [task for key, task in list(self._rating.items()) if game_id in (None, key)]
+        if pending:
+            await asyncio.wait(pending)
+
+    async def rate(self, game: LiveGame) -> bool:
+        """Rate finished game `game` unless some process has (rating is written once,
+        whoever comes first: `players.ratings.rate_game`); True if rated now. Waits for
+        the rating this process may be writing for it."""
+        await self.ratings_written(game.meta.id)
+        if game.table is None or not game.table.over:
+            return False
+        return await self.recorder.db(rate_game, self.storage, game.meta, game.table.state)
 
     def turn_begins(self, game: LiveGame) -> None:
         """A seat's turn has begun (play started, or the turn passed): "your turn" hooks hear of it."""

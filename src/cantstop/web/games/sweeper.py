@@ -8,7 +8,10 @@ something done, oldest first:
   until its deadline nears, and a restart loses no deadline;
 - a game with no clock running (waiting for players, or played without a clock) that
   nothing happened to, and that no player had open, for `abandon_after` seconds: it ends,
-  abandoned and unrated (`Leaving.abandon`).
+  abandoned and unrated (`Leaving.abandon`);
+- a rated game won more than RATE_AFTER seconds ago (within the last day) and not rated:
+  the process that ended it stopped before writing its rating (which follows the last
+  move, `LiveGames.rate`); it is rated here, once, whoever else gets to it.
 
 "Had open" is written down by each process: the games a player has open there (a seat's
 page connected) get their `seen` time set at each sweep, and when the last player closes
@@ -23,13 +26,15 @@ import asyncio
 import logging
 from datetime import UTC, datetime
 
-from cantstop.web.games.clock import CLOCKS, MoveClock, duration_text
+from cantstop.web.games.clock import CLOCKS, DAY, MoveClock, duration_text
 from cantstop.web.games.leaving import Leaving
 from cantstop.web.games.live import LiveGames
+from cantstop.web.players import standings
 
 log = logging.getLogger("cantstop.web")
 
-WEEK = 7 * 86400.0
+WEEK = 7 * DAY
+RATE_AFTER = 30.0  # seconds a won rated game is left to the process that ended it to rate
 BATCH = 1000  # games one sweep looks at, at most; the next sweep takes the rest
 
 
@@ -50,6 +55,7 @@ class Sweeper:
         self.every = every
         self.abandon_after = abandon_after
         self.abandoned = 0  # games this process ended as abandoned (the metrics read it)
+        self.rated = 0  # games this process rated for a process that stopped before it did (the metrics read it)
         self._tasks: list[asyncio.Task[None]] = []  # one per event loop the app was started on (tests start one app twice)
 
     def start(self) -> None:
@@ -64,7 +70,8 @@ class Sweeper:
             await asyncio.sleep(self.every)
 
     async def sweep(self) -> int:
-        """One look for overdue games; returns how many it acted on (clocks woken, games ended)."""
+        """One look for overdue games; returns how many it acted on (clocks woken, games
+        ended, games rated)."""
         games = self.games
         now = games.now()
         open_here = {g.meta.id for g in list(games.held.values()) if g.people_here} | games.seen
@@ -85,7 +92,18 @@ class Sweeper:
             elif await self.leaving.abandon(game_id, abandoned_reason(self.abandon_after), idle_before):
                 self.abandoned += 1
                 acted += 1
-        return acted
+        return acted + await self._rate_left(now)
+
+    async def _rate_left(self, now: float) -> int:
+        games = self.games
+        rated = 0
+        for game_id in await games.recorder.db(standings.unrated, games.storage, stamp(now - DAY), stamp(now - RATE_AFTER), BATCH):
+            try:
+                rated += await games.rate(await games.live(game_id))
+            except Exception as error:  # one game that cannot be rated holds up none of the others
+                log.warning("the sweep could not rate game %s: %s", game_id, error)
+        self.rated += rated
+        return rated
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()

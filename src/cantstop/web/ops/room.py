@@ -34,6 +34,8 @@ class Operations:
             Reading("cantstop_clock_timeouts", "Moves the move clock made for people out of time", lambda: service.clock.timeouts, counter=True),
             Reading("cantstop_seats_forfeited", "Seats that forfeited on the clock (timeouts in a row)", lambda: games.forfeited, counter=True),
             Reading("cantstop_games_abandoned", "Games this process ended as abandoned (left alone)", lambda: service.sweeper.abandoned, counter=True),
+            Reading("cantstop_games_rated_late", "Rated games this process's sweep rated: their own process stopped first",
+                    lambda: service.sweeper.rated, counter=True),
             Reading("cantstop_database_errors", "Database calls that failed (readiness probes included)",
                     lambda: service.recorder.errors + self.probe_errors, counter=True),
             Reading("cantstop_open_connections", "Connections the guard counts (HTTP and WebSocket)", lambda: self.guard.open),

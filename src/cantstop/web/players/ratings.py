@@ -110,27 +110,30 @@ def weighted(before: Rating, full_mu: float, full_sigma: float, weight: float, w
     return replace(before, mu=mu, sigma=sigma, games=before.games + 1, wins=before.wins + won)
 
 
-def rate_game(storage: Storage, game: StoredGame, state: State) -> None:
-    """Rate a finished rated game: each seat's entry moves by openskill's update, weighted by
-    how often its pair played within PAIR_WINDOW; the seats that left are rated as tied for
-    last, below every seat that stayed (`placings`). Friendly games, solitaire and a game
-    with an unrated seat change nothing."""
+def rate_game(storage: Storage, game: StoredGame, state: State) -> bool:
+    """Rate a finished rated game, once: each seat's entry moves by openskill's update,
+    weighted by how often its pair played within PAIR_WINDOW; the seats that left are rated
+    as tied for last, below every seat that stayed (`placings`). True if rated now; False
+    for a game rated already (by this process or another: whoever comes first writes it,
+    the others find its points) and for one that rates nobody (friendly, solitaire, a seat
+    without a holder)."""
     seated = holders(game)
     if not game.rated or state.num_players < 2 or state.winner is None or None in seated or len(set(seated)) < len(seated):
-        return
+        return False
     who = [h for h in seated if h is not None]
-    for attempt in range(2):
-        try:
-            with storage.session() as s:
-                _rate(s, game, state, who)
-            return
-        except IntegrityError:  # another game made one of these entries first (its first game): rate again
-            if attempt:
-                raise
+    try:
+        with storage.session() as s:
+            return _rate(s, game, state, who)
+    except IntegrityError:  # another game made one of these entries first, or another process rated this one: once more
+        pass
+    with storage.session() as s:
+        return _rate(s, game, state, who)
 
 
-def _rate(s: Session, game: StoredGame, state: State, who: list[Holder]) -> None:
+def _rate(s: Session, game: StoredGame, state: State, who: list[Holder]) -> bool:
     known = standings.locked(s, who)
+    if standings.rated_already(s, game.id):  # asked after the entries are locked: a rater finishing now is waited for
+        return False
     before = [known.get(h) or Rating(h[0], str(h[1]), _MODEL.mu, _MODEL.sigma, 0, 0) for h in who]
     teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in before]
     after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state)])
@@ -140,6 +143,7 @@ def _rate(s: Session, game: StoredGame, state: State, who: list[Holder]) -> None
         for seat, (holder, old, team, weight) in enumerate(zip(who, before, after, weights))
     ]
     standings.save(s, game.id, results)
+    return True
 
 
 def rating_changes(storage: Storage, game_id: str, names: Sequence[str]) -> list[RatingChange | None]:

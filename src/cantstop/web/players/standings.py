@@ -96,6 +96,24 @@ def save(s: Session, game_id: str, results: list[Result]) -> None:
                                rating_id=row.id, seat=r.seat, weight=r.weight, before_mu=r.before.mu, before_sigma=r.before.sigma))
 
 
+def rated_already(s: Session, game_id: str) -> bool:
+    """Whether game `game_id` has left its points in the history (in the caller's transaction)."""
+    return s.scalar(select(RatingHistoryRow.id).where(RatingHistoryRow.game_id == game_id).limit(1)) is not None
+
+
+def unrated(storage: Storage, since: datetime, before: datetime, limit: int) -> list[str]:
+    """Rated games won between `since` and `before` that nobody has rated yet (the process
+    that ended one stopped before its rating was written), oldest first."""
+    rated = select(RatingHistoryRow.id).where(RatingHistoryRow.game_id == GameRow.id)
+    with storage.session() as s:
+        return list(s.scalars(
+            select(GameRow.id)
+            .where(GameRow.rated.is_(True), GameRow.status == GameStatus.OVER.value, GameRow.winner.is_not(None))
+            .where(GameRow.updated >= since, GameRow.updated <= before, ~rated.exists())
+            .order_by(GameRow.updated).limit(limit)
+        ).all())
+
+
 def board(storage: Storage, kind: RatingKind, limit: int = 50) -> list[Rating]:
     """One board, best first by the cautious estimate mu - 3 sigma: people (live accounts
     only), bots, or the legacy names nobody has claimed."""

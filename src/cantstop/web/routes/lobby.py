@@ -124,4 +124,5 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response,
 @router.get("/leaderboard")
 async def leaderboard(service: ServiceDep) -> list[dict[str, Any]]:
     """People by rating (openskill, mu - 3 sigma), as /api/players gives them."""
+    await service.games.ratings_written()
     return await service.recorder.db(service.profiles.leaderboard, RatingKind.PERSON, 50)

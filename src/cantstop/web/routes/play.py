@@ -97,6 +97,11 @@ async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
     if not game.finished:
         raise Conflict("not_over", "a summary is for a finished game: this one is still being played")
     changes = await service.recorder.db(rating_changes, service.storage, game_id, game.names)
+    if game.meta.rated and game.table is not None and game.table.winner is not None and not any(changes):
+        # Not rated yet: this process is writing it (`rate` waits), another is, or one that
+        # stopped left it to the sweep; whoever comes first writes it, once.
+        await service.games.rate(game)
+        changes = await service.recorder.db(rating_changes, service.storage, game_id, game.names)
     return summary_of(game, changes)
 
 

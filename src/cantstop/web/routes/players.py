@@ -36,6 +36,7 @@ async def players(
 ) -> list[dict[str, Any]]:
     """A leaderboard by rating (openskill, mu - 3 sigma), with display names: people by
     default; bots have their own board, and so do the unclaimed legacy names."""
+    await service.games.ratings_written()
     return await service.recorder.db(service.profiles.leaderboard, BOARD_KINDS[board], limit)
 
 
@@ -48,6 +49,7 @@ async def player(
     (those waiting for the player's move first). An account's, a bot's, a guest's, or with
     `legacy` an entry from before accounts."""
     # A name with a character no name may hold names nobody (and PostgreSQL refuses a NUL).
+    await service.games.ratings_written()
     found = None if refused_character(name) else await service.recorder.db(service.profiles.profile, name, legacy)
     if found is None:
         raise NotFound("no_player", f"no player called {name!r} has played here")
