@@ -142,6 +142,29 @@ def test_the_sweep_passes_over_a_game_whose_row_a_commit_holds(pg_storage: Stora
     assert {g: m.seen for g, m in seen.items() if m is not None} == {busy: None, idle: at}
 
 
+@pytest.mark.postgres
+def test_a_move_is_stored_while_every_database_thread_is_busy_with_reads(pg_storage: Storage) -> None:
+    """A wave of games being set up (accounts read, games loaded, hooks looked up) fills
+    the database threads; the group commit has a thread of its own, so the moves made
+    meanwhile are stored at once rather than queued behind every read."""
+    game_id = pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    pg_storage.start(game_id, 0, {})
+
+    async def store_while_busy() -> bool:
+        recorder, reads_go_on = Recorder(pg_storage), threading.Event()
+        busy = [asyncio.ensure_future(recorder.db(reads_go_on.wait, 10)) for _ in range(pg_storage.threads * 2)]
+        try:
+            await asyncio.wait_for(recorder.append(Append(game_id, 1, (Move.rolled((1, 2, 3, 4)),), to_move=0)), 5)
+            return not any(read.done() for read in busy)
+        finally:
+            reads_go_on.set()
+            await asyncio.gather(*busy)
+            await recorder.close()
+
+    assert asyncio.run(store_while_busy())
+    assert pg_storage.events(game_id) == [Move.rolled((1, 2, 3, 4))]
+
+
 def test_sqlite_commits_leave_checkpoints_to_the_recorders_own_thread(tmp_path: Path) -> None:
     """A checkpoint flushes the disk twice: inside a commit it held up every action of the
     batch. Commits no longer checkpoint; the recorder does, beside the writer."""

@@ -2,7 +2,8 @@
 
 Many games act at the same moment; one transaction for all the events waiting at that
 moment is what lets one SQLite file (one writer) keep up with hundreds of players. On
-SQLite the write-ahead log is checkpointed on a thread of its own, never inside a commit.
+SQLite the write-ahead log is checkpointed on a thread of its own, never inside a commit;
+on PostgreSQL the group commit has a thread of its own, beside the readers'.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ class Recorder:
     def __init__(self, storage: Storage, checkpoint_every: float = CHECKPOINT_EVERY) -> None:
         self.storage = storage
         self._executor = ThreadPoolExecutor(storage.threads, thread_name_prefix="cantstop-db")
+        # With a database of its own writer (PostgreSQL), group commits have a thread of their
+        # own: a burst of reads (a wave of games being set up) never queues ahead of the moves.
+        # SQLite keeps one thread for everything, its one writer.
+        self._commit_thread = ThreadPoolExecutor(1, thread_name_prefix="cantstop-commit") if storage.shared else self._executor
         self._pending: list[tuple[Append, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -45,8 +50,11 @@ class Recorder:
         # Without keywords the call goes as it is: a partial costs the event loop a few
         # introspection calls each time (it checks that it is handed no coroutine function).
         call = partial(fn, *args, **kwargs) if kwargs else fn
+        return await self._on(self._executor, call, *(() if kwargs else args))
+
+    async def _on(self, executor: ThreadPoolExecutor, fn: Callable[..., R], *args: object) -> R:
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, call, *(() if kwargs else args))
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
         except StaleMoveError:
             raise
         except Exception:
@@ -73,7 +81,7 @@ class Recorder:
                 batch, self._pending = self._pending, []
                 self._committing = True
                 try:
-                    stored = await self.db(self.storage.append_many, [a for a, _ in batch])
+                    stored = await self._on(self._commit_thread, self.storage.append_many, [a for a, _ in batch])
                 except Exception as error:  # the database is down: every waiting action fails alike
                     self._committing = False
                     for _, done in batch:
@@ -118,4 +126,5 @@ class Recorder:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         self._executor.shutdown(wait=False)
+        self._commit_thread.shutdown(wait=False)
         self._checkpoint_thread.shutdown(wait=False)
