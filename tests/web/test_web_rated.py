@@ -361,7 +361,7 @@ def test_two_processes_rating_one_game_at_once_rate_it_once() -> None:
 @pytest.mark.postgres
 def test_two_rated_games_finishing_at_once_both_count() -> None:
     """Ann finishes two rated games at the same moment (turn-based play makes that common),
-    on PostgreSQL's eight database threads. Each game reads her rating, rates and writes it
+    on PostgreSQL's database threads. Each game reads her rating, rates and writes it
     back: were both reads made before either write, one game would be lost from her entry.
     The first game's rating is held up between its read and its write until the second has
     read too (or a second has passed, when the second is kept waiting, as it must be)."""
