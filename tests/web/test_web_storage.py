@@ -142,17 +142,16 @@ def test_the_sweep_passes_over_a_game_whose_row_a_commit_holds(pg_storage: Stora
     assert {g: m.seen for g, m in seen.items() if m is not None} == {busy: None, idle: at}
 
 
-@pytest.mark.postgres
-def test_a_move_is_stored_while_every_database_thread_is_busy_with_reads(pg_storage: Storage) -> None:
+def test_a_move_is_stored_while_every_database_thread_is_busy_with_reads(any_storage: Storage) -> None:
     """A wave of games being set up (accounts read, games loaded, hooks looked up) fills
     the database threads; the group commit has a thread of its own, so the moves made
     meanwhile are stored at once rather than queued behind every read."""
-    game_id = pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
-    pg_storage.start(game_id, 0, {})
+    game_id = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    any_storage.start(game_id, 0, {})
 
     async def store_while_busy() -> bool:
-        recorder, reads_go_on = Recorder(pg_storage), threading.Event()
-        busy = [asyncio.ensure_future(recorder.db(reads_go_on.wait, 10)) for _ in range(pg_storage.threads * 2)]
+        recorder, reads_go_on = Recorder(any_storage), threading.Event()
+        busy = [asyncio.ensure_future(recorder.db(reads_go_on.wait, 10)) for _ in range(any_storage.threads * 2)]
         try:
             await asyncio.wait_for(recorder.append(Append(game_id, 1, (Move.rolled((1, 2, 3, 4)),), to_move=0)), 5)
             return not any(read.done() for read in busy)
@@ -162,7 +161,35 @@ def test_a_move_is_stored_while_every_database_thread_is_busy_with_reads(pg_stor
             await recorder.close()
 
     assert asyncio.run(store_while_busy())
-    assert pg_storage.events(game_id) == [Move.rolled((1, 2, 3, 4))]
+    assert any_storage.events(game_id) == [Move.rolled((1, 2, 3, 4))]
+
+
+def test_on_sqlite_a_commit_waits_for_another_write_under_way_and_is_stored(storage: Storage) -> None:
+    """SQLite has one writer at a time: the group commit (on its own thread) meeting a write
+    under way on the other (a game being created, a seat taken) waits for it and goes on,
+    rather than failing as 'database is locked'."""
+    game_id = storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    storage.start(game_id, 0, {})
+    writing, done = threading.Event(), threading.Event()
+
+    def long_write() -> None:
+        with storage.engine.begin() as conn:
+            conn.execute(text("UPDATE games SET rematch = NULL WHERE id = :id"), {"id": game_id})
+            writing.set()
+            done.wait(0.3)  # the write lock held a while
+
+    async def commit_meanwhile() -> None:
+        recorder = Recorder(storage)
+        try:
+            held = asyncio.ensure_future(recorder.db(long_write))
+            await asyncio.to_thread(writing.wait, 5)
+            await recorder.append(Append(game_id, 1, (Move.rolled((1, 2, 3, 4)),), to_move=0))
+            await held
+        finally:
+            await recorder.close()
+
+    asyncio.run(commit_meanwhile())
+    assert storage.events(game_id) == [Move.rolled((1, 2, 3, 4))]
 
 
 def test_sqlite_commits_leave_checkpoints_to_the_recorders_own_thread(tmp_path: Path) -> None:

@@ -2,8 +2,9 @@
 
 Many games act at the same moment; one transaction for all the events waiting at that
 moment is what lets one SQLite file (one writer) keep up with hundreds of players. On
-SQLite the write-ahead log is checkpointed on a thread of its own, never inside a commit;
-on PostgreSQL the group commit has a thread of its own, beside the readers'.
+SQLite the write-ahead log is checkpointed on a thread of its own, never inside a commit.
+The group commit has a thread of its own too, beside the one (SQLite) or two (PostgreSQL)
+that every other storage call runs on.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ class Recorder:
     def __init__(self, storage: Storage, checkpoint_every: float = CHECKPOINT_EVERY) -> None:
         self.storage = storage
         self._executor = ThreadPoolExecutor(storage.threads, thread_name_prefix="cantstop-db")
-        # With a database of its own writer (PostgreSQL), group commits have a thread of their
-        # own: a burst of reads (a wave of games being set up) never queues ahead of the moves.
-        # SQLite keeps one thread for everything, its one writer.
-        self._commit_thread = ThreadPoolExecutor(1, thread_name_prefix="cantstop-commit") if storage.shared else self._executor
+        # The group commits have a thread of their own: a burst of reads (a wave of games
+        # being set up) never queues ahead of the moves. On SQLite the other thread writes
+        # too (a game created, a seat taken); when both write at once, SQLite's busy timeout
+        # makes one wait the millisecond or two the other's transaction takes.
+        self._commit_thread = ThreadPoolExecutor(1, thread_name_prefix="cantstop-commit")
         self._pending: list[tuple[Append, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None

@@ -62,11 +62,12 @@ class Storage:
         self.sqlite = is_sqlite(url)
         self.engine = open_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        # SQLite has one writer at a time: one thread for it avoids its busy-wait on locks.
-        # PostgreSQL: two for the reads (the group commit has its own, `Recorder`). Each
-        # thread's statements need the interpreter lock the event loop plays every move
-        # with; eight of them, in a wave of games being set up, held the moves up (action
-        # p99 147-166 ms with eight, 134-156 with three, 121-129 with two: docs/performance.md).
+        # Threads for every storage call but the group commit (which has its own: `Recorder`).
+        # SQLite: one, as it has one writer at a time (more would busy-wait on its lock).
+        # PostgreSQL: two. Each thread's statements need the interpreter lock the event loop
+        # plays every move with; eight of them, in a wave of games being set up, held the
+        # moves up (action p99 147-166 ms with eight, 134-156 with three, 121-129 with two:
+        # docs/performance.md).
         self.threads = 1 if self.sqlite else 2
         self.shared = not self.sqlite  # other server processes may write too
         # PostgreSQL runs the hot reads and the group commit outside a transaction: at its
