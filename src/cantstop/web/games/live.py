@@ -285,7 +285,7 @@ class LiveGames:
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         # Ratings of games that ended here, being written. A game's last move is answered
         # without waiting for its rating (a transaction of its own, and under load the slowest
-        # step of any action); what shows a rating waits for it (`rated`, `ratings_written`),
+        # step of any action); what shows a rating waits for it (`ratings_written`, `rate`),
         # and should this process stop first, the sweep rates the game (`Sweeper`).
         self._rating: dict[str, asyncio.Task[bool]] = {}
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here

@@ -96,10 +96,11 @@ async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
         await service.games.refresh(game, seats=True)
     if not game.finished:
         raise Conflict("not_over", "a summary is for a finished game: this one is still being played")
+    await service.games.ratings_written(game_id)  # the rating this process may be writing
     changes = await service.recorder.db(rating_changes, service.storage, game_id, game.names)
     if game.meta.rated and game.table is not None and game.table.winner is not None and not any(changes):
-        # Not rated yet: this process is writing it (`rate` waits), another is, or one that
-        # stopped left it to the sweep; whoever comes first writes it, once.
+        # Not rated yet: another process is writing it, or one that stopped left it to the
+        # sweep; whoever comes first writes it, once.
         await service.games.rate(game)
         changes = await service.recorder.db(rating_changes, service.storage, game_id, game.names)
     return summary_of(game, changes)
