@@ -558,9 +558,8 @@ class LiveGames:
 
     # --------------------------------------------------------------- ratings
     def _rate_soon(self, game: LiveGame) -> None:
-        assert game.table is not None
         game_id = game.meta.id
-        task = asyncio.create_task(self.recorder.db(rate_game, self.storage, game.meta, game.table.state))
+        task = asyncio.create_task(self._write_rating(game))
         self._rating[game_id] = task
         task.add_done_callback(lambda done: self._rated(game_id, done))
 
@@ -584,6 +583,10 @@ class LiveGames:
         await self.ratings_written(game.meta.id)
         if game.table is None or not game.table.over:
             return False
+        return await self._write_rating(game)
+
+    async def _write_rating(self, game: LiveGame) -> bool:
+        assert game.table is not None
         return await self.recorder.db(rate_game, self.storage, game.meta, game.table.state)
 
     def turn_begins(self, game: LiveGame) -> None:
