@@ -51,6 +51,29 @@ def test_sign_up_signs_in_with_an_httponly_lax_cookie_and_a_csrf_token(client: T
     assert me["account"]["name"] == "Ann Smith" and [s["this"] for s in me["sessions"]] == [True]
 
 
+def test_a_password_hashed_with_other_parameters_is_rehashed_at_sign_in(client: TestClient, storage: Storage) -> None:
+    """When argon2id's parameters change, an account's hash is redone with today's at its
+    next sign-in, and the password keeps working."""
+    from argon2 import PasswordHasher, Type
+
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.identity.passwords import HASHER, needs_rehash
+
+    sign_up(client, "Ann")
+    accounts = Accounts(storage)
+    found = accounts.find("Ann")
+    assert found is not None and found[1] is not None and not needs_rehash(found[1])
+    before = PasswordHasher(time_cost=1, memory_cost=47_104, parallelism=1, type=Type.ID).hash(PASSWORD)  # the parameters until 2026-11-27
+    accounts.set_password(found[0].id, before)
+    client.cookies.clear()
+    assert sign_in(client, "Ann", PASSWORD).status_code == 200
+    stored = accounts.find("Ann")
+    assert stored is not None and stored[1] is not None and stored[1] != before and not needs_rehash(stored[1])
+    assert HASHER.verify(stored[1], PASSWORD)
+    client.cookies.clear()
+    assert sign_in(client, "Ann", PASSWORD).status_code == 200
+
+
 def test_cookies_are_secure_over_https_and_when_the_setting_says_so(storage: Storage) -> None:
     with app_client(storage, secure_cookies=True) as client:
         response = client.post("/api/account/sign-up", json={"name": "Ann", "password": PASSWORD})
