@@ -9,8 +9,8 @@ timing each request from sending to the answer. Target (issue 22): p99 <= 250 ms
 Beside a load: `python benchmarks/sign_in.py --url http://HOST:PORT --per-minute 200
 --seconds 60` signs in at that steady rate (each on time, whether or not the last one has
 answered) to a server that is already running, and reports the sign-ins' latency.
-`benchmarks/web_load.py --sign-ins 200` runs the same stream inside its own run, and
-reports the action p99 with and without it.
+`benchmarks/web_load.py --sign-ins 200` runs the same stream in a process of its own
+beside its game clients, in spells, and reports the action p99 during and between them.
 """
 
 from __future__ import annotations
@@ -68,39 +68,62 @@ async def make_accounts(url: str, count: int) -> list[str]:
 TLS = ssl.create_default_context()
 
 
+class Spells(NamedTuple):
+    """When a stream signs in: after `warm` seconds from `begin` (a `time.monotonic()`),
+    `length` seconds on, `length` off, and so on; always, without `length`."""
+    begin: float
+    warm: float = 0.0
+    length: float | None = None
+
+    def spell(self, at: float) -> int:
+        """Which spell the moment `at` falls in (-1 before the warm-up ends): even ones on."""
+        since = at - self.begin - self.warm
+        return -1 if since < 0 else (0 if self.length is None else int(since // self.length))
+
+    def on(self, at: float) -> bool:
+        return self.spell(at) % 2 == 0
+
+
 class SignIns(NamedTuple):
     times: list[float]  # each sign-in's seconds, of those the server let in
+    answered: list[tuple[float, float]]  # (sent, answered) of those, as `time.monotonic()`
     throttled: int  # answered 429: the server's throttle, as sign-ins piled up from one address
 
 
-async def sign_ins_beside(url: str, names: list[str], per_minute: float, seconds: float) -> SignIns:
-    """Sign in at `per_minute` a minute for `seconds`, each on time whether or not the last
-    has answered (as many people would), cycling through `names`. All come from one address,
-    so when they pile up (a machine too busy to hash as fast as they come) the server's
-    throttle refuses some: they are counted, not timed."""
-    times: list[float] = []
+async def sign_ins_beside(url: str, names: list[str], per_minute: float, seconds: float, spells: Spells | None = None) -> SignIns:
+    """Sign in at `per_minute` a minute for `seconds` (in the `spells` that are on), each on
+    time whether or not the last has answered (as many people would), cycling through
+    `names`. All come from one address, so when they pile up (a machine too busy to hash as
+    fast as they come) the server's throttle refuses some: they are counted, not timed."""
+    answered: list[tuple[float, float]] = []
     throttled = 0
     gap = 60.0 / per_minute
-    loop = asyncio.get_running_loop()
-    start = loop.time()
+    spells = spells or Spells(time.monotonic())
 
     async def one(name: str) -> None:
         nonlocal throttled
         async with httpx.AsyncClient(base_url=url, timeout=60, verify=TLS) as http:  # a browser of its own, not signed in
-            began = time.perf_counter()
+            sent = time.monotonic()
             answer = await http.post("/api/account/sign-in", json={"name": name, "password": PASSWORD})
             if answer.status_code == 429:
                 throttled += 1
                 return
             answer.raise_for_status()
-            times.append(time.perf_counter() - began)
+            answered.append((sent, time.monotonic()))
 
     tasks = []
     for k in range(int(seconds / gap)):
-        await asyncio.sleep(max(0.0, start + k * gap - loop.time()))
-        tasks.append(asyncio.create_task(one(names[k % len(names)])))
+        at = spells.begin + k * gap
+        if spells.on(at):
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            tasks.append(asyncio.create_task(one(names[len(tasks) % len(names)])))
     await asyncio.gather(*tasks)
-    return SignIns(times, throttled)
+    return SignIns([done - sent for sent, done in answered], answered, throttled)
+
+
+def sign_ins_in_process(url: str, names: list[str], per_minute: float, seconds: float, spells: Spells) -> SignIns:
+    """`sign_ins_beside` on an event loop of its own: web_load.py runs it in another process."""
+    return asyncio.run(sign_ins_beside(url, names, per_minute, seconds, spells))
 
 
 def beside(args: argparse.Namespace) -> None:
