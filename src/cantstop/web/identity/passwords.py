@@ -21,8 +21,9 @@ from cantstop.web.errors import Invalid
 MIN_PASSWORD, MAX_PASSWORD = 12, 128
 MIN_DISTINCT = 5  # 'aaaaaaaaaaaa' and '121212121212' are long and still guessed at once
 # argon2id at OWASP's configuration of 19 MiB, two passes, one lane: as strong as its others
-# and the cheapest here (a 46 MiB pass cost 65 ms of CPU against 25, most of it the kernel
-# handing over fresh pages). docs/deploy.md says what a sign-in costs at these numbers.
+# and the cheapest here. At 46 MiB a hash cost 65 ms of CPU against 25, most of it in the
+# kernel: glibc takes a block over 32 MiB fresh from it at every hash, and keeps a smaller
+# one for the next. docs/deploy.md says what a sign-in costs at these numbers.
 TIME_COST, MEMORY_KIB, PARALLELISM = 2, 19_456, 1
 HASHER = PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM, type=Type.ID)
 # argon2id runs on threads of its own, one core fewer than the machine has (one at least),
