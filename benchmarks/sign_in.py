@@ -85,9 +85,13 @@ class Spells(NamedTuple):
 
 
 class SignIns(NamedTuple):
-    times: list[float]  # each sign-in's seconds, of those the server let in
-    answered: list[tuple[float, float]]  # (sent, answered) of those, as `time.monotonic()`
+    answered: list[tuple[float, float]]  # (sent, answered) of those the server let in, as `time.monotonic()`
     throttled: int  # answered 429: the server's throttle, as sign-ins piled up from one address
+
+    @property
+    def times(self) -> list[float]:
+        """Each sign-in's seconds, of those the server let in."""
+        return [done - sent for sent, done in self.answered]
 
 
 async def sign_ins_beside(url: str, names: list[str], per_minute: float, seconds: float, spells: Spells | None = None) -> SignIns:
@@ -118,7 +122,7 @@ async def sign_ins_beside(url: str, names: list[str], per_minute: float, seconds
             await asyncio.sleep(max(0.0, at - time.monotonic()))
             tasks.append(asyncio.create_task(one(names[len(tasks) % len(names)])))
     await asyncio.gather(*tasks)
-    return SignIns([done - sent for sent, done in answered], answered, throttled)
+    return SignIns(answered, throttled)
 
 
 def sign_ins_in_process(url: str, names: list[str], per_minute: float, seconds: float, spells: Spells) -> SignIns:
