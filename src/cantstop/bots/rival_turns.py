@@ -112,6 +112,15 @@ class Rivals:
             turn.progress, turn.owner, self.heights, turn.room, masks, turn.offsets, to_win, self.value, turn.stops, todo
         )
 
+    def chances(self, state: State) -> list[float]:
+        """Every seat's learned chance to win with `state.seat` to move, by seat (the analysis's
+        view of the players who are not moving; the mover's own is the turn's, `start_chance`)."""
+        n = self.num_players
+        before = state._replace(seat=(state.seat - 1) % n)  # position() orders from the seat after
+        progress, owner = self.position(before)
+        chances = self.model.chances(progress, owner)[0]
+        return [float(chances[(seat - state.seat) % n]) for seat in range(n)]
+
     def position(self, state: State) -> tuple[IntArray, IntArray]:
         """The position between turns, players from the next to move (the mover last), as the model reads it.
 

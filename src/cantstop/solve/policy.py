@@ -107,6 +107,12 @@ class Policy:
     def _rules(self) -> tuple[Any, ...]:
         return self.board.rules()
 
+    @property
+    def mask_rank(self) -> npt.NDArray[np.int64]:
+        """The roll classes' rank of each runner mask: what `Turn.number` reads."""
+        rank: npt.NDArray[np.int64] = self._rules[3]
+        return rank
+
     @cached_property
     def _kernel_turns(self) -> tuple[Any, ...]:
         return self.board.turns()
@@ -160,6 +166,24 @@ class Policy:
             self._turns.popitem(last=False)
         return turn
 
+    def settled(self, index: int) -> Turn:
+        """The turn from `index` with every value at the turn's own x (an analysis reads them all).
+
+        Against an estimate, Newton's last pass ran at the x before the one it returned, so
+        a state's value and its decision can lag x by the tolerance; one more pass settles
+        them. From a table x is the table's and the turn is settled already.
+        """
+        turn = self.turn(index)
+        if self.table is not None:
+            return turn
+        import numpy as np
+
+        from cantstop.solve import kernels
+
+        best_a, best_b = np.empty_like(turn.best_a), np.empty_like(turn.best_b)
+        kernels.turn_pass(turn.room, turn.x, self._rules, turn.stops, best_a, best_b, turn.offsets)
+        return Turn(turn.x, turn.room, best_a, best_b, turn.stops, turn.offsets)
+
     @property
     def _duo(self) -> DuoBoard:
         assert isinstance(self.board, DuoBoard)
@@ -171,7 +195,7 @@ class Policy:
             moved[column - 2] += 1
         return turn.after(turn.number(moved, self._rules[3]))
 
-    def _position(self, state: State) -> tuple[int, list[int]]:
+    def locate(self, state: State) -> tuple[int, list[int]]:
         """The index of the turn's position and the steps taken so far in each column."""
         b = self.board
         me = state.seat
@@ -192,7 +216,7 @@ class Policy:
             raise SolveError(
                 f"this table is for {self.board.players}-player games; this game has {state.num_players} players"
             )
-        index, taken = self._position(state)
+        index, taken = self.locate(state)
         turn = self.turn(index)
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():
