@@ -23,7 +23,6 @@ from typing import Any
 
 from cantstop.analysis.grades import Grade, accuracy, grade
 from cantstop.analysis.judges import AnalysisError, Judge, Method, TurnView, Units, judge_for
-from cantstop.analysis.outcomes import Rolls, before_roll
 from cantstop.core.choices import format_choice
 from cantstop.core.notation import format_dice, seat_letter, to_notation
 from cantstop.core.record import Event, Leave, Record, Roll
@@ -189,7 +188,6 @@ class _Walk:
         self.stopped: str | None = None
         self._view: TurnView | None = None
         self._view_of: tuple[Any, ...] | None = None
-        self._rolls: dict[State, Rolls] = {}
         self.others: tuple[float, ...] | None = None  # the non-movers' chances this turn (3-4 players)
 
     # ---------------------------------------------------------------- values
@@ -201,13 +199,16 @@ class _Walk:
             self._view_of = key
         return self._view
 
-    def rolls_from(self, state: State) -> Rolls:
-        state = before_roll(state)
-        found = self._rolls.get(state)
-        if found is None:
-            self._rolls.clear()  # only the state about to roll is asked for twice
-            found = self._rolls[state] = Rolls(state, self.view(state))
-        return found
+    def rolling(self, state: State) -> float:
+        """The cost of rolling from `state` (about to roll, or deciding whether to)."""
+        return self.view(state).roll_cost(state)
+
+    def rolled(self, before: State, after: State) -> float:
+        """The cost the dice that led from `before` to `after` brought: their best choice's, or the bust's."""
+        view = self.view(before)
+        if after.phase is Phase.CHOOSE and after.turn == before.turn:
+            return min(view.cost(after.play(choice)) for choice in after.options)
+        return view.x
 
     def shown(self, state: State, cost: float) -> float:
         """A cost of the turn `state` is in, as the mover's value: points, or turns in all."""
@@ -256,7 +257,7 @@ class _Walk:
         """The next turn's exact value for its mover; notes the correction where one ended."""
         if self.units is Units.CHANCE and self.n > 2:
             self.others = self.judge.between(state)
-        exact = self.shown(state, self.rolls_from(state).expected)
+        exact = self.shown(state, self.rolling(state))
         if ended is not None:
             if self.units is Units.TURNS:
                 learned = ended  # the same player: its expected turns as the stop left them
@@ -276,14 +277,11 @@ class _Walk:
             if before.phase is Phase.DECIDE:  # rolling on is a decision, then the roll
                 self.decide(ply, before, ROLL)
                 before = before.play(ROLL)
-            rolls = self.rolls_from(before)
-            outcome = rolls.of(tuple(event))
-            expected = self.shown(before, rolls.expected)
-            got = self.shown(before, outcome.cost)
+            expected = self.shown(before, self.rolling(before))
+            bust = not (after.phase is Phase.CHOOSE and after.turn == before.turn)
+            got = self.shown(before, self.rolled(before, after))
             luck = got - expected if self.units is Units.CHANCE else expected - got
-            self.rolls.append(
-                RollNote(ply, turn, mover, to_notation(before), format_dice(event), expected, got, luck, not outcome.choices)
-            )
+            self.rolls.append(RollNote(ply, turn, mover, to_notation(before), format_dice(event), expected, got, luck, bust))
             return got
         if isinstance(event, Decision):
             return self.decide(ply, before, event)
@@ -294,7 +292,7 @@ class _Walk:
 
     def decide(self, ply: int, before: State, decision: Decision) -> float:
         """Roll on or stop, from a DECIDE state."""
-        options = [(str(ROLL), self.shown(before, self.rolls_from(before).expected))]
+        options = [(str(ROLL), self.shown(before, self.rolling(before)))]
         if before.may_stop():
             options.append((str(STOP), self.shown(before, self.view(before).stop_cost(before))))
         return self.note(ply, before, options, str(decision))

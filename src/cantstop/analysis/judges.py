@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cantstop.core.errors import CantStopError
 from cantstop.core.state import State
@@ -61,13 +61,14 @@ DESCRIPTIONS = {
 @dataclass(frozen=True)
 class TurnView:
     """One turn's values, read by state: what stopping is worth, what a state is worth after
-    its decision, what a bust is worth (`x`). `locate` maps a state of the turn to the
-    kernel's in-turn state number; `stops` and `after` read by that number."""
+    its decision, what rolling is worth, what a bust is worth (`x`). `locate` maps a state
+    of the turn to the kernel's in-turn state number; the others read by that number."""
 
     x: float
     locate: Callable[[State], int]
     stops: Callable[[int], float]
     after: Callable[[int], float]
+    rolling: Callable[[int], float]
 
     def stop_cost(self, state: State) -> float:
         return self.stops(self.locate(state))
@@ -75,6 +76,22 @@ class TurnView:
     def cost(self, state: State) -> float:
         """The value of a DECIDE state (after a choice) once its decision is taken at best."""
         return self.after(self.locate(state))
+
+    def roll_cost(self, state: State) -> float:
+        """The value of rolling from `state` (about to roll, or deciding whether to)."""
+        return self.rolling(self.locate(state))
+
+
+def _rolling(room: Any, x: float, rules: Any, best_a: Any, best_b: Any, offsets: Any) -> Callable[[int], float]:
+    """What rolling is worth in each in-turn state of a turn, asked of the kernel one state at a time."""
+    from cantstop.solve import kernels
+
+    scratch = kernels.pass_scratch(len(room), rules)  # its own: a bot may be working in the turn's
+
+    def rolling(number: int) -> float:
+        return float(kernels.roll_value(room, x, rules, best_a, best_b, offsets, number, scratch))
+
+    return rolling
 
 
 class Judge(ABC):
@@ -123,7 +140,8 @@ class PolicyJudge(Judge):
         def locate(s: State) -> int:
             return turn.number(self.policy.locate(s)[1], rank)
 
-        return TurnView(turn.x, locate, lambda n: float(turn.stops[n]), turn.after)
+        rolling = _rolling(turn.room, turn.x, self.policy.rules, turn.best_a, turn.best_b, turn.offsets)
+        return TurnView(turn.x, locate, lambda n: float(turn.stops[n]), turn.after, rolling)
 
     def anchor(self, state: State) -> float:
         """The table's value of the position a turn starts from (exact only): expected turns
@@ -150,7 +168,8 @@ class LearnedJudge(Judge):
         def locate(s: State) -> int:
             return lazy.number(_steps_taken(s))
 
-        return TurnView(lazy.x, locate, lambda n: float(lazy.stops[n]), lazy.after)
+        rolling = _rolling(lazy.room, lazy.x, self.rivals.rules, lazy.best_a, lazy.best_b, lazy.offsets)
+        return TurnView(lazy.x, locate, lambda n: float(lazy.stops[n]), lazy.after, rolling)
 
     def between(self, state: State) -> tuple[float, ...]:
         chances = self.rivals.chances(state)

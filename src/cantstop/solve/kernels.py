@@ -44,6 +44,9 @@ _parallel = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, parallel=T
 # four fifths of the pass's time). Its helpers inherit the setting.
 uncounted = counted_jit(False)
 _range: Any = numba.prange
+# The roll of one state, inside the turn pass's loop over every state: numba's own inlining
+# keeps the pass as fast as when the loop held it (a call there cost 12% of the pass).
+_inlined = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, inline="always"))
 
 NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes alone, 3 to 8 pairs of passes
 TOLERANCE = 1e-13  # relative change of x at which the solver's Newton has converged (turns)
@@ -267,69 +270,22 @@ def turn_pass_in(
     some states need, a set of masks closed upward (every superset of a mask in it is in
     it, or was evaluated before), since a state's successors are in its mask's supersets.
     """
-    runners, step_limit, masks = rules[0], rules[1], rules[2]
-    key_slot, slot_start, class_weight, class_start, group_kind = rules[5], rules[6], rules[7], rules[8], rules[9]
+    masks = rules[2]
     n = room.shape[0]
-    open_mask = 0
-    for i in range(n):
-        if room[i] > 0:
-            open_mask |= 1 << i
-    ints, kind_found, floats, todo = scratch
-    kinds = kind_found.shape[0]
-    taken = ints[:n]
-    local_stride = ints[n : 2 * n]
+    ints, _, _, todo = scratch
     seen = ints[2 * n :]  # the state number + 1 a kind's entry is for
     seen[:] = 0
-    kind_a = floats[:kinds]
-    kind_b = floats[kinds:]
+    open_mask = _open(room)
     start_a = 0.0
     start_b = 0.0
     for j in range(masks.shape[0] - 1, -1, -1):
         size = offsets[j + 1] - offsets[j]
         if size == 0 or not todo[j]:
             continue
-        m = masks[j]
-        k = 0
-        stride = 1
-        for i in range(n):
-            if m >> i & 1:
-                k += 1
-                local_stride[i] = stride
-                stride *= room[i]
-        left = runners - k
-        slot = key_slot[m] if left == 0 else key_slot[open_mask]
-        placed = left == 0 and step_limit < 0  # each group has one option (see `_played`)
+        k, slot, placed = _mask_setup(masks[j], open_mask, room, rules, ints[n : 2 * n])
         for local in range(size - 1, -1, -1):
             here = offsets[j] + local
-            steps = decode(m, local, room, taken)
-            steps_left = NO_LIMIT if step_limit < 0 else step_limit - steps
-            ra = 0.0
-            rb = 0.0
-            for cl in range(slot_start[slot], slot_start[slot + 1]):
-                found = False
-                va = 0.0
-                vb = 0.0
-                for g in range(class_start[cl], class_start[cl + 1]):
-                    kd = group_kind[g]
-                    if placed:
-                        idx = _played(kd, here, room, taken, local_stride, rules)
-                        if idx >= 0:
-                            found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
-                        continue
-                    if seen[kd] != here + 1:
-                        seen[kd] = here + 1
-                        kind_found[kd], kind_a[kd], kind_b[kd] = _best_option(
-                            kd, m, here, left, steps_left, x, room, taken, local_stride, offsets, rules,
-                            best_a, best_b,
-                        )
-                    if kind_found[kd]:
-                        found, va, vb = _least(found, va, vb, kind_a[kd], kind_b[kd], x)
-                w = class_weight[cl]
-                if found:
-                    ra += w * va
-                    rb += w * vb
-                else:
-                    rb += w
+            ra, rb = _rolled(masks[j], k, slot, placed, here, room, x, rules, best_a, best_b, offsets, scratch)
             if k == 0:
                 start_a = ra
                 start_b = rb
@@ -340,6 +296,100 @@ def turn_pass_in(
                 best_a[here] = ra
                 best_b[here] = rb
     return start_a, start_b
+
+
+@jit
+def _open(room: Any) -> int:
+    """The mask of the columns with room left."""
+    open_mask = 0
+    for i in range(room.shape[0]):
+        if room[i] > 0:
+            open_mask |= 1 << i
+    return open_mask
+
+
+@jit
+def _mask_setup(m: int, open_mask: int, room: Any, rules: Any, local_stride: Any) -> tuple[int, int, bool]:
+    """For the states of runner mask m: set each runner column's stride in their numbers, and
+    return the runners, the roll classes' slot and whether every runner is placed with no
+    step limit (then each group has one option, `_played`)."""
+    runners, step_limit, key_slot = rules[0], rules[1], rules[5]
+    k = 0
+    stride = 1
+    for i in range(room.shape[0]):
+        if m >> i & 1:
+            k += 1
+            local_stride[i] = stride
+            stride *= room[i]
+    left = runners - k
+    slot = key_slot[m] if left == 0 else key_slot[open_mask]
+    return k, slot, left == 0 and step_limit < 0
+
+
+@_inlined
+def _rolled(
+    m: int, k: int, slot: int, placed: bool, here: int, room: Any, x: float, rules: Any, best_a: Any, best_b: Any,
+    offsets: Any, scratch: Any,
+) -> tuple[float, float]:
+    """The value (a, b) of rolling in in-turn state `here` of runner mask m (`_mask_setup`
+    gave k, slot and placed, and set the strides): every roll's best choice, a bust worth x."""
+    runners, step_limit = rules[0], rules[1]
+    slot_start, class_weight, class_start, group_kind = rules[6], rules[7], rules[8], rules[9]
+    n = room.shape[0]
+    ints, kind_found, floats, _ = scratch
+    kinds = kind_found.shape[0]
+    taken = ints[:n]
+    local_stride = ints[n : 2 * n]
+    seen = ints[2 * n :]
+    kind_a = floats[:kinds]
+    kind_b = floats[kinds:]
+    left = runners - k
+    steps = decode(m, here - offsets[rules[3][m]], room, taken)
+    steps_left = NO_LIMIT if step_limit < 0 else step_limit - steps
+    ra = 0.0
+    rb = 0.0
+    for cl in range(slot_start[slot], slot_start[slot + 1]):
+        found = False
+        va = 0.0
+        vb = 0.0
+        for g in range(class_start[cl], class_start[cl + 1]):
+            kd = group_kind[g]
+            if placed:
+                idx = _played(kd, here, room, taken, local_stride, rules)
+                if idx >= 0:
+                    found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
+                continue
+            if seen[kd] != here + 1:
+                seen[kd] = here + 1
+                kind_found[kd], kind_a[kd], kind_b[kd] = _best_option(
+                    kd, m, here, left, steps_left, x, room, taken, local_stride, offsets, rules,
+                    best_a, best_b,
+                )
+            if kind_found[kd]:
+                found, va, vb = _least(found, va, vb, kind_a[kd], kind_b[kd], x)
+        w = class_weight[cl]
+        if found:
+            ra += w * va
+            rb += w * vb
+        else:
+            rb += w
+    return ra, rb
+
+
+@uncounted
+def roll_value(room: Any, x: float, rules: Any, best_a: Any, best_b: Any, offsets: Any, here: int, scratch: Any) -> float:
+    """The value of rolling in in-turn state `here` (0: the turn's start), its successors
+    evaluated: the expectation over every roll of its best choice, a bust worth x. What
+    `turn_pass` weighs against stopping, for one state (an analysis asks it of each roll)."""
+    masks = rules[2]
+    j = 0
+    while offsets[j + 1] <= here:  # the mask the state's number falls in (masks are few)
+        j += 1
+    n = room.shape[0]
+    k, slot, placed = _mask_setup(masks[j], _open(room), room, rules, scratch[0][n : 2 * n])
+    scratch[0][2 * n :] = 0
+    a, b = _rolled(masks[j], k, slot, placed, here, room, x, rules, best_a, best_b, offsets, scratch)
+    return float(a + b * x)
 
 
 @jit

@@ -113,6 +113,11 @@ class Policy:
         rank: npt.NDArray[np.int64] = self._rules[3]
         return rank
 
+    @property
+    def rules(self) -> tuple[Any, ...]:
+        """What the kernels read of the board's rolls (`RollClasses.rules`)."""
+        return self._rules
+
     @cached_property
     def _kernel_turns(self) -> tuple[Any, ...]:
         return self.board.turns()
