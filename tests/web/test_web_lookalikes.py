@@ -12,8 +12,8 @@ from web_helpers import new_game
 
 from cantstop.web.errors import Invalid
 from cantstop.web.identity.accounts import name_hashes
-from cantstop.web.identity.spoof import invisible_character, lookalike_key
 from cantstop.web.names import checked_name, normal
+from cantstop.web.spoof import invisible_character, lookalike_key
 
 
 def code_points(pattern: str) -> list[str]:

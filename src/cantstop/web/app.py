@@ -38,7 +38,8 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
         abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now,
         webhook_private=settings.webhook_private, origin=settings.public_origin,
     )
-    ops = Operations(service, settings)
+    ops = Operations(settings, storage.engine, service.readings(), lambda: service.recorder.errors)
+    service.games.on_act.append(ops.metrics.acted)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:

@@ -20,6 +20,7 @@ from cantstop.web.games.sweeper import WEEK, Sweeper
 from cantstop.web.games.turns import TurnHooks
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.lobby import Lobby
+from cantstop.web.ops.metrics import Reading
 from cantstop.web.players.profiles import Profiles
 from cantstop.web.webhooks import WebhookSender
 
@@ -47,6 +48,20 @@ class GameService:
         self.profiles = Profiles(storage, clock_scale)
         self.accounts = Accounts(storage)
         self.turns = TurnHooks(self.games, self.recorder, self.accounts, WebhookSender(allow_private=webhook_private), origin)
+
+    def readings(self) -> list[Reading]:
+        """What the metrics read from the games at each scrape (`ops.Operations`)."""
+        games = self.games
+        return [
+            Reading("cantstop_live_games", "Games in progress held in memory",
+                    lambda: sum(1 for g in list(games.held.values()) if g.table is not None and not g.table.over)),
+            Reading("cantstop_held_games", "Games held in memory (waiting, playing, or watched after the end)", lambda: len(games.held)),
+            Reading("cantstop_clock_timeouts", "Moves the move clock made for people out of time", lambda: self.clock.timeouts, counter=True),
+            Reading("cantstop_seats_forfeited", "Seats that forfeited on the clock (timeouts in a row)", lambda: games.forfeited, counter=True),
+            Reading("cantstop_games_abandoned", "Games this process ended as abandoned (left alone)", lambda: self.sweeper.abandoned, counter=True),
+            Reading("cantstop_games_rated_late", "Rated games this process's sweep rated: their own process stopped first",
+                    lambda: self.sweeper.rated, counter=True),
+        ]
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""

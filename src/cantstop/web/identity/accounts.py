@@ -26,8 +26,8 @@ from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import hash_token
 from cantstop.web.errors import Conflict, NotFound
 from cantstop.web.identity.rows import AccountRow, ChallengeRow, FailureRow, PasskeyRow, SessionRow
-from cantstop.web.identity.spoof import lookalike_key
 from cantstop.web.names import DELETED, name_key, normal
+from cantstop.web.spoof import lookalike_key
 
 SEEN_EVERY = timedelta(minutes=1)  # a session's last use is written at most this often
 # How long a process trusts the webhook it read for an account: a change made through this
