@@ -324,11 +324,16 @@ def test_a_session_in_use_stays_alive_and_an_expired_one_is_removed(storage: Sto
     from cantstop.web.db.rows import now
     from cantstop.web.identity.accounts import Accounts
     from cantstop.web.identity.rows import SessionRow
+    from cantstop.web.identity.sessions import Sessions
 
     accounts = Accounts(storage)
     ann = accounts.create("Ann", None)
     day = timedelta(days=1)
-    token = accounts.open_session(ann.id, "203.0.113.9", day, day)
+
+    def lasting(idle: timedelta, longest: timedelta = day) -> Sessions:
+        return Sessions(storage, idle, longest)
+
+    token = lasting(day).open(ann.id, "203.0.113.9")
 
     def seen(at: timedelta | None = None) -> Any:
         with storage.session() as s:
@@ -337,17 +342,17 @@ def test_a_session_in_use_stays_alive_and_an_expired_one_is_removed(storage: Sto
             return s.scalar(select(SessionRow.seen))
 
     seen(timedelta(seconds=90))
-    found = accounts.signed_in(token, timedelta(seconds=120), day)
+    found = lasting(timedelta(seconds=120), day).signed_in(token)
     assert found is not None and found.account.name == "Ann"
     assert now() - seen() < timedelta(seconds=5)  # used now: written down
-    assert accounts.signed_in(token, timedelta(seconds=30), day) is not None  # idle counts from that use
+    assert lasting(timedelta(seconds=30), day).signed_in(token) is not None  # idle counts from that use
     seen(timedelta(seconds=20))
-    assert accounts.signed_in(token, timedelta(seconds=120), day) is not None
+    assert lasting(timedelta(seconds=120), day).signed_in(token) is not None
     assert now() - seen() > timedelta(seconds=15)  # used a moment ago: not written again yet
-    assert accounts.signed_in(token, timedelta(seconds=10), day) is None  # idle too long
+    assert lasting(timedelta(seconds=10), day).signed_in(token) is None  # idle too long
     assert seen() is None  # and gone
-    token = accounts.open_session(ann.id, "203.0.113.9", day, day)
-    assert accounts.signed_in(token, day, timedelta(0)) is None and seen() is None  # older than the longest
-    token = accounts.open_session(ann.id, "203.0.113.9", day, day)
+    token = lasting(day).open(ann.id, "203.0.113.9")
+    assert lasting(day, timedelta(0)).signed_in(token) is None and seen() is None  # older than the longest
+    token = lasting(day).open(ann.id, "203.0.113.9")
     accounts.delete(ann.id)
-    assert accounts.signed_in(token, day, day) is None
+    assert lasting(day, day).signed_in(token) is None

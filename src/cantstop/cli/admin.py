@@ -52,8 +52,13 @@ def admin() -> None:
 @click.argument("name", required=False)
 def sessions(db_url: str | None, name: str | None) -> None:
     """List live sessions (of the account NAME, if given), most recently used first."""
+    from datetime import timedelta
+
+    from cantstop.web.identity.sessions import Sessions
+
     with accounts_at(db_url) as accounts:
-        found = accounts.sessions(name)
+        forever = timedelta.max  # a listing expires nothing
+        found = Sessions(accounts.storage, forever, forever).listed(name)
     listing("session", [f"{s.account}\tsigned in {s.created:%Y-%m-%d %H:%M} UTC\tlast used {s.seen:%Y-%m-%d %H:%M} UTC\tfrom {s.address}"
                         for s in found])
 

@@ -35,8 +35,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     settings = (settings or Settings()).model_copy(update=knobs)
     service = GameService(
         storage, settings.bot_delay, clock_scale=settings.clock_scale, forfeit_after=settings.timeouts_to_forfeit,
-        abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now,
-        webhook_private=settings.webhook_private, origin=settings.public_origin,
+        abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now, settings=settings,
     )
     ops = Operations(settings, storage.engine, service.readings(), lambda: service.recorder.errors)
     service.games.on_act.append(ops.metrics.acted)
@@ -61,7 +60,6 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     app.state.service = service
     app.state.settings = settings
     app.state.limiter = RateLimiter(settings)
-    app.state.accounts = service.accounts  # one per process: it remembers webhooks read for "your turn"
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)

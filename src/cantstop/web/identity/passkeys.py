@@ -28,7 +28,8 @@ from webauthn.helpers.structs import (
 
 from cantstop.web.db.rows import now
 from cantstop.web.errors import NotVerified
-from cantstop.web.identity.accounts import Account, Passkey
+from cantstop.web.identity.accounts import Account
+from cantstop.web.identity.passkey_store import Passkey
 
 RP_NAME = "Can't Stop"
 CHALLENGE_LASTS = timedelta(minutes=5)

@@ -15,7 +15,7 @@ from cantstop.web.deps import ServiceDep, limit, rate_limited, set_seat_cookie, 
 from cantstop.web.errors import Invalid
 from cantstop.web.games.describe import summary_json
 from cantstop.web.identity.accounts import Account
-from cantstop.web.identity.deps import CurrentAccount, check_guest_names
+from cantstop.web.identity.deps import AccountsDep, CurrentAccount
 from cantstop.web.names import checked_name, same_name
 from cantstop.web.schemas import Created, Join, Joined, JoinIn, NewGame, Rematch
 
@@ -63,7 +63,7 @@ def taker(take: Join, account: Account | None, screen: bool) -> Taker:
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])
-async def create_game(body: NewGame, request: Request, service: ServiceDep, account: CurrentAccount) -> Created:
+async def create_game(body: NewGame, service: ServiceDep, accounts: AccountsDep, account: CurrentAccount) -> Created:
     """Create a game, `rated` or friendly: a variant and 1-4 seats, each 'open' or 'bot:NAME';
     `take` seats open ones at once, the signed-in person's own (no name needed) and, in a
     friendly game, people at this screen (`screen`, with their names). Tokens are in the reply only."""
@@ -74,7 +74,7 @@ async def create_game(body: NewGame, request: Request, service: ServiceDep, acco
     people = {t.seat: taker(t, account, t not in mine) for t in body.take}
     if len(people) < len(body.take):
         raise Invalid("bad_seat", "each seat can be taken once")
-    await check_guest_names(request, [p.name for p in people.values() if p.account_id is None])
+    await accounts.guest_names_free([p.name for p in people.values() if p.account_id is None])
     game_id = await service.lobby.create(body.variant, body.seats, people, clock=body.clock, rated=body.rated)
     taken = [Joined(game=game_id, seat=s, token=p.token) for s, p in people.items()]
     return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
@@ -106,7 +106,7 @@ async def list_games(service: ServiceDep, finished: bool = Query(False, descript
 
 
 @router.post("/games/{game_id}/join", dependencies=[Depends(rate_limited("join"))])
-async def join(game_id: str, body: JoinIn, request: Request, response: Response, service: ServiceDep, account: CurrentAccount) -> Joined:
+async def join(game_id: str, body: JoinIn, request: Request, response: Response, service: ServiceDep, accounts: AccountsDep, account: CurrentAccount) -> Joined:
     """Take an open seat before the game starts: a signed-in person's seat is their account's
     (on any device), a guest's is held by its token under the name sent. The token is
     returned once and set as a cookie. With `screen`, for one more person at a screen that
@@ -114,7 +114,7 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response,
     cookie is set: the token is in the reply only, and the cookie keeps the seat it holds."""
     who = taker(body, account, body.screen)
     if who.account_id is None:
-        await check_guest_names(request, [who.name])
+        await accounts.guest_names_free([who.name])
     token = await service.lobby.join(game_id, body.seat, who.name, who.account_id)
     if not body.screen:
         set_seat_cookie(request, response, game_id, token)

@@ -3,18 +3,16 @@ finished games by turns, and the pages that show them (see `cantstop.web.pages`)
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
-from fastapi.responses import HTMLResponse
 
 from cantstop.web.db.values import RatingKind
 from cantstop.web.deps import ServiceDep
 from cantstop.web.errors import Invalid, NotFound
 from cantstop.web.names import refused_character
-from cantstop.web.pages import page_response
+from cantstop.web.pages import page
 
 router = APIRouter()
 NAME_PATH = Path(max_length=40, description="a person's name, or a bot's as 'bot:NAME'")
@@ -67,13 +65,6 @@ async def finished_games(
     if wrong is not None:
         raise Invalid("bad_name", f"player: the name holds {wrong}, which no name may hold")
     return await service.recorder.db(service.profiles.finished_of, player, limit)
-
-
-def page(name: str) -> Callable[[], Awaitable[HTMLResponse]]:
-    async def serve() -> HTMLResponse:
-        return page_response(name)
-
-    return serve
 
 
 router.add_api_route("/leaderboard", page("leaderboard"), include_in_schema=False)
