@@ -9,8 +9,10 @@ function (one under `if TYPE_CHECKING:` only names a type, and does not count).
 
 from __future__ import annotations
 
+import ast
 import re
 from fnmatch import fnmatchcase
+from pathlib import Path
 
 from test_file_cycles import PACKAGE, file_graph
 
@@ -78,3 +80,26 @@ def test_the_walk_finds_an_upward_import() -> None:
     edges = {f"{WEB}.errors": {f"{WEB}.games.routes"}, f"{WEB}.app": {f"{WEB}.errors", "cantstop.core"}}
     assert upward(table, edges) == [f"{WEB}.errors (3) -> {WEB}.games.routes (2)"]
     assert level_of(f"{WEB}.games", [(1, "rooms", ["games/*"])]) == 1  # a package is its __init__
+def route_modules() -> list[Path]:
+    table = levels()
+    routes = next(level for level, name, _ in table if name == "routes")
+    web = PACKAGE / "web"
+    return [path for path in sorted(web.rglob("*.py"))
+            if level_of(f"{WEB}.{'.'.join(path.relative_to(web).with_suffix('').parts)}", table) == routes]
+
+
+def test_routes_reach_storage_only_through_a_service() -> None:
+    """No route module imports storage, nor reads a service's `storage` or `recorder`: what a
+    route needs from the database, a room's service asks for (and can be tested without HTTP)."""
+    wrong = []
+    for path in route_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in ("storage", "recorder"):
+                wrong.append(f"{path.name}:{node.lineno} .{node.attr}")
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(f"{WEB}.db.") and node.module not in (
+                f"{WEB}.db.values",  # the values storage hands out, which services pass on
+            ):
+                wrong.append(f"{path.name}:{node.lineno} imports {node.module}")
+    assert route_modules(), "the walk found no route module"
+    assert not wrong, f"routes that reach storage themselves: {wrong}"

@@ -17,13 +17,16 @@ from fastapi.staticfiles import StaticFiles
 
 from cantstop.web.db.notify import listen
 from cantstop.web.db.storage import Storage
+from cantstop.web.games import routes as games
+from cantstop.web.games import socket
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
 from cantstop.web.identity import routes as identity
+from cantstop.web.lobby import routes as lobby
 from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
+from cantstop.web.players import routes as players
 from cantstop.web.rate_limit import RateLimiter
-from cantstop.web.routes import lobby, pages, play, players, seats, socket
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
@@ -65,7 +68,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    routers = (lobby.router, seats.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router)
+    routers = (lobby.router, games.router, socket.router, players.router, ops_routes.router, identity.router)
     for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

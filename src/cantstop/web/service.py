@@ -21,9 +21,11 @@ from cantstop.web.games.turns import TurnHooks
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.identity.hooks import Hooks
 from cantstop.web.identity.service import AccountService
-from cantstop.web.lobby import Lobby
+from cantstop.web.lobby.seats import Seats
+from cantstop.web.lobby.service import Lobby
 from cantstop.web.ops.metrics import Reading
 from cantstop.web.players.profiles import Profiles
+from cantstop.web.players.service import Players
 from cantstop.web.settings import Settings
 from cantstop.web.webhooks import WebhookSender
 
@@ -50,6 +52,8 @@ class GameService:
         self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
         self.profiles = Profiles(storage, clock_scale)
+        self.players = Players(self.games, self.profiles)
+        self.seats = Seats(self.games, self.players)
         self.hooks = Hooks(storage)  # one per process: it remembers the webhooks read for "your turn"
         self.identity = AccountService(Accounts(storage), self.recorder.db, settings, self.hooks, self.games, now)
         self.turns = TurnHooks(self.games, self.recorder, self.hooks, WebhookSender(allow_private=settings.webhook_private), settings.public_origin)

@@ -121,7 +121,7 @@ class Chat:
         if not game.chat.take(frame):
             return
         hidden = frame["type"] == "chat" and frame["seat"] is None and game.hides_spectators
-        self.send(game, json.dumps(frame), game.listeners - game.seated if hidden else None)
+        self.send(game, json.dumps(frame), game.connections.spectators if hidden else None)
 
     async def catch_up(self, game: LiveGame) -> None:
         """Read the game's chat again and pass on what this process missed (its notices lost

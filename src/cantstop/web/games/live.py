@@ -43,12 +43,11 @@ from cantstop.web.db.tokens import GAME_ID
 from cantstop.web.db.values import Append, GameStatus, SeatKind, StoredGame
 from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
 from cantstop.web.games.chat import HISTORY, ChatRoom
+from cantstop.web.games.connections import Connections, Queue
 from cantstop.web.games.describe import display_names, game_json, log_lines
 from cantstop.web.players.ratings import rate_game
 
 log = logging.getLogger("cantstop.web")
-
-QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
 
 
 @dataclass
@@ -59,8 +58,7 @@ class LiveGame:
     table: Table | None
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
-    seated: set[asyncio.Queue[str]] = field(default_factory=set)  # the listeners of connections that hold a seat
+    connections: Connections = field(default_factory=Connections)  # who has it open in this process
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     chat: ChatRoom = field(default_factory=ChatRoom)
@@ -69,8 +67,6 @@ class LiveGame:
     driven: int = -1
     # When the current version came about (seconds since the epoch): the move clock counts from here.
     moved_at: float = field(default_factory=time.time)
-    present: Counter[int] = field(default_factory=Counter)  # seat -> connections of this process
-    seat_epoch: int = 0  # counts seat changes heard of (a seat moved by a link): sockets check their seat again
     clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
     now: Callable[[], float] = time.time  # the server's clock (tests move it on)
     # Seat -> its clock's timeouts in a row: a move of its own sets it back to 0. Counted from
@@ -121,11 +117,6 @@ class LiveGame:
             return None
         return state.seat
 
-    @property
-    def people_here(self) -> bool:
-        """Whether a player (not a spectator) has the game open in this process."""
-        return any(n > 0 for n in self.present.values())
-
     def deadline(self) -> float | None:
         """When the person to move runs out of time (seconds since the epoch), if the game has a clock."""
         if not self.meta.clock or self.person_to_move is None:
@@ -147,8 +138,7 @@ class LiveGame:
         and the server's time (ms), against which a browser reads the move clock's deadline."""
         state = self.state
         thinking = state.seat if state is not None and not state.is_over and not self.ended else None
-        connected = sorted(s for s, n in self.present.items() if n > 0)
-        return {"connected": connected, "thinking": thinking, "now": round(self.now() * 1000)}
+        return {"connected": self.connections.connected(), "thinking": thinking, "now": round(self.now() * 1000)}
 
     def told(self, happenings: list[Happening]) -> list[dict[str, Any]]:
         """The log entries of what the last moves did, at the current version."""
@@ -372,7 +362,7 @@ class LiveGames:
         if over and not seats:
             return
         if seats:
-            game.seat_epoch += 1
+            game.connections.seats_moved()
         changed = False
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
@@ -433,7 +423,7 @@ class LiveGames:
 
     def forget_if_idle(self, game: LiveGame) -> None:
         """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""
-        if not game.listeners and game.finished:
+        if not game.connections.listeners and game.finished:
             self.held.pop(game.meta.id, None)
 
     # ------------------------------------------------------------ broadcasting
@@ -443,19 +433,17 @@ class LiveGames:
         self.send(game, json.dumps(message))  # encoded once
         if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
             game.chat.revealed = True
-            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.seated)
+            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.connections.seated)
 
-    def send(self, game: LiveGame, message: str, to: set[asyncio.Queue[str]] | None = None) -> None:
+    def send(self, game: LiveGame, message: str, to: set[Queue] | None = None) -> None:
         """`message` to every client of the game (or to those of `to`)."""
-        for queue in list(game.listeners if to is None else to & game.listeners):
-            if queue.qsize() < QUEUE_LIMIT:  # a client that reads nothing misses updates; nobody waits for it
-                queue.put_nowait(message)
+        game.connections.send(message, to)
 
     def present(self, game: LiveGame, seat: int | None, joined: bool) -> None:
         """A client holding `seat` opened (or closed) the game here: everyone hears who is connected."""
         if seat is None:
             return
-        game.present[seat] += 1 if joined else -1
+        game.connections.arrived(seat, joined)
         self.seen.add(game.meta.id)
         self.send(game, json.dumps({"type": "presence", **game.presence()}))
 

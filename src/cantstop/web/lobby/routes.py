@@ -1,25 +1,46 @@
-"""Lobby routes: the presets and bots on offer, creating and listing games, seats, rematches, ratings."""
+"""The lobby's routes: the presets and bots on offer, creating and listing games, taking
+seats, rematches, the games a client plays in, guests' seat links, and the home page."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import HTMLResponse
 
 from cantstop.bots import Level, bot_names, get_bot
 from cantstop.core.errors import UnknownBotError
 from cantstop.core.variant import PRESET_TITLES, PRESETS
-from cantstop.web.db.tokens import new_token
-from cantstop.web.db.values import ENDED, LIVE, RatingKind, Taker
-from cantstop.web.deps import ServiceDep, limit, rate_limited, set_seat_cookie, token_of
+from cantstop.web.db.values import RatingKind, Taker
+from cantstop.web.deps import (
+    ServiceDep,
+    SettingsDep,
+    limit,
+    rate_limited,
+    seat_cookies,
+    set_seat_cookie,
+    token_of,
+)
 from cantstop.web.errors import Invalid
-from cantstop.web.games.describe import summary_json
+from cantstop.web.games.deps import ActingSeat
 from cantstop.web.identity.accounts import Account
 from cantstop.web.identity.deps import AccountsDep, CurrentAccount
-from cantstop.web.names import checked_name, same_name
-from cantstop.web.schemas import Created, Join, Joined, JoinIn, NewGame, Rematch
+from cantstop.web.lobby.schemas import (
+    Created,
+    HeldSeats,
+    Join,
+    Joined,
+    JoinIn,
+    LinkCode,
+    NewGame,
+    Rematch,
+)
+from cantstop.web.lobby.service import new_taker
+from cantstop.web.names import same_name
+from cantstop.web.pages import page_response
 
-router = APIRouter(prefix="/api")
+router = APIRouter()
+api = APIRouter(prefix="/api")
 
 
 def level_bots() -> dict[str, str]:
@@ -33,7 +54,7 @@ def level_bots() -> dict[str, str]:
     return seated
 
 
-@router.get("/variants")
+@api.get("/variants")
 async def variants() -> dict[str, Any]:
     """The rule presets and the bots (by name and by level) a seat may hold; `levels` names,
     for each level, the bot that seat gets, so a menu's words cannot differ from the game."""
@@ -55,14 +76,14 @@ def taker(take: Join, account: Account | None, screen: bool) -> Taker:
         if take.name is not None and not same_name(take.name, account.name):
             raise Invalid("bad_name", f"signed in as {account.name}, you sit under that name; to seat another person at this"
                           " screen, send screen: true (and their name)")
-        return Taker(account.name, new_token(), account.id)
+        return new_taker(account.name, account.id)
     if take.name is None:
         who = "a person at this screen" if account is not None else "a guest"
         raise Invalid("bad_name", f"name: {who} takes a seat under a name, 1..40 characters")
-    return Taker(checked_name(take.name, take.seat), new_token())  # what it holds is said before whose it looks like
+    return new_taker(take.name, None, take.seat)  # what it holds is said before whose it looks like
 
 
-@router.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])
+@api.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])
 async def create_game(body: NewGame, service: ServiceDep, accounts: AccountsDep, account: CurrentAccount) -> Created:
     """Create a game, `rated` or friendly: a variant and 1-4 seats, each 'open' or 'bot:NAME';
     `take` seats open ones at once, the signed-in person's own (no name needed) and, in a
@@ -80,7 +101,7 @@ async def create_game(body: NewGame, service: ServiceDep, accounts: AccountsDep,
     return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
 
 
-@router.post("/games/{game_id}/rematch", status_code=201, response_model_exclude_none=True)
+@api.post("/games/{game_id}/rematch", status_code=201, response_model_exclude_none=True)
 async def rematch(game_id: str, body: Rematch, request: Request, service: ServiceDep, account: CurrentAccount) -> Created:
     """Play a finished game again, rated if it was: same variant, seats and bots; the seats
     this client holds (its cookie or bearer token, `tokens`, and its account's seat) are taken
@@ -98,14 +119,13 @@ async def rematch(game_id: str, body: Rematch, request: Request, service: Servic
     return Created(id=new_id, url=f"/game/{new_id}", taken=taken)
 
 
-@router.get("/games")
+@api.get("/games")
 async def list_games(service: ServiceDep, finished: bool = Query(False, description="finished games (won or abandoned) instead of live ones")) -> list[dict[str, Any]]:
     """Games waiting for players or in play, the last moved first; with `finished`, those that ended."""
-    status = ENDED if finished else LIVE
-    return [summary_json(g) for g in await service.recorder.db(service.storage.games, status, 100)]
+    return await service.lobby.listed(finished)
 
 
-@router.post("/games/{game_id}/join", dependencies=[Depends(rate_limited("join"))])
+@api.post("/games/{game_id}/join", dependencies=[Depends(rate_limited("join"))])
 async def join(game_id: str, body: JoinIn, request: Request, response: Response, service: ServiceDep, accounts: AccountsDep, account: CurrentAccount) -> Joined:
     """Take an open seat before the game starts: a signed-in person's seat is their account's
     (on any device), a guest's is held by its token under the name sent. The token is
@@ -121,8 +141,40 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response,
     return Joined(game=game_id, seat=body.seat, token=token)
 
 
-@router.get("/leaderboard")
+@api.get("/leaderboard")
 async def leaderboard(service: ServiceDep) -> list[dict[str, Any]]:
     """People by rating (openskill, mu - 3 sigma), as /api/players gives them."""
-    await service.games.ratings_written()
-    return await service.recorder.db(service.profiles.leaderboard, RatingKind.PERSON, 50)
+    return await service.players.board(RatingKind.PERSON, 50)
+
+
+@api.post("/my-games")
+async def my_games(body: HeldSeats, request: Request, service: ServiceDep, account: CurrentAccount) -> dict[str, Any]:
+    """The games this client plays in that are waiting or under way: its account's, and those
+    its seat cookies and `tokens` hold; the games waiting for its move first (`your_turn`),
+    the least time left first (`left`, seconds, on a move clock), then the others, the last
+    moved first. `waiting` counts the first kind."""
+    held = {**seat_cookies(request), **{t.game: t.token for t in body.tokens}}
+    return await service.seats.held(None if account is None else account.id, held)
+
+
+@api.post("/games/{game_id}/seat-link", dependencies=[Depends(rate_limited("join"))])
+async def seat_link(game_id: str, seat: ActingSeat, service: ServiceDep) -> dict[str, Any]:
+    """A one-time link (ten minutes) that moves this guest's seat to the device that opens it."""
+    return await service.seats.link(game_id, seat)
+
+
+@api.post("/games/{game_id}/seat-link/use", dependencies=[Depends(rate_limited("join"))])
+async def use_seat_link(game_id: str, body: LinkCode, request: Request, response: Response, service: ServiceDep) -> Joined:
+    """Take the seat a link moves: its new token, set as this browser's cookie for the game
+    (the device that made the link holds the seat no more)."""
+    seat, token = await service.seats.use_link(game_id, body.code)
+    set_seat_cookie(request, response, game_id, token)
+    return Joined(game=game_id, seat=seat, token=token)
+
+
+@router.get("/", include_in_schema=False)
+async def home(settings: SettingsDep) -> HTMLResponse:
+    return page_response("index", settings.api_docs)
+
+
+router.include_router(api)
