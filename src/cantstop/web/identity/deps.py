@@ -22,11 +22,14 @@ from starlette.requests import HTTPConnection
 from cantstop.web.deps import get_service, get_settings, is_https
 from cantstop.web.errors import NotAllowed, NotSignedIn
 from cantstop.web.identity.accounts import Account, digest
+from cantstop.web.identity.passkeys import CHALLENGE_LASTS
 from cantstop.web.identity.service import AccountService
 from cantstop.web.identity.sessions import SignedIn
 
 SESSION_COOKIE = "cantstop_session"
 CSRF_COOKIE = "cantstop_csrf"
+CEREMONY_COOKIE = "cantstop_passkey"  # binds a passkey sign-in's challenge to the browser that asked
+CEREMONY_PATH = "/api/account"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_TOKEN = 100  # characters of a session cookie worth looking up
@@ -119,6 +122,18 @@ def set_session_cookies(request: Request, response: Response, token: str) -> Non
     lasts = math.ceil(settings.session_longest)
     response.set_cookie(SESSION_COOKIE, token, max_age=lasts, path="/", httponly=True, samesite="lax", secure=secure)
     response.set_cookie(CSRF_COOKIE, csrf_token(token), max_age=lasts, path="/", httponly=False, samesite="strict", secure=secure)
+
+
+def set_ceremony_cookie(request: Request, response: Response, secret: str) -> None:
+    """The secret of a passkey sign-in under way: HttpOnly, sent back only to the account API,
+    and only for as long as its challenge lasts."""
+    secure = get_settings(request).secure_cookies or is_https(request)
+    lasts = int(CHALLENGE_LASTS.total_seconds())
+    response.set_cookie(CEREMONY_COOKIE, secret, max_age=lasts, path=CEREMONY_PATH, httponly=True, samesite="strict", secure=secure)
+
+
+def clear_ceremony_cookie(response: Response) -> None:
+    response.delete_cookie(CEREMONY_COOKIE, path=CEREMONY_PATH)
 
 
 def clear_session_cookies(response: Response) -> None:

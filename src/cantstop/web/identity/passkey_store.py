@@ -33,6 +33,11 @@ def _passkey(row: PasskeyRow) -> Passkey:
     return Passkey(row.credential_id, row.account_id, row.public_key, row.sign_count, row.created)
 
 
+def _key(handle: str, client: str) -> str:
+    """What a challenge is stored under: the handle's hash, with the client's secret if bound to one."""
+    return hash_token(f"{handle} {client}" if client else handle)
+
+
 class PasskeyStore:
     """`clock`: the time as stored (UTC, no zone), which tests move on."""
 
@@ -67,19 +72,22 @@ class PasskeyStore:
             query = delete(PasskeyRow).where(PasskeyRow.account_id == account_id, PasskeyRow.credential_id == credential_id)
             return bool(s.execute(query).rowcount)  # type: ignore[attr-defined]
 
-    def put_challenge(self, challenge: str, account_id: int | None, lasts: timedelta) -> str:
-        """Keep a challenge handed to a browser; the handle that names it comes back with the answer."""
+    def put_challenge(self, challenge: str, account_id: int | None, lasts: timedelta, client: str = "") -> str:
+        """Keep a challenge handed to a browser; the handle that names it comes back with the
+        answer. With `client` (a secret the asking client alone holds), only the handle and
+        that secret together find it."""
         handle = secrets.token_urlsafe(24)
         stamp = self.clock()
         with self.storage.session() as s:
             s.execute(delete(ChallengeRow).where(ChallengeRow.expires < stamp))
-            s.add(ChallengeRow(handle_hash=hash_token(handle), challenge=challenge, account_id=account_id, expires=stamp + lasts))
+            s.add(ChallengeRow(handle_hash=_key(handle, client), challenge=challenge, account_id=account_id, expires=stamp + lasts))
         return handle
 
-    def take_challenge(self, handle: str, account_id: int | None) -> str | None:
-        """The challenge `handle` names, once (it is deleted), if unexpired and for this account."""
+    def take_challenge(self, handle: str, account_id: int | None, client: str = "") -> str | None:
+        """The challenge `handle` (and `client`, if it was bound to one) names, once (it is
+        deleted), if unexpired and for this account."""
         with self.storage.session() as s:
-            row = s.get(ChallengeRow, hash_token(handle))
+            row = s.get(ChallengeRow, _key(handle, client))
             if row is None:
                 return None
             s.delete(row)

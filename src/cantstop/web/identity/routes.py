@@ -16,13 +16,16 @@ from fastapi import APIRouter, Depends, Request, Response
 from cantstop.web.deps import client_address, limit
 from cantstop.web.identity.accounts import Account
 from cantstop.web.identity.deps import (
+    CEREMONY_COOKIE,
     SESSION_COOKIE,
     AccountsDep,
     CurrentSession,
     SignedInSession,
     check_origin,
+    clear_ceremony_cookie,
     clear_session_cookies,
     csrf_token,
+    set_ceremony_cookie,
     set_session_cookies,
     site_origin,
 )
@@ -150,17 +153,22 @@ async def remove_passkey(credential_id: str, session: SignedInSession, accounts:
 
 
 @api.post("/passkey-sign-in/options")
-async def passkey_sign_in_options(request: Request, accounts: AccountsDep) -> dict[str, Any]:
-    """Options for navigator.credentials.get(): any passkey of this site may answer."""
-    return await accounts.passkey_sign_in_options(site_origin(request))
+async def passkey_sign_in_options(request: Request, response: Response, accounts: AccountsDep) -> dict[str, Any]:
+    """Options for navigator.credentials.get(): any passkey of this site may answer. The
+    challenge is bound to this browser by a cookie: only it can send the answer."""
+    options, client = await accounts.passkey_sign_in_options(site_origin(request))
+    set_ceremony_cookie(request, response, client)
+    return options
 
 
 @api.post("/passkey-sign-in")
 async def passkey_sign_in(body: PasskeyAnswer, request: Request, response: Response, accounts: AccountsDep) -> dict[str, Any]:
-    """Sign in with a passkey's answer to the challenge its options carried."""
+    """Sign in with a passkey's answer to the challenge its options carried, from the browser they went to."""
+    client = (request.cookies.get(CEREMONY_COOKIE) or "")[:100]
     account, token = await accounts.passkey_sign_in(
-        body.handle, body.credential, site_origin(request), client_address(request), request.cookies.get(SESSION_COOKIE)
+        body.handle, client, body.credential, site_origin(request), client_address(request), request.cookies.get(SESSION_COOKIE)
     )
+    clear_ceremony_cookie(response)
     return signed_in(request, response, account, token)
 
 

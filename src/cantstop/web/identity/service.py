@@ -231,25 +231,28 @@ class AccountService:
 
     async def remove_passkey(self, account: Account, credential_id: str) -> None:
         """NotVerified `passkey_refused` when the account has no such passkey."""
-        if not await self.run(self.keys.remove, account.id, credential_id[:1400]):
+        if not await self.run(self.keys.remove, account.id, passkeys.checked_id(credential_id)):
             raise passkeys.refused("this account has no such passkey")
 
-    async def passkey_sign_in_options(self, origin: str) -> dict[str, Any]:
-        """Options for navigator.credentials.get() (any passkey of this site may answer), and its handle."""
+    async def passkey_sign_in_options(self, origin: str) -> tuple[dict[str, Any], str]:
+        """Options for navigator.credentials.get() (any passkey of this site may answer) with
+        its handle, and the secret that binds the challenge to the client that asked (its
+        cookie): only that client can answer it."""
         options, challenge = passkeys.authentication(origin)
-        handle = await self.run(self.keys.put_challenge, challenge, None, passkeys.CHALLENGE_LASTS)
-        return {"handle": handle, "options": options}
+        client = secrets.token_urlsafe(24)
+        handle = await self.run(self.keys.put_challenge, challenge, None, passkeys.CHALLENGE_LASTS, client)
+        return {"handle": handle, "options": options}, client
 
     async def passkey_sign_in(
-        self, handle: str, credential: dict[str, Any], origin: str, address: str, old: str | None,
+        self, handle: str, client: str, credential: dict[str, Any], origin: str, address: str, old: str | None,
     ) -> tuple[Account, str]:
         """The account and a new session's token, once a passkey's answer to the challenge
-        `handle` names checks out; NotSignedIn `bad_credentials` for an unknown passkey or
-        challenge, NotVerified `passkey_refused` for an answer that does not verify; both
-        count against the address as a failed sign-in."""
+        `handle` and `client` name (the client that asked for it) checks out; NotSignedIn
+        `bad_credentials` for an unknown passkey or challenge, NotVerified `passkey_refused`
+        for an answer that does not verify; both count against the address as a failed sign-in."""
         keys = {by_address(address): FREE_PER_ADDRESS}  # a passkey's account is known only once it checks out
         await self._attempt(keys)
-        challenge = await self.run(self.keys.take_challenge, handle, None)
+        challenge = await self.run(self.keys.take_challenge, handle, None, client) if client else None
         found = await self.run(self.keys.find, passkeys.credential_id(credential))
         if challenge is None or found is None:
             await self.run(self.throttle.failed, keys)

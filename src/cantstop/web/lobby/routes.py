@@ -15,6 +15,7 @@ from cantstop.web.db.values import RatingKind, Taker
 from cantstop.web.deps import (
     ServiceDep,
     SettingsDep,
+    bearer_of,
     limit,
     rate_limited,
     seat_cookies,
@@ -22,7 +23,7 @@ from cantstop.web.deps import (
     token_of,
 )
 from cantstop.web.errors import Invalid
-from cantstop.web.games.deps import ActingSeat
+from cantstop.web.games.deps import ActingSeat, check_cookie_change
 from cantstop.web.identity.accounts import Account
 from cantstop.web.identity.deps import AccountsDep, CurrentAccount
 from cantstop.web.lobby.schemas import (
@@ -107,9 +108,14 @@ async def rematch(game_id: str, body: Rematch, request: Request, service: Servic
     this client holds (its cookie or bearer token, `tokens`, and its account's seat) are taken
     again under the same names, the other people's seats are open. The finished game links
     to it (`rematch`); once only."""
-    await service.games.live(game_id)  # an unknown game is a 404 before any token is looked at
+    game = await service.games.live(game_id)  # an unknown game is a 404 before any token is looked at
+    seats = {await service.lobby.held_seat(game_id, token) for token in body.tokens}
     cookie = token_of(request, game_id)
-    seats = {await service.lobby.held_seat(game_id, token) for token in [*body.tokens, *([cookie] if cookie else [])]}
+    if cookie:
+        held = await service.lobby.held_seat(game_id, cookie)
+        if bearer_of(request) is None:  # the browser sends its cookie with any request
+            check_cookie_change(request, game.meta.seats[held].account_id is not None)
+        seats.add(held)
     if account is not None:
         mine = await service.lobby.seat_of(game_id, None, account.id)
         seats |= set() if mine is None else {mine}
