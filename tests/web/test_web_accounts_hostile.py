@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from account_helpers import Browser, csrf, post, sign_up
+from account_helpers import PASSWORD, Browser, csrf, post, sign_up
 from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS
 
@@ -158,3 +158,82 @@ def test_a_chat_line_holding_a_letter_that_shows_as_nothing_is_refused(any_stora
             ws.send_json({"type": "chat", "text": "\u2764\ufe0f well played"})  # an emoji's presentation selector is no blank
             heard = ws.receive_json()
             assert heard["type"] == "chat" and heard["text"] == "\u2764\ufe0f well played"
+
+
+# ------------------------------------------------------------------------ a deleted account
+def delete_account(who: Browser) -> None:
+    assert who.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(who)).status_code == 204  # type: ignore[arg-type]
+
+
+def test_a_deleted_accounts_seats_resign_and_their_tokens_hold_nothing(any_storage: Storage) -> None:
+    """Deleting an account resigns its seat in a rated game under way (the other player wins,
+    rated as a resignation, at once rather than when the clock gives up on it), opens its seat
+    in a game still waiting, and its seat tokens move nothing any more."""
+    with browsers(any_storage, 3) as (ann, bob, cy):
+        for who, name in ((ann, "Ann"), (bob, "Bob"), (cy, "Cy")):
+            sign_up(who, name)  # type: ignore[arg-type]
+        game_id, _ = joined_game(ann, bob)
+        token = bob.cookies.get(f"cantstop_{game_id}")
+        waiting = post(cy, "/api/games", {"seats": ["open", "open", "open"], "rated": True}).json()["id"]  # type: ignore[arg-type]
+        assert post(bob, f"/api/games/{waiting}/join", {"seat": 1}).status_code == 200  # type: ignore[arg-type]
+        delete_account(bob)
+        game = ann.get(f"/api/games/{game_id}").json()
+        assert game["status"] == "over" and game["state"]["player"] == 0  # Ann won
+        summary = ann.get(f"/api/games/{game_id}/summary").json()
+        assert summary["winner"] == 0 and summary["seats"][0]["rating"] is not None, summary  # rated, as a resignation
+        program = Browser(ann.client)  # a client that holds nothing but the old token
+        moved = program.post(f"/api/games/{game_id}/actions", json={"version": game["version"], "action": "roll"},
+                             headers={"Authorization": f"Bearer {token}"})
+        assert moved.status_code == 403 and moved.json()["error"] == "bad_token"
+        assert cy.get(f"/api/games/{waiting}").json()["seats"][1]["kind"] == "open"
+
+
+def told(browser: Browser, game_id: str) -> str:
+    """Everything a client reads of a finished game that names its players: log, replay, record."""
+    log = browser.get(f"/api/games/{game_id}").json()["log"]
+    replay = browser.get(f"/api/games/{game_id}/replay").json()["frames"]
+    record = browser.get(f"/api/games/{game_id}/record").text
+    return " ".join([*(e["text"] for e in log), *(e["text"] for f in replay for e in f["log"]), record])
+
+
+def test_a_deleted_accounts_name_leaves_finished_games_at_once(any_storage: Storage) -> None:
+    """The log, replay and record of a finished game held in memory say "deleted player #N"
+    as soon as the account is deleted, not after the server restarts."""
+    with browsers(any_storage, 2) as (ann, bob):
+        sign_up(ann, "Ann")  # type: ignore[arg-type]
+        sign_up(bob, "Bob")  # type: ignore[arg-type]
+        game_id, _ = joined_game(ann, bob)
+        assert bob.post(f"/api/games/{game_id}/resign", headers=csrf(bob)).status_code == 200  # type: ignore[arg-type]
+        assert "Bob" in told(ann, game_id)  # the game is held here now, told with Bob's name
+        delete_account(bob)
+        text = told(ann, game_id)
+        assert "Bob" not in text and "deleted player #2" in text
+
+
+@pytest.mark.postgres
+def test_a_deleted_accounts_name_leaves_the_games_another_process_holds() -> None:
+    """Another server process holding the finished game hears of the deletion and tells the
+    game again under the new name."""
+    from web_helpers import pg_schema, postgres_url
+
+    with pg_schema(postgres_url()) as url:
+        stores = [Storage(url) for _ in range(2)]
+        stores[0].migrate()
+        try:
+            with TestClient(create_app(stores[0], bot_delay=0, **NO_LIMITS)) as here, \
+                    TestClient(create_app(stores[1], bot_delay=0, **NO_LIMITS)) as there:
+                ann, bob, watcher = Browser(here), Browser(here), Browser(there)
+                sign_up(ann, "Ann")  # type: ignore[arg-type]
+                sign_up(bob, "Bob")  # type: ignore[arg-type]
+                game_id, _ = joined_game(ann, bob)
+                assert bob.post(f"/api/games/{game_id}/resign", headers=csrf(bob)).status_code == 200  # type: ignore[arg-type]
+                assert "Bob" in told(watcher, game_id)  # held by the other process
+                delete_account(bob)
+                for _ in range(2000):  # until its listener hears the notice (each look is a few requests)
+                    text = told(watcher, game_id)
+                    if "Bob" not in text:
+                        break
+                assert "Bob" not in text and "deleted player #2" in text
+        finally:
+            for store in stores:
+                store.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from account_helpers import PASSWORD, sign_in, sign_up
+from account_helpers import PASSWORD, csrf, sign_in, sign_up
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
@@ -52,6 +52,19 @@ def test_remove_ends_the_account_and_keeps_its_name_taken(client: TestClient, st
     assert sign_in(client, "Ann").status_code == 401
     assert client.post("/api/account/sign-up", json={"name": "Ann", "password": PASSWORD}).status_code == 409
     assert admin(storage, "remove", "Ann", "--yes")[0] == 1
+
+
+def test_remove_resigns_the_accounts_seats_in_games_under_way(client: TestClient, storage: Storage) -> None:
+    """As an owner's deletion does: the command plays the resignation the server then reads."""
+    sign_up(client, "Ann")
+    created = client.post("/api/games", json={"seats": ["open", "bot:random"], "take": [{"seat": 0}]}, headers=csrf(client))
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    assert client.get(f"/api/games/{game_id}").json()["status"] == "playing"
+    assert admin(storage, "remove", "Ann", "--yes")[0] == 0
+    game = client.get(f"/api/games/{game_id}").json()
+    assert game["status"] == "over" and game["seats"][0]["name"] == "deleted player #1"
+    assert any(entry["text"].startswith("deleted player #1 resign") for entry in game["log"]), game["log"]
 
 
 def test_expired_sessions_are_swept_out_at_the_next_sign_in(storage: Storage) -> None:

@@ -81,13 +81,34 @@ def rename(db_url: str | None, old: str, new: str) -> None:
 @click.argument("name")
 @click.option("--yes", is_flag=True, help="Do not ask to confirm.")
 def remove(db_url: str | None, name: str, yes: bool) -> None:
-    """Remove the account NAME as its owner's deletion would: sessions and passkeys end, its
-    finished games stay under "deleted player #ID", and the name stays taken."""
+    """Remove the account NAME as its owner's deletion would: its seats in games under way
+    resign, its sessions, passkeys and seat tokens end, its finished games stay under
+    "deleted player #ID", and the name stays taken."""
+    import asyncio
+
+    from cantstop.core.dice import SecureDice
+    from cantstop.web.db.recorder import Recorder
+    from cantstop.web.games.leaving import Leaving
+    from cantstop.web.games.live import LiveGames
+    from cantstop.web.identity.service import remove_account
+
     with accounts_at(db_url) as accounts:
         found = accounts.named(name)
         if not yes:
             click.confirm(f"remove the account {found.name!r}?", abort=True)
-        accounts.delete(found.id)
+
+        async def removing() -> None:
+            # The games' own path, without bots or clocks: the servers holding the games hear of
+            # the moves (PostgreSQL), or read them when next asked (SQLite), and play on.
+            recorder = Recorder(accounts.storage)
+            games = LiveGames(recorder, SecureDice())
+            try:
+                await remove_account(accounts, Leaving(games), found.id)
+                await games.ratings_written()
+            finally:
+                await recorder.close()
+
+        asyncio.run(removing())
     click.echo(f"removed: {found.name!r} (account #{found.id})")
 
 

@@ -55,7 +55,7 @@ class GameService:
         self.players = Players(self.games, self.profiles)
         self.seats = Seats(self.games, self.players)
         self.hooks = Hooks(storage)  # one per process: it remembers the webhooks read for "your turn"
-        self.identity = AccountService(Accounts(storage), self.recorder.db, settings, self.hooks, self.games, now)
+        self.identity = AccountService(Accounts(storage), self.recorder.db, settings, self.hooks, self.leaving, now)
         self.turns = TurnHooks(self.games, self.recorder, self.hooks, WebhookSender(allow_private=settings.webhook_private), settings.public_origin)
 
     def readings(self) -> list[Reading]:

@@ -364,15 +364,11 @@ class LiveGames:
         if seats:
             game.connections.seats_moved()
         changed = False
+        retold: list[dict[str, Any]] = []  # what moves other processes made, once the game is told again
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
-                # a seat taken is no rename: an open seat said nothing in the chat
-                renamed = any(was.name is not None and was.name != now.name for was, now in zip(game.meta.seats, meta.seats, strict=True))
-                game.meta, changed = meta, True
-                if renamed:  # a deleted account's lines read as its seats do now
-                    lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
-                    game.chat.read_again(lines, muted)
+                retold, changed = await self._take(game, meta), True
         ended = game.ended_line()  # another process ended it
         if over or game.meta.first is None or ended:  # over: only its rematch can have changed; waiting: only its seats
             if changed:
@@ -380,12 +376,39 @@ class LiveGames:
                 if ended:
                     self.moved(game)
             return
-        entries = await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, game.version))
+        entries = retold + await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, game.version))
         if entries or changed:
             if game.state is not None and game.state.is_over:
                 await self.reread(game)
             self.publish(game, entries)
             self.moved(game)
+
+    async def _take(self, game: LiveGame, meta: StoredGame) -> list[dict[str, Any]]:
+        """The game's row as just read. A seat renamed (a deleted account's) has its chat
+        lines, log and record read as its seat does now (`_retell`, whose entries of moves
+        not seen here yet come back)."""
+        # a seat taken is no rename: an open seat said nothing in the chat
+        renamed = any(was.name is not None and was.name != now.name for was, now in zip(game.meta.seats, meta.seats, strict=True))
+        game.meta = meta
+        if not renamed:
+            return []
+        lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
+        game.chat.read_again(lines, muted)
+        return await self._retell(game)
+
+    async def _retell(self, game: LiveGame) -> list[dict[str, Any]]:
+        """Tell a started game again from its stored moves, under the names its seats have now:
+        its log, replay and record say what they said, of the seat as it is called now. The
+        move clock and who drove the game on are kept. Returns the log entries of moves stored
+        since this process last caught up. The caller holds the game's lock."""
+        if game.table is None:  # not started: no move names anybody
+            return []
+        moved_at, driven, before = game.moved_at, game.driven, game.version
+        game.table, game.log, game.strikes = None, [], Counter()
+        await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, 0))
+        game.ended_line()
+        game.moved_at, game.driven = moved_at, driven
+        return [entry for entry in game.log if entry["version"] > before and entry["kind"] != "end"]
 
     async def begin(self, game: LiveGame, started: StoredGame) -> None:
         """This process started the game (`started`: its row as the start left it): its table
@@ -399,7 +422,7 @@ class LiveGames:
         """Read the game's row again: its seats, status or rematch may have changed (here or in another process)."""
         meta = await self.recorder.db(self.storage.game, game.meta.id)
         assert meta is not None, "a game is never deleted"
-        game.meta = meta
+        await self._take(game, meta)
 
     def moved(self, game: LiveGame) -> None:
         for hook in self.on_move:

@@ -19,10 +19,13 @@ from sqlalchemy.exc import IntegrityError
 from cantstop.web.db.notify import NOTIFY, notice
 from cantstop.web.db.rows import ChatRow, GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
+from cantstop.web.db.values import GameStatus
 from cantstop.web.errors import Conflict, NotFound
 from cantstop.web.identity.rows import AccountRow, ChallengeRow, PasskeyRow, SessionRow
 from cantstop.web.names import DELETED, name_key, normal
 from cantstop.web.spoof import lookalike_key
+
+UNDER_WAY = (GameStatus.WAITING, GameStatus.PLAYING)
 
 
 def deleted_label(account_id: int) -> str:
@@ -120,9 +123,18 @@ class Accounts:
             raise name_taken(new) from None
         return Account(account.id, new, account.created)
 
+    def seats_in_play(self, account_id: int) -> list[tuple[str, int]]:
+        """(game, seat) of every seat the account holds in a game waiting or under way."""
+        with self.storage.session() as s:
+            rows = s.execute(
+                select(SeatRow.game_id, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.account_id == account_id, GameRow.status.in_([s.value for s in UNDER_WAY]))
+            ).all()
+            return [(game_id, seat) for game_id, seat in rows]
+
     def delete(self, account_id: int) -> list[str]:
-        """Anonymise an account: its name, password, sessions and passkeys go; the row and the
-        hashes of its name stay, so nobody takes the name. The seats it played in since it
+        """Anonymise an account: its name, password, sessions, passkeys and seat tokens go; the
+        row and the hashes of its name stay, so nobody takes the name. The seats it played in since it
         was made (nobody else could sit under its name), and the chat messages it wrote as a
         player, read "deleted player #ID" instead. Returns the games of those seats (every
         server process is told they changed, as of a seat moved)."""
@@ -134,7 +146,8 @@ class Accounts:
                 s.execute(delete(table).where(table.account_id == account_id))
             gone = deleted_label(account_id)
             games = set(s.scalars(select(SeatRow.game_id).where(SeatRow.account_id == account_id)))
-            s.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=gone))
+            # Its seat tokens hold nothing any more: nobody moves for a deleted account.
+            s.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=gone, token_hash=None))
             s.execute(update(ChatRow).where(ChatRow.account_id == account_id).values(name=gone))  # what it said stays
             # Seats taken under its name before seats knew their account (no guest may take an account's name).
             since = select(GameRow.id).where(GameRow.created >= row.created)

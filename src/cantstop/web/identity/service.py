@@ -14,8 +14,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from cantstop.table import GameOverError
 from cantstop.web.errors import Conflict, Invalid, NotSignedIn, NotVerified, TooMany
-from cantstop.web.games.live import LiveGames
+from cantstop.web.games.leaving import Leaving
 from cantstop.web.identity import passkeys
 from cantstop.web.identity.accounts import Account, Accounts
 from cantstop.web.identity.hooks import Hooks
@@ -57,18 +58,38 @@ def stored_time(now: Callable[[], float]) -> Callable[[], datetime]:
     return lambda: datetime.fromtimestamp(now(), UTC).replace(tzinfo=None)
 
 
+async def remove_account(accounts: Accounts, leaving: Leaving, account_id: int) -> None:
+    """Delete an account: first its seats in games waiting or under way resign (a rated game
+    rates it as a resignation; before the start the seat opens again), then its name,
+    password, sessions, passkeys and seat tokens go; finished games stay, shown as a
+    deleted player's, and the name stays taken. Every game it sat in is told again under
+    the new name here, and in every other process as it hears of the change."""
+    games = leaving.games
+    for game_id, seat in await games.recorder.db(accounts.seats_in_play, account_id):
+        try:
+            await leaving.resign(game_id, seat)
+        except (GameOverError, Conflict):  # over, or left already, meanwhile: nothing to resign
+            continue
+    renamed: list[str] = await games.recorder.db(accounts.delete, account_id)
+    for game_id in renamed:  # the games held here show the seats, and read the chat lines, as stored now
+        game = games.held.get(game_id)
+        if game is not None:
+            async with game.lock:
+                await games.refresh(game, seats=True)
+
+
 class AccountService:
     """One process's accounts: `run` runs a blocking storage call off the event loop; `now`
     is the server's clock (seconds since the epoch), which tests move on; `hooks` is the
     process's own (what "your turn" reads), so a change made here is seen at once."""
 
     def __init__(
-        self, accounts: Accounts, run: Run, settings: Settings, hooks: Hooks, games: LiveGames, now: Callable[[], float],
+        self, accounts: Accounts, run: Run, settings: Settings, hooks: Hooks, leaving: Leaving, now: Callable[[], float],
         resolve: Resolver = system_resolver,
     ) -> None:
         self.stamp = stamp = stored_time(now)
         storage = accounts.storage
-        self.accounts, self.run, self.settings, self.hooks, self.games, self.resolve = accounts, run, settings, hooks, games, resolve
+        self.accounts, self.run, self.settings, self.hooks, self.leaving, self.resolve = accounts, run, settings, hooks, leaving, resolve
         self.sessions = Sessions(storage, timedelta(seconds=settings.session_idle), timedelta(seconds=settings.session_longest), stamp)
         self.keys = PasskeyStore(storage, stamp)
         self.throttle = Throttle(storage, settings.sign_in_delay, stamp)
@@ -163,16 +184,10 @@ class AccountService:
         return ended
 
     async def delete(self, session: SignedIn, password: str, address: str) -> None:
-        """Delete the account once its password confirms it: its name, password, sessions and
-        passkeys go; finished games stay, shown as a deleted player's; the name stays taken."""
+        """Delete the account once its password confirms it (`remove_account`)."""
         await self.confirm_password(session, password, address)
-        renamed: list[str] = await self.run(self.accounts.delete, session.account.id)
+        await remove_account(self.accounts, self.leaving, session.account.id)
         self.hooks.forget(session.account.id)
-        for game_id in renamed:  # the games held here show the seats, and read the chat lines, as stored now
-            game = self.games.held.get(game_id)
-            if game is not None:
-                async with game.lock:
-                    await self.games.refresh(game, seats=True)
 
     async def guest_names_free(self, names: list[str]) -> None:
         """Conflict `name_taken` if a name a guest plays under is (or looks like) an account's:
