@@ -200,3 +200,28 @@ def race(any_storage: Storage) -> None:
     with any_storage.session() as s:
         row = s.get(FailureRow, digest("name someone"))
         assert row is not None and row.failures == 2
+
+
+def test_a_passkey_answer_sent_again_signs_in_nobody(any_storage: Storage) -> None:
+    """A challenge serves once: the very answer that signed in, sent again (a replay), is refused."""
+    with server(any_storage, Clock()) as client:
+        ann, key = with_passkey(client)
+        start = ann.post("/api/account/passkey-sign-in/options").json()
+        answer = {"handle": start["handle"], "credential": key.sign_in(start["options"])}
+        assert ann.post("/api/account/passkey-sign-in", json=answer).status_code == 200
+        replayed = ann.post("/api/account/passkey-sign-in", json=answer)
+        assert replayed.status_code == 401 and replayed.json()["error"] == "bad_credentials"
+
+
+def test_a_forged_forwarded_address_does_not_escape_the_throttle(any_storage: Storage) -> None:
+    """X-Forwarded-For counts only from a trusted proxy: a client that makes one up for each
+    guess is still counted by its own address."""
+    with server(any_storage, Clock()) as client:
+        guesser = Browser(client)
+        for i in range(21):
+            forged = {"X-Forwarded-For": f"198.51.100.{i}"}
+            assert guesser.post("/api/account/sign-in", json={"name": f"Someone {i // 4}", "password": "a wrong guess"},
+                                headers=forged).status_code == 401
+        refused = guesser.post("/api/account/sign-in", json={"name": "Nobody yet", "password": "a wrong guess"},
+                               headers={"X-Forwarded-For": "203.0.113.77"})
+        assert refused.status_code == 429
