@@ -114,6 +114,20 @@ def remove(db_url: str | None, name: str, yes: bool) -> None:
 
 @admin.command()
 @DB
+def rekey(db_url: str | None) -> None:
+    """Keep every account's name under today's look-alike key: run once after an upgrade
+    whose notes say the look-alike rules changed, so the names they now join are taken."""
+    with accounts_at(db_url) as accounts:
+        changed, clashing = accounts.rekey()
+    for name in clashing:
+        click.echo(f"looks like another account's name, left as it was (rename one of them): {name}")
+    click.echo(f"{changed} account{'s' if changed != 1 else ''} rekeyed", err=True)
+    if clashing:
+        raise SystemExit(1)
+
+
+@admin.command()
+@DB
 def legacy(db_url: str | None) -> None:
     """List the legacy ratings nobody has claimed: the names typed before accounts existed."""
     from cantstop.web.players import standings

@@ -123,6 +123,29 @@ class Accounts:
             raise name_taken(new) from None
         return Account(account.id, new, account.created)
 
+    def rekey(self) -> tuple[int, list[str]]:
+        """Keep every live account's name under the look-alike key of today's rules (they
+        learn what the eye cannot tell apart: a dot above an i, say). How many changed, and
+        the names left as they were because another account has that key already (two
+        accounts that look alike, made before the rule: the operator renames one)."""
+        changed, clashing = 0, []
+        with self.storage.session() as s:
+            rows = s.scalars(select(AccountRow).where(AccountRow.name.is_not(None)).order_by(AccountRow.id)).all()
+            taken = {row.lookalike_hash: row.id for row in s.scalars(select(AccountRow))}
+            for row in rows:
+                assert row.name is not None
+                key = name_hashes(row.name)[1]
+                if key == row.lookalike_hash:
+                    continue
+                if taken.get(key, row.id) != row.id:
+                    clashing.append(row.name)
+                    continue
+                del taken[row.lookalike_hash]
+                row.lookalike_hash, taken[key] = key, row.id
+                s.flush()
+                changed += 1
+        return changed, clashing
+
     def seats_in_play(self, account_id: int) -> list[tuple[str, int]]:
         """(game, seat) of every seat the account holds in a game waiting or under way."""
         with self.storage.session() as s:
