@@ -1,7 +1,7 @@
 """The FastAPI application: JSON API under /api, live updates on /ws, the client's files at /.
 
-`create_app` only wires: the service, its start and stop, the middleware, and one router
-per job (routes/). A new group of routes is one more `include_router` line here.
+`create_app` only wires: the service, its start and stop, the middleware, and each room's
+routers (its `routes.py`). A new room is one more entry in `routers` here.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    routers = (lobby.router, games.router, socket.router, players.router, ops_routes.router, identity.router)
+    routers = (lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, ops_routes.router, identity.router)
     for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

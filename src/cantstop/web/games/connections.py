@@ -22,6 +22,9 @@ class Connections:
     seated: set[Queue] = field(default_factory=set)  # the queues of the connections that hold a seat
     present: Counter[int] = field(default_factory=Counter)  # seat -> its connections here
     epoch: int = 0  # counts seat changes heard of (a seat moved by a link): sockets check their seat again
+    # The seats with a connection here, kept as connections come and go (rarely) rather than
+    # worked out at every update, which each carries it.
+    connected: list[int] = field(default_factory=list)
 
     def open(self, queue: Queue, seated: bool) -> None:
         """A client connected: it hears every update; a seated one's, players' messages too."""
@@ -43,10 +46,7 @@ class Connections:
     def arrived(self, seat: int, joined: bool) -> None:
         """One connection of `seat` more here (`joined`), or one fewer."""
         self.present[seat] += 1 if joined else -1
-
-    def connected(self) -> list[int]:
-        """The seats with a connection here."""
-        return sorted(s for s, n in self.present.items() if n > 0)
+        self.connected = sorted(s for s, n in self.present.items() if n > 0)
 
     @property
     def people_here(self) -> bool:

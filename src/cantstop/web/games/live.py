@@ -138,7 +138,7 @@ class LiveGame:
         and the server's time (ms), against which a browser reads the move clock's deadline."""
         state = self.state
         thinking = state.seat if state is not None and not state.is_over and not self.ended else None
-        return {"connected": self.connections.connected(), "thinking": thinking, "now": round(self.now() * 1000)}
+        return {"connected": self.connections.connected, "thinking": thinking, "now": round(self.now() * 1000)}
 
     def told(self, happenings: list[Happening]) -> list[dict[str, Any]]:
         """The log entries of what the last moves did, at the current version."""
@@ -453,7 +453,7 @@ class LiveGames:
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
-        self.send(game, json.dumps(message))  # encoded once
+        game.connections.send(json.dumps(message))  # encoded once
         if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
             game.chat.revealed = True
             self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.connections.seated)

@@ -21,13 +21,13 @@ from cantstop.web.games.odds import odds_json
 from cantstop.web.games.schemas import ActionIn
 from cantstop.web.pages import page_response
 
-router = APIRouter()
-api = APIRouter(prefix="/api/games/{game_id}")
+router = APIRouter(prefix="/api/games/{game_id}")
+pages = APIRouter(include_in_schema=False)  # beside the API, not under it: no router nested in another
 FAIR_PLAY = ("this game is rated: odds and advice are off for everyone, players and spectators, until it ends"
              " (friendly games have them)")
 
 
-@api.get("")
+@router.get("")
 async def get_game(game_id: str, you: SeatDep, service: ServiceDep) -> dict[str, Any]:
     """The game as everyone sees it, its log, and which seat this client holds."""
     game = await service.games.live(game_id)
@@ -36,13 +36,13 @@ async def get_game(game_id: str, you: SeatDep, service: ServiceDep) -> dict[str,
     return {**game.snapshot(), "you": you, "log": game.log}
 
 
-@api.post("/actions", dependencies=[Depends(rate_limited("action"))])
+@router.post("/actions", dependencies=[Depends(rate_limited("action"))])
 async def act(game_id: str, body: ActionIn, seat: ActingSeat, service: ServiceDep) -> dict[str, Any]:
     """Play 'roll', 'stop' or a choice, made on state `version`; the seat comes from the token."""
     return await service.games.act(game_id, seat, body.version, parse_action(body.action))
 
 
-@api.post("/resign", dependencies=[Depends(rate_limited("action"))])
+@router.post("/resign", dependencies=[Depends(rate_limited("action"))])
 async def resign(game_id: str, seat: ActingSeat, service: ServiceDep, request: Request, response: Response) -> dict[str, Any]:
     """The seat the token holds gives up, at any moment: with two players the other wins;
     with more it leaves (its pieces come off) and play goes on; alone, the game ends. Before
@@ -55,7 +55,7 @@ async def resign(game_id: str, seat: ActingSeat, service: ServiceDep, request: R
     return game
 
 
-@api.get("/record", response_class=PlainTextResponse)
+@router.get("/record", response_class=PlainTextResponse)
 async def record(game_id: str, service: ServiceDep) -> PlainTextResponse:
     """The game in the engine's record format (a download)."""
     game = await service.games.live(game_id)
@@ -67,7 +67,7 @@ async def record(game_id: str, service: ServiceDep) -> PlainTextResponse:
     )
 
 
-@api.get("/replay")
+@router.get("/replay")
 async def replay(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """Every position of the game, with the log lines that led to it; each frame's `turn` is
     the turn its move was made in, counted from 1 (the start is turn 1 too)."""
@@ -88,7 +88,7 @@ async def replay(game_id: str, service: ServiceDep) -> dict[str, Any]:
     return {**game.snapshot(), "frames": frames}
 
 
-@api.get("/summary")
+@router.get("/summary")
 async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """A finished game in short: the winner (or why it ended without one), each seat's rating
     change, turns, rolls, busts, columns and biggest turn, the game's biggest single turn,
@@ -96,7 +96,7 @@ async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
     return await finished_summary(service.games, game_id)
 
 
-@api.get("/odds")
+@router.get("/odds")
 async def odds(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """Exact odds for the player to move, and the strongest bot's suggestion; in a friendly
     game only: while a rated game is on, nobody gets them (players nor spectators)."""
@@ -108,9 +108,7 @@ async def odds(game_id: str, service: ServiceDep) -> dict[str, Any]:
     return await asyncio.to_thread(odds_json, game.state)
 
 
-@router.get("/game/{game_id}", include_in_schema=False)
+@pages.get("/game/{game_id}")
 async def game_page(game_id: str) -> HTMLResponse:
     return page_response("game")
 
-
-router.include_router(api)

@@ -71,7 +71,8 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
         seat = await service.lobby.seat_of(game_id, token, account_id)
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
-            connections.open(queue, seated=seat is not None)
+            seated = seat is not None  # this connection's queue is among the players'
+            connections.open(queue, seated)
             if seat is not None:
                 here.add(seat)
                 service.games.present(game, seat, joined=True)
@@ -92,10 +93,12 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
                         here.discard(seat)
                         service.games.present(game, seat, joined=False)
                         connections.seat_held(queue, False)
+                        seated = False
                     seat = now_held
             reply = await handle(service, frame.get("text"), client, game, seat)
-            if here:
-                connections.seat_held(queue, True)  # a screen holding seats (people at it) is a player's
+            if here and not seated:  # a screen holding seats (people at it) is a player's
+                connections.seat_held(queue, True)
+                seated = True
             if reply is not None:
                 await ws.send_text(ENCODE(reply))
                 if reply.get("error") == "too_fast":

@@ -40,8 +40,8 @@ from cantstop.web.lobby.service import new_taker
 from cantstop.web.names import same_name
 from cantstop.web.pages import page_response
 
-router = APIRouter()
-api = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api")
+pages = APIRouter(include_in_schema=False)  # beside the API, not under it: no router nested in another
 
 
 def level_bots() -> dict[str, str]:
@@ -55,7 +55,7 @@ def level_bots() -> dict[str, str]:
     return seated
 
 
-@api.get("/variants")
+@router.get("/variants")
 async def variants() -> dict[str, Any]:
     """The rule presets and the bots (by name and by level) a seat may hold; `levels` names,
     for each level, the bot that seat gets, so a menu's words cannot differ from the game."""
@@ -84,7 +84,7 @@ def taker(take: Join, account: Account | None, screen: bool) -> Taker:
     return new_taker(take.name, None, take.seat)  # what it holds is said before whose it looks like
 
 
-@api.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])
+@router.post("/games", status_code=201, response_model_exclude_none=True, dependencies=[Depends(rate_limited("create"))])
 async def create_game(body: NewGame, service: ServiceDep, accounts: AccountsDep, account: CurrentAccount) -> Created:
     """Create a game, `rated` or friendly: a variant and 1-4 seats, each 'open' or 'bot:NAME';
     `take` seats open ones at once, the signed-in person's own (no name needed) and, in a
@@ -102,7 +102,7 @@ async def create_game(body: NewGame, service: ServiceDep, accounts: AccountsDep,
     return Created(id=game_id, url=f"/game/{game_id}", taken=taken or None)
 
 
-@api.post("/games/{game_id}/rematch", status_code=201, response_model_exclude_none=True)
+@router.post("/games/{game_id}/rematch", status_code=201, response_model_exclude_none=True)
 async def rematch(game_id: str, body: Rematch, request: Request, service: ServiceDep, account: CurrentAccount) -> Created:
     """Play a finished game again, rated if it was: same variant, seats and bots; the seats
     this client holds (its cookie or bearer token, `tokens`, and its account's seat) are taken
@@ -125,13 +125,13 @@ async def rematch(game_id: str, body: Rematch, request: Request, service: Servic
     return Created(id=new_id, url=f"/game/{new_id}", taken=taken)
 
 
-@api.get("/games")
+@router.get("/games")
 async def list_games(service: ServiceDep, finished: bool = Query(False, description="finished games (won or abandoned) instead of live ones")) -> list[dict[str, Any]]:
     """Games waiting for players or in play, the last moved first; with `finished`, those that ended."""
     return await service.lobby.listed(finished)
 
 
-@api.post("/games/{game_id}/join", dependencies=[Depends(rate_limited("join"))])
+@router.post("/games/{game_id}/join", dependencies=[Depends(rate_limited("join"))])
 async def join(game_id: str, body: JoinIn, request: Request, response: Response, service: ServiceDep, accounts: AccountsDep, account: CurrentAccount) -> Joined:
     """Take an open seat before the game starts: a signed-in person's seat is their account's
     (on any device), a guest's is held by its token under the name sent. The token is
@@ -147,13 +147,13 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response,
     return Joined(game=game_id, seat=body.seat, token=token)
 
 
-@api.get("/leaderboard")
+@router.get("/leaderboard")
 async def leaderboard(service: ServiceDep) -> list[dict[str, Any]]:
     """People by rating (openskill, mu - 3 sigma), as /api/players gives them."""
     return await service.players.board(RatingKind.PERSON, 50)
 
 
-@api.post("/my-games")
+@router.post("/my-games")
 async def my_games(body: HeldSeats, request: Request, service: ServiceDep, account: CurrentAccount) -> dict[str, Any]:
     """The games this client plays in that are waiting or under way: its account's, and those
     its seat cookies and `tokens` hold; the games waiting for its move first (`your_turn`),
@@ -163,13 +163,13 @@ async def my_games(body: HeldSeats, request: Request, service: ServiceDep, accou
     return await service.seats.held(None if account is None else account.id, held)
 
 
-@api.post("/games/{game_id}/seat-link", dependencies=[Depends(rate_limited("join"))])
+@router.post("/games/{game_id}/seat-link", dependencies=[Depends(rate_limited("join"))])
 async def seat_link(game_id: str, seat: ActingSeat, service: ServiceDep) -> dict[str, Any]:
     """A one-time link (ten minutes) that moves this guest's seat to the device that opens it."""
     return await service.seats.link(game_id, seat)
 
 
-@api.post("/games/{game_id}/seat-link/use", dependencies=[Depends(rate_limited("join"))])
+@router.post("/games/{game_id}/seat-link/use", dependencies=[Depends(rate_limited("join"))])
 async def use_seat_link(game_id: str, body: LinkCode, request: Request, response: Response, service: ServiceDep) -> Joined:
     """Take the seat a link moves: its new token, set as this browser's cookie for the game
     (the device that made the link holds the seat no more)."""
@@ -178,9 +178,7 @@ async def use_seat_link(game_id: str, body: LinkCode, request: Request, response
     return Joined(game=game_id, seat=seat, token=token)
 
 
-@router.get("/", include_in_schema=False)
+@pages.get("/")
 async def home(settings: SettingsDep) -> HTMLResponse:
     return page_response("index", settings.api_docs)
 
-
-router.include_router(api)
