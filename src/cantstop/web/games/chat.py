@@ -25,6 +25,7 @@ from cantstop.web.db.rows import CHAT_CHARS
 from cantstop.web.db.values import ChatLine
 from cantstop.web.errors import Invalid, NotAllowed
 from cantstop.web.names import refused_character
+from cantstop.web.spoof import invisible_character
 
 if TYPE_CHECKING:
     from cantstop.web.games.live import LiveGame
@@ -72,9 +73,10 @@ class ChatRoom:
 
 
 def chat_text(text: str) -> str:
-    """A message as plain text: NFC, trimmed, 1..MAX_CHAT characters, nothing invisible."""
+    """A message as plain text: NFC, trimmed, 1..MAX_CHAT characters, nothing invisible:
+    what a name may not hold, a chat line may not either (but an emoji's presentation selector)."""
     text = unicodedata.normalize("NFC", text).strip()
-    wrong = refused_character(text)
+    wrong = refused_character(text) or invisible_character(text, emoji=True)
     if wrong is not None:
         raise Invalid("bad_chat", f"a chat message is plain text on one line: it holds {wrong}")
     if not 1 <= len(text) <= MAX_CHAT:
@@ -121,7 +123,7 @@ class Chat:
         if not game.chat.take(frame):
             return
         hidden = frame["type"] == "chat" and frame["seat"] is None and game.hides_spectators
-        self.send(game, json.dumps(frame), game.listeners - game.seated if hidden else None)
+        self.send(game, json.dumps(frame), game.connections.spectators if hidden else None)
 
     async def catch_up(self, game: LiveGame) -> None:
         """Read the game's chat again and pass on what this process missed (its notices lost

@@ -9,7 +9,7 @@ from typing import Any, assert_never
 from cantstop.bots import get_bot
 from cantstop.core.dice import Dice
 from cantstop.core.errors import UnknownBotError
-from cantstop.core.notation import seat_letter, to_json
+from cantstop.core.notation import action_json, seat_letter, to_json
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import Variant
 from cantstop.table import Fault, Happening
@@ -86,10 +86,6 @@ def log_lines(happenings: list[Happening], names: list[str], variant: Variant) -
         kind, extra = _extra(why)
         lines.append({"kind": kind, "seat": why.seat, "text": say(why, shown, variant, brief=True), **extra})
     return lines
-
-
-def action_json(action: object) -> Any:
-    return list(action) if isinstance(action, tuple) else str(action)
 
 
 def state_json(state: State) -> dict[str, Any]:
