@@ -274,3 +274,31 @@ def test_no_serious_axe_finding_on_the_pages_touched_on_a_phone(browser: Any, se
     page.wait_for_selector("#seat-note:not(:empty)")
     assert serious_violations(page) == [], "home with a seat note"
     assert re.search(r"\S", page.text_content("#seat-note") or "")
+
+
+def quick_game(page: Any, server: Server) -> dict[str, Any]:  # noqa: F811
+    """Press Play the computer on the home page; the game it leads to."""
+    page.goto(server.url)
+    page.wait_for_selector("#quick-play:enabled")
+    page.click("#quick-play")
+    page.wait_for_url("**/game/*")
+    wait_js(page, "document.body.dataset.status === 'playing'")
+    return dict(httpx.get(server.url + page.url.replace(server.url + "/game/", "/api/games/")).json())
+
+
+def test_one_click_seats_an_account_as_itself_and_a_guest_beside_an_accounts_name(browser: Any, server: Server) -> None:  # noqa: F811
+    from account_helpers import PASSWORD
+
+    # An account is called Guest: a guest's one click still plays, under a numbered name.
+    page, errors = watched_page(browser, 390, 844)
+    assert page.request.post(server.url + "/api/account/sign-up", data={"name": "Guest", "password": PASSWORD}).status == 201
+    page.context.clear_cookies()  # a guest again, on this browser
+    seat = quick_game(page, server)["seats"][0]
+    assert re.fullmatch(r"Guest \d{3}", seat["name"]) and not seat["signed_in"]
+    # Signed in, the one click seats the account itself.
+    assert page.request.post(server.url + "/api/account/sign-in", data={"name": "Guest", "password": PASSWORD}).ok
+    page.goto(server.url)
+    page.wait_for_selector("#quick-what:text('as Guest.')")
+    seat = quick_game(page, server)["seats"][0]
+    assert seat["name"] == "Guest" and seat["signed_in"]
+    assert errors == []
