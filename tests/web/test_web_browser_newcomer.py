@@ -112,6 +112,7 @@ def test_the_lists_and_a_profile_name_the_rules_by_their_titles(browser: Any, se
     for shown in (page.text_content("main") or "",):
         assert "classic-no-stop-on-occupied" not in shown and "turtles-relay" not in shown
     assert page.evaluate("document.documentElement.scrollWidth") == 390
+    assert serious_violations(page) == [], "profile"
     assert errors == []
 
 
@@ -144,7 +145,7 @@ def test_a_refused_move_and_a_lost_connection_are_told_in_plain_words(browser: A
     page.unroute("**/actions")
     # The server goes away: the page stops saying it is Ann's turn, and shows nobody as connected.
     assert page.title().startswith("Your turn")
-    assert page.locator(".presence.on").count() == 2
+    wait_js(page, "document.querySelectorAll('.presence.on').length === 2")  # both people here, as this screen told the server
     server.kill()
     wait_js(page, "document.getElementById('status').classList.contains('offline')")
     assert page.text_content("#status").startswith("The connection to the server is lost: reconnecting…")
