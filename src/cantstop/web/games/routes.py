@@ -14,7 +14,7 @@ from cantstop.table import Table
 from cantstop.web.deps import ServiceDep, clear_seat_cookie, cookie_name, rate_limited
 from cantstop.web.errors import Conflict, NotAllowed
 from cantstop.web.games.deps import ActingSeat, SeatDep
-from cantstop.web.games.describe import log_lines, state_json
+from cantstop.web.games.describe import log_lines, readable_record, state_json
 from cantstop.web.games.ending import finished_summary
 from cantstop.web.games.live import fallback_notes, parse_action, told_moves
 from cantstop.web.games.odds import odds_json
@@ -57,12 +57,12 @@ async def resign(game_id: str, seat: ActingSeat, service: ServiceDep, request: R
 
 @router.get("/record", response_class=PlainTextResponse)
 async def record(game_id: str, service: ServiceDep) -> PlainTextResponse:
-    """The game in the engine's record format (a download)."""
+    """The game in the engine's record format (a download), players by their display names."""
     game = await service.games.live(game_id)
     if game.record is None:
         raise Conflict("not_started", "the game has not started: no record yet")
     return PlainTextResponse(
-        write_record(game.record, fallback_notes(game.table.moves if game.table else (), game.record.events)),
+        write_record(readable_record(game.record), fallback_notes(game.table.moves if game.table else (), game.record.events)),
         headers={"Content-Disposition": f'attachment; filename="cantstop-{game_id}.txt"'},
     )
 

@@ -58,14 +58,23 @@ def level_bots() -> dict[str, str]:
 @router.get("/variants")
 async def variants() -> dict[str, Any]:
     """The rule presets and the bots (by name and by level) a seat may hold; `levels` names,
-    for each level, the bot that seat gets, so a menu's words cannot differ from the game."""
+    for each level, the bot that seat gets, so a menu's words cannot differ from the game;
+    each bot's `plays` maps each preset to the numbers of players it can play it with."""
     infos = [get_bot(n) for n in bot_names()]
+    # Where each bot can sit, asked of the bot itself, so a menu offers a bot only where it plays.
+    plays = {
+        b.name: {n: [k for k in range(v.min_players, v.max_players + 1) if b.fits(v, k) is None] for n, v in PRESETS.items()}
+        for b in infos
+    }
     return {
         "variants": [
             {"name": n, "title": PRESET_TITLES[n], "min_players": v.min_players, "max_players": v.max_players}
             for n, v in PRESETS.items()
         ],
-        "bots": [{"name": b.name, "level": b.level.value, "description": b.description, "display": b.display} for b in infos],
+        "bots": [
+            {"name": b.name, "level": b.level.value, "description": b.description, "display": b.display, "plays": plays[b.name]}
+            for b in infos
+        ],
         "levels": [{"name": level, "bot": bot} for level, bot in level_bots().items()],
     }
 
