@@ -130,11 +130,11 @@ def rekey(db_url: str | None) -> None:
 @DB
 def legacy(db_url: str | None) -> None:
     """List the legacy ratings nobody has claimed: the names typed before accounts existed."""
-    from cantstop.web.players import standings
+    from cantstop.web.players import scale, standings
 
     with accounts_at(db_url) as accounts:
         found = standings.legacy(accounts.storage)
-    listing("legacy rating", [f"{r.name}\trating {r.ordinal:.2f}\t{r.games} games\t{r.wins} wins" for r in found])
+    listing("legacy rating", [f"{r.name}\t{r.players} players\trating {scale.shown(r.mu)}\t{r.games} games\t{r.wins} wins" for r in found])
 
 
 @admin.command()
@@ -145,8 +145,10 @@ def attach(db_url: str | None, legacy_name: str, account: str) -> None:
     """Make the legacy rating LEGACY_NAME the rating of the account ACCOUNT, its history
     with it (once its owner has shown they are who played under that name: nothing is ever
     attached by the name alone). Refused for an account that has a rating of its own."""
-    from cantstop.web.players import standings
+    from cantstop.web.players import scale, standings
 
     with accounts_at(db_url) as accounts:
-        rating = standings.attach(accounts.storage, legacy_name, accounts.named(account).id)
-    click.echo(f"attached: the legacy rating {legacy_name!r} ({rating.ordinal:.2f}, {rating.games} games) is now {rating.name!r}'s")
+        ratings = standings.attach(accounts.storage, legacy_name, accounts.named(account).id)
+    for rating in ratings:
+        click.echo(f"attached: the legacy {rating.players}-player rating {legacy_name!r} ({scale.shown(rating.mu)}, {rating.games} games)"
+                   f" is now {rating.name!r}'s")

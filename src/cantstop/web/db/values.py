@@ -117,7 +117,8 @@ class Skill:
 
 @dataclass(frozen=True)
 class Rating(Skill):
-    """A rating entry: whose (`kind`, and the account or the name), what it is, from how many games."""
+    """A rating entry: whose (`kind`, and the account or the name), for games of how many
+    players, what it is, from how many games, against how many distinct trusted opponents."""
 
     kind: RatingKind
     name: str  # as shown: the account's name, 'bot:NAME', or the legacy name
@@ -127,17 +128,21 @@ class Rating(Skill):
     wins: int
     account_id: int | None = None
     id: int | None = None  # None until stored
+    players: int = 2
+    opponents: int = 0  # distinct trusted opponents met in counted games (`players.scale`)
 
 
 @dataclass(frozen=True)
 class RatingPoint(Skill):
-    """A rating as it stood after one rated game, and the weight that game counted with."""
+    """A rating as it stood after one rated game, the weight that game counted with, and
+    whether the rating was still provisional then."""
 
     game_id: str | None
     at: datetime
     mu: float
     sigma: float
     weight: float = 1.0
+    provisional: bool = False
 
 
 @dataclass(frozen=True)

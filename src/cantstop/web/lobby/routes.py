@@ -158,8 +158,8 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response,
 
 @router.get("/leaderboard")
 async def leaderboard(service: ServiceDep) -> list[dict[str, Any]]:
-    """People by rating (openskill, mu - 3 sigma), as /api/players gives them."""
-    return await service.players.board(RatingKind.PERSON, 50)
+    """People by rating in two-player games, as /api/players gives them."""
+    return await service.players.board(RatingKind.PERSON, 2, 50)
 
 
 @router.post("/my-games")
