@@ -7,7 +7,10 @@ from itertools import pairwise
 from analysis_games import MIXED, SMALL, games
 
 from cantstop.analysis import Grade, analyse
-from cantstop.analysis.wording import mark, report_cells, report_headings, turn_rows
+from cantstop.analysis.rollmap import roll_map
+from cantstop.analysis.tables import roll_map_table
+from cantstop.analysis.wording import GROUP_HEADINGS, mark, report_cells, report_headings, turn_rows
+from cantstop.core.state import new_game
 
 
 def test_each_turn_row_holds_its_events_in_order_and_the_values_once_it_is_over() -> None:
@@ -44,3 +47,15 @@ def test_a_decision_that_lost_is_marked_in_its_turn_and_counted_in_the_summary()
             assert cells["player"].endswith(report.name)
             assert cells["??"] == str(report.grades["blunder"]) and cells["best"] == str(report.grades["best"])
             assert cells["decisions"] == str(report.decisions)
+
+
+def test_a_roll_map_table_lists_the_likeliest_groups_and_the_roll_that_came_wherever_it_ranks() -> None:
+    found = roll_map(new_game("classic", 2))
+    last = found.groups[-1]
+    table, left_out = roll_map_table(found, 5, frozenset(last.choices))
+    assert table.row_count == 6 and left_out == len(found.groups) - 6
+    marks = list(table.columns[0].cells)
+    assert marks == ["", "", "", "", "", "▶"]
+    assert list(table.columns[3].cells)[-1] == (" ".join(last.choices) or "bust")
+    table, left_out = roll_map_table(found, None)
+    assert table.row_count == len(found.groups) and left_out == 0 and len(table.columns) == len(GROUP_HEADINGS)

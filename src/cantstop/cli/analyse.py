@@ -7,25 +7,18 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from cantstop.analysis import AnalysisError, GameAnalysis, Units, analyse
 from cantstop.analysis.graph import graph_lines, terminal_graph
 from cantstop.analysis.rollmap import RollMap, roll_map
+from cantstop.analysis.tables import GROUPS_SHOWN, roll_map_table, summary_table, turns_table
 from cantstop.analysis.wording import (
-    GROUP_HEADINGS,
     corrections_line,
-    group_cells,
     headline,
     mistake_lines,
-    report_cells,
-    report_headings,
     result_text,
     roll_map_lines,
-    seat_names,
     swing_lines,
-    turn_rows,
-    value_cell,
     values_line,
 )
 from cantstop.cli.histogram import check_plot_path
@@ -74,27 +67,11 @@ def analyse_command(record_file: Path, as_json: bool, plot_path: str | None, gra
 
 
 def print_analysis(analysis: GameAnalysis, console: Console, graph: bool = True) -> None:
-    units = analysis.units
-    names = seat_names(analysis)
     console.print(headline(analysis), markup=False, highlight=False)
     console.print(values_line(analysis), markup=False, highlight=False)
-    table = RichTable(box=None, pad_edge=False)
-    table.add_column("turn", justify="right")
-    table.add_column("player")
-    table.add_column("play (?! inaccuracy, ? mistake, ?? blunder)")
-    for name in names if units is Units.CHANCE else ["expected turns"]:
-        table.add_column(name.split(" ", 1)[0] if units is Units.CHANCE else name, justify="right")
-    for row in turn_rows(analysis):
-        values = [] if row.after is None else [value_cell(v, units) for v in row.after.values]
-        table.add_row(str(row.turn), names[row.seat], row.words, *values)
-    console.print(table)
+    console.print(turns_table(analysis))
     console.print()
-    summary = RichTable(box=None, pad_edge=False, title=None)
-    for heading in report_headings(units):
-        summary.add_column(heading, justify="left" if heading == "player" else "right")
-    for report in analysis.reports:
-        summary.add_row(*report_cells(analysis, report))
-    console.print(summary)
+    console.print(summary_table(analysis))
     mistakes = mistake_lines(analysis)
     if mistakes:
         console.print("\nBiggest mistakes", markup=False)
@@ -142,7 +119,7 @@ def write_graph(analysis: GameAnalysis, path: str) -> None:
 @click.command("rollmap")
 @click.argument("position")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@click.option("--all", "show_all", is_flag=True, help="List every group of rolls, not only the likeliest 20.")
+@click.option("--all", "show_all", is_flag=True, help=f"List every group of rolls, not only the likeliest {GROUPS_SHOWN}.")
 def rollmap_command(position: str, as_json: bool, show_all: bool) -> None:
     """What the next roll can bring in POSITION (the one-line notation, about to roll or deciding to).
 
@@ -166,12 +143,7 @@ def rollmap_command(position: str, as_json: bool, show_all: bool) -> None:
 def print_roll_map(found: RollMap, console: Console, show_all: bool = False) -> None:
     for line in roll_map_lines(found):
         console.print(line, markup=False)
-    table = RichTable(box=None, pad_edge=False)
-    for heading in GROUP_HEADINGS:
-        table.add_column(heading, justify="right" if heading in ("chance", "then") else "left")
-    groups = found.groups if show_all else found.groups[:20]
-    for group in groups:
-        table.add_row(*group_cells(group, found.units))
+    table, left_out = roll_map_table(found, None if show_all else GROUPS_SHOWN)
     console.print(table)
-    if len(groups) < len(found.groups):
-        console.print(f"... and {len(found.groups) - len(groups)} more groups (--all lists them)", markup=False)
+    if left_out:
+        console.print(f"... and {left_out} more groups (--all lists them)", markup=False)
