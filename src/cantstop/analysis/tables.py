@@ -59,15 +59,21 @@ def summary_table(analysis: GameAnalysis, styles: Sequence[Style] | None = None)
 
 
 def roll_map_table(
-    found: RollMap, shown: int | None = GROUPS_SHOWN, marked: frozenset[str] | None = None
+    found: RollMap,
+    shown: int | None = GROUPS_SHOWN,
+    marked: frozenset[str] | None = None,
+    examples: bool = True,
 ) -> tuple[Table, int]:
     """The roll map's groups, the likeliest first, `shown` of them (None: all), and how many
     are left out. With `marked` (the choices of the roll that came), that roll's group is
-    marked ▶ and shown wherever it ranks."""
+    marked ▶ and shown wherever it ranks. Without `examples`, no column of example dice
+    (for a narrow panel)."""
+    kept = [i for i, heading in enumerate(GROUP_HEADINGS) if examples or heading != "e.g."]
     table = Table(box=None, pad_edge=False)
     if marked is not None:
         table.add_column("")
-    for heading in GROUP_HEADINGS:
+    for i in kept:
+        heading = GROUP_HEADINGS[i]
         table.add_column(heading, justify="right" if heading in ("chance", "then") else "left")
     left_out = 0
     for index, group in enumerate(found.groups):
@@ -75,7 +81,8 @@ def roll_map_table(
         if shown is not None and index >= shown and not hit:
             left_out += 1
             continue
-        cells = group_cells(group, found.units)
+        every = group_cells(group, found.units)
+        cells = [every[i] for i in kept]
         if marked is None:
             table.add_row(*cells)
         else:

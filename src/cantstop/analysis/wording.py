@@ -80,6 +80,14 @@ def values_line(analysis: GameAnalysis) -> str:
     return f"Values: {analysis.description}."
 
 
+def values_text(point: Point, units: Units) -> str:
+    """Every seat's value at a point: 'A 55.1% · B 44.9%', or alone '7.41 turns'."""
+    values = enumerate(point.values)
+    if units is Units.TURNS:
+        return " · ".join(value_text(v, units) for _, v in values if v is not None)
+    return " · ".join(f"{seat_letter(seat)} {value_text(v, units)}" for seat, v in values if v is not None)
+
+
 def value_cell(value: float | None, units: Units) -> str:
     """A value in a table's cell: '58.2' (points) or '7.41' (turns); '—' for none."""
     if value is None:

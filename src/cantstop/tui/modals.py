@@ -21,7 +21,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s", "stop: your runners become your pieces"),
     ("1-9", "play that choice"),
     ("↑ ↓  Enter", "highlight a choice (previewed on the board as ◇), play it"),
-    ("a", "advice on/off: bust chance, chance of each choice, what a strong bot would do"),
+    ("a", "advice on/off: bust chance, chance of each choice, what a strong bot would do; "
+          "once the game is over: analyse it"),
+    ("m", "roll map: the bust chance, rolling against stopping, the rolls grouped by what they offer"),
     ("u", "undo your last choice (practice games: you alone against bots)"),
     ("space", "bots: play their next step now"),
     ("f", "bots: fast-forward to the next person's turn"),
@@ -112,9 +114,10 @@ class Notice(Dialog[None]):
 
 
 class GameOver(Dialog[str]):
-    """The result; answers 'again', 'quit' or 'board' (close to look at the board)."""
+    """The result; answers 'again', 'analyse', 'quit' or 'board' (close to look at the board)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,enter", "answer('again')", "Play again"),
+        Binding("a", "answer('analyse')", "Analyse"),
         Binding("q", "answer('quit')", "Quit"),
         Binding("escape", "answer('board')", "Look at the board"),
     ]
@@ -127,8 +130,8 @@ class GameOver(Dialog[str]):
         with Vertical():
             yield Static(self.summary)
             yield Static(
-                Text("n or Enter: play again with the same seats   q: quit   Esc: see the board",
-                     style="bold cyan")
+                Text("n or Enter: play again with the same seats   a: analyse the game\n"
+                     "q: quit   Esc: see the board", style="bold cyan")
             )
 
     def action_answer(self, answer: str) -> None:
