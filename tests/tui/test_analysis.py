@@ -213,11 +213,14 @@ async def test_where_no_value_model_knows_the_game_the_roll_map_key_says_why(tmp
 
 async def test_the_keys_say_what_the_game_offers(tmp_path: Path) -> None:
     app = make_app(tmp_path, "Ann,Bob")
-    async with app.run_test() as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         keys = dict(KEYS)
         assert "roll map" in keys["m"] and "analyse" in keys["a"]
+        last = app.screen.query(Static).last()  # "Esc or ? closes this help.", inside its box
+        box = app.screen.query_one("Vertical").content_region
+        assert "closes this help" in str(last.render()) and box.contains_region(last.region)
         await pilot.press("escape")
         screen = game_screen(app)
         active = {key: b.binding.action for key, b in screen.active_bindings.items()}

@@ -15,7 +15,6 @@ from cantstop.core.notation import seat_letter
 
 GRAPH_WIDTH = 78
 GRAPH_HEIGHT = 16
-RGB = tuple[int, int, int]
 
 
 def graph_lines(analysis: GameAnalysis) -> list[tuple[str, list[int], list[float]]]:
@@ -33,12 +32,12 @@ def terminal_graph(
     colour: bool,
     width: int = GRAPH_WIDTH,
     height: int = GRAPH_HEIGHT,
-    colours: Sequence[RGB] | None = None,
+    colours: Sequence[int] | None = None,
 ) -> str:
     """The graph in text, `width` × `height` characters, one line per player (alone, one line).
 
     With `colour`, the text carries ANSI colour codes, and each line takes its seat's colour
-    from `colours` where given; without, it is plain text.
+    from `colours` where given (numbers of the terminal's 256 colours); without, plain text.
     """
     import plotext as plt
 

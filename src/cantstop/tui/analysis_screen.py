@@ -78,9 +78,10 @@ def seat_styles(players: int) -> list[Style]:
     return [seat_style(seat) for seat in range(players)]
 
 
-def seat_colours() -> list[tuple[int, int, int]]:
-    """The seats' colours as the graph draws them (red, blue, green, gold, as on the board)."""
-    return [Color.parse(name).get_truecolor() for name in COLOURS]
+def seat_colours() -> list[int]:
+    """The seats' colours as the graph draws them: the board's, by their terminal numbers, so
+    the terminal's own red is the board's red."""
+    return [Color.parse(name).number or 0 for name in COLOURS]
 
 
 def event_notes(analysis: GameAnalysis) -> dict[int, Text]:

@@ -23,7 +23,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓  Enter", "highlight a choice (previewed on the board as ◇), play it"),
     ("a", "advice on/off: bust chance, chance of each choice, what a strong bot would do; "
           "once the game is over: analyse it"),
-    ("m", "roll map: the bust chance, rolling against stopping, the rolls grouped by what they offer"),
+    ("m", "roll map: what the next roll can bring; roll on or stop?"),
     ("u", "undo your last choice (practice games: you alone against bots)"),
     ("space", "bots: play their next step now"),
     ("f", "bots: fast-forward to the next person's turn"),
@@ -52,6 +52,7 @@ class Dialog(ModalScreen[T]):
 
 
 class HelpScreen(Dialog[None]):
+    DEFAULT_CSS = "HelpScreen > Vertical { max-height: 100%; }"  # every key, even at 24 lines
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "dismiss", "Close")]
 
     def __init__(self, keys: tuple[tuple[str, str], ...] = KEYS) -> None:
