@@ -19,6 +19,7 @@ from tui_helpers import (
 )
 
 from cantstop.analysis import GameAnalysis, Grade, analyse
+from cantstop.analysis.outcomes import before_roll
 from cantstop.analysis.rollmap import roll_map
 from cantstop.analysis.wording import LOSSES, mark, report_cells, result_text, value_text
 from cantstop.core.record import read_record
@@ -92,6 +93,8 @@ async def test_the_end_of_a_game_offers_its_analysis_worked_out_behind_a_visible
         assert "turn" in turns and "A Ann" in turns and "B Rivals bot" in turns
         await pilot.press("escape")  # the report closes: back to the finished game
         assert isinstance(app.screen, GameScreen)
+        active = {key: b.binding.action for key, b in app.screen.active_bindings.items()}
+        assert active["a"] == "analyse" and "m" not in active  # no advice nor roll map once it is over
         await pilot.press("a")  # the board's own key: the analysis is kept, nothing is worked out again
         again = app.screen
         assert isinstance(again, AnalysisScreen) and again.analysed is screen.analysed
@@ -119,12 +122,17 @@ async def test_stepping_through_the_decisions_shows_every_option_and_the_roll_ma
                 screen.query_one("#status", Static).render()
             )
             position = screen.analysed.rolling_position(note)
+            before = screen.analysed.states[note.ply - 1]
             assert position is not None  # every decision of a game without resignations had a roll due
+            if before.phase is Phase.CHOOSE:  # the position whose roll brought the dice chosen from
+                assert before_roll(position).roll(before.dice) == before
+            else:  # roll on or stop: the position deciding it
+                assert position == before and before.phase is Phase.DECIDE
             found = roll_map(position)
             shown_map = text(screen, "#map")
             assert f"bust: {100 * found.bust:.1f}% of rolls" in shown_map
             assert f"rolling: {value_text(found.roll, found.units)}" in shown_map
-            if screen.analysed.states[note.ply - 1].phase is Phase.CHOOSE:
+            if before.phase is Phase.CHOOSE:
                 assert "Roll map before the roll" in shown_map and "▶ the roll that came" in shown_map
                 seen.append("choice")
             else:
@@ -266,3 +274,55 @@ async def test_the_replay_toggles_the_analysis_and_marks_each_event(tmp_path: Pa
         assert isinstance(again, AnalysisScreen) and again.ply == chosen.ply
         await pilot.press("escape", "escape")  # to its report, then closed
         assert replay.screen is screen and screen.index == chosen.ply
+
+
+async def test_a_game_alone_is_analysed_in_expected_turns(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "bot:expert", "solitaire", seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await bots_to_the_end(pilot, app)
+        screen = await open_analysis(pilot, app)
+        analysis = screen.analysed.analysis
+        assert analysis is not None and analysis.units.value == "turns"
+        assert "loss (turns)" in text(screen, "#summary")
+        assert "expected turns, move by move" in text(screen, "#graph")
+        assert "expected turns" in text(screen, "#turns")
+        await pilot.press("right")
+        await worked_out(pilot, "rollmap")
+        options = text(screen, "#options")
+        note = next(d for d in analysis.decisions if d.grade is not Grade.FORCED)
+        assert screen.ply == note.ply and "turns" in options
+        assert f"{note.options[0].value:.2f} turns" in options
+        assert "rolling: " in text(screen, "#map") and " turns" in text(screen, "#map")
+
+
+async def test_the_replay_of_an_unfinished_game_says_why_there_is_no_analysis(tmp_path: Path) -> None:
+    path = tmp_path / "unfinished.txt"
+    path.write_text('[Variant "classic"]\n[Players "Ann; Bob"]\n\n1. A 1546 6+10 stop\n2. B 1111 2+2\n')
+    replay = ReplayApp(read_record(path.read_text()), path)
+    async with replay.run_test() as pilot:
+        await pilot.press("a")
+        view = replay.screen
+        assert isinstance(view, AnalysisScreen)
+        await worked_out(pilot, "analysis")
+        head = text(view, "#head").strip()
+        assert head == "No analysis: the game is not over (turn 2, B to play): only a finished game can be analysed"
+        await pilot.press("a")
+        screen = replay.screen
+        assert isinstance(screen, ReplayScreen) and "Analysis:" not in str(screen.query_one("#detail", Static).render())
+
+
+async def test_a_resignation_is_a_decision_of_one_option_with_the_roll_map_it_gave_up(tmp_path: Path) -> None:
+    path = tmp_path / "resigned.txt"
+    path.write_text(f'[Variant "{SMALL}"]\n[Players "Ann; Bob"]\n\n1. A 2343 5+7 stop\n2. B 1111 2 resign:B\n')
+    replay = ReplayApp(read_record(path.read_text()), path)
+    async with replay.run_test(size=(100, 30)) as pilot:
+        await pilot.press("a")
+        view = replay.screen
+        assert isinstance(view, AnalysisScreen)
+        await worked_out(pilot, "analysis")
+        assert "Ann won" in text(view, "#head")
+        await pilot.press("right", "end")
+        await worked_out(pilot, "rollmap")
+        options = text(view, "#options")
+        assert view.ply == 6 and "Bob resigns" in options and "resign" in options
+        assert "Roll map of this position" in text(view, "#map")  # Bob was deciding whether to roll on

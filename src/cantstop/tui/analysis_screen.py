@@ -25,12 +25,13 @@ from textual.events import Resize
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from cantstop.analysis import GameAnalysis, Grade, Units
-from cantstop.analysis.game import DecisionNote
+from cantstop.analysis.game import RESIGN, DecisionNote
 from cantstop.analysis.graph import terminal_graph
 from cantstop.analysis.rollmap import RollMap
 from cantstop.analysis.tables import summary_table, turns_table
 from cantstop.analysis.wording import (
     LOSSES,
+    TurnRow,
     corrections_line,
     decision_text,
     headline,
@@ -141,6 +142,7 @@ class AnalysisScreen(SizedScreen):
         self.analysed = analysed
         self.start = start
         self.notes: list[DecisionNote] = []
+        self.rows: dict[int, TurnRow] = {}  # each turn's row, by its number
         self.at: int | None = None  # the decision on show, an index of `notes`
         self.graph_width = 0
 
@@ -197,6 +199,7 @@ class AnalysisScreen(SizedScreen):
             return
         status.update(f"Analysis · {result_text(analysis)}")
         self.notes = [d for d in analysis.decisions if d.grade is not Grade.FORCED]
+        self.rows = {row.turn: row for row in turn_rows(analysis)}
         styles = seat_styles(len(analysis.players))
         text = Text(headline(analysis), style="bold")
         text.append(f"\n{values_line(analysis)}", style="grey70")
@@ -262,7 +265,7 @@ class AnalysisScreen(SizedScreen):
         status = Text(f"Analysis · decision {index + 1} of {len(self.notes)} · turn {note.turn} · ")
         status.append(f"{seat_letter(note.seat)} {name}", style=seat_style(note.seat))
         self.query_one("#status", Static).update(status)
-        self.query_one("#where", Static).update(self.where(analysis, note, before))
+        self.query_one("#where", Static).update(self.where(analysis, note))
         self.query_one("#options", Static).update(self.options(analysis, note, before))
         self.query_one("#side", VerticalScroll).scroll_home(animate=False)
         found = self.analysed.cached_roll_map(note)
@@ -273,9 +276,9 @@ class AnalysisScreen(SizedScreen):
             self.show_map(note, found)
         self.refresh_bindings()
 
-    def where(self, analysis: GameAnalysis, note: DecisionNote, before: State) -> Text:
+    def where(self, analysis: GameAnalysis, note: DecisionNote) -> Text:
         """The turn the decision is in: its events with their marks, and the values after it."""
-        row = next(r for r in turn_rows(analysis) if r.turn == note.turn)
+        row = self.rows[note.turn]
         text = Text(f"Turn {note.turn} · ")
         text.append(f"{seat_letter(note.seat)} {analysis.players[note.seat]}", style=seat_style(note.seat))
         text.append(f": {row.words}")
@@ -287,11 +290,11 @@ class AnalysisScreen(SizedScreen):
         """Every option with its value and how far from the best, the chosen one marked ▶."""
         units = analysis.units
         name = analysis.players[note.seat]
-        if before.phase is Phase.CHOOSE:
+        if note.chosen == RESIGN:
+            title = Text(f"{name} resigns")
+        elif before.phase is Phase.CHOOSE:
             title = Text(f"{name} to choose: ")
             title.append_text(dice_text(before.dice, before.variant))
-        elif note.chosen == "resign":
-            title = Text(f"{name} resigns")
         else:
             title = Text(f"{name}: roll on or stop?")
         title.stylize("bold")
