@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cantstop.analysis import Grade, analyse
-from cantstop.analysis.grades import accuracy
+from cantstop.analysis import Grade, Units, analyse
+from cantstop.analysis.grades import accuracy, grade
 from cantstop.arena.match import MatchSpec, play_game
 from cantstop.arena.player import make_players
 from cantstop.arena.schedule import Task
@@ -119,8 +119,8 @@ def summary(bot: str, games: list[dict[str, Any]]) -> str:
     wins = sum(g["won"] for g in games)
     low, high = wilson(wins, len(games))
     staked = [loss for loss, stakes, _ in mine if stakes > 1e-7]
-    per_hundred = [100 * sum(grade == g.value for _, _, grade in mine) / max(1, len(mine))
-                   for g in (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)]
+    graded = [grade(loss, Units.CHANCE) for loss, _, _ in mine]  # today's thresholds, whatever the line says
+    per_hundred = [100 * graded.count(g) / max(1, len(mine)) for g in (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)]
     score = accuracy((loss, stakes) for loss, stakes, _ in mine)
     cpu = statistics.median(g["cpu"] for g in games) if games else float("nan")
     return (f"| `{bot}` | {len(games):,} | {100 * wins / max(1, len(games)):.1f}% ({100 * low:.1f}–{100 * high:.1f}) | "

@@ -135,7 +135,7 @@ def test_rivals_beats_the_random_bot_with_seats_swapped() -> None:
 def in_turn_spaces(turn_rivals: object, progress: np.ndarray, room: np.ndarray) -> list[np.ndarray]:
     """Every in-turn state's spaces of the mover, in the kernel's numbering (a plain reading of it)."""
     rows = []
-    for mask in turn_rivals.classes.runner_masks:  # type: ignore[attr-defined]
+    for mask in turn_rivals.rules.runner_masks:  # type: ignore[attr-defined]
         cols = [i for i in range(len(room)) if int(mask) >> i & 1]
         size = int(np.prod([room[c] for c in cols])) if cols else 1
         for local in range(size):

@@ -25,14 +25,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cantstop.core.errors import CantStopError
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
+from cantstop.extras import missing_extra
 
 if TYPE_CHECKING:
     from cantstop.bots.rival_turns import Rivals
+    from cantstop.solve.bundles import TurnGraph, TurnRules
     from cantstop.solve.policy import Policy
 
 
@@ -82,14 +84,14 @@ class TurnView:
         return self.rolling(self.locate(state))
 
 
-def _rolling(room: Any, x: float, rules: Any, best_a: Any, best_b: Any, offsets: Any) -> Callable[[int], float]:
+def _rolling(graph: TurnGraph, x: float, rules: TurnRules) -> Callable[[int], float]:
     """What rolling is worth in each in-turn state of a turn, asked of the kernel one state at a time."""
     from cantstop.solve import kernels
 
-    scratch = kernels.pass_scratch(len(room), rules)  # its own: a bot may be working in the turn's
+    scratch = kernels.pass_scratch(len(graph.room), rules)  # its own: a bot may be working in the turn's
 
     def rolling(number: int) -> float:
-        return float(kernels.roll_value(room, x, rules, best_a, best_b, offsets, number, scratch))
+        return float(kernels.roll_value(graph, x, rules, number, scratch))
 
     return rolling
 
@@ -135,20 +137,20 @@ class PolicyJudge(Judge):
     def turn(self, state: State) -> TurnView:
         index, _ = self.policy.locate(state)
         turn = self.policy.settled(index)
-        rank = self.policy.mask_rank
+        rank = self.policy.rules.mask_rank
 
         def locate(s: State) -> int:
             return turn.number(self.policy.locate(s)[1], rank)
 
-        rolling = _rolling(turn.room, turn.x, self.policy.rules, turn.best_a, turn.best_b, turn.offsets)
+        rolling = _rolling(turn.graph, turn.x, self.policy.rules)
         return TurnView(turn.x, locate, lambda n: float(turn.stops[n]), turn.after, rolling)
 
     def anchor(self, state: State) -> float:
         """The table's value of the position a turn starts from (exact only): expected turns
         alone, the mover's chance to win with a rival."""
         index, _ = self.policy.locate(state)
-        assert self.policy.table is not None
-        return self.policy.table.value(index)
+        assert self.policy.value_file is not None
+        return self.policy.value_file.value(index)
 
 
 class LearnedJudge(Judge):
@@ -168,7 +170,7 @@ class LearnedJudge(Judge):
         def locate(s: State) -> int:
             return lazy.number(_steps_taken(s))
 
-        rolling = _rolling(lazy.room, lazy.x, self.rivals.rules, lazy.best_a, lazy.best_b, lazy.offsets)
+        rolling = _rolling(lazy.graph, lazy.x, self.rivals.rules)
         return TurnView(lazy.x, locate, lambda n: float(lazy.stops[n]), lazy.after, rolling)
 
     def between(self, state: State) -> tuple[float, ...]:
@@ -185,11 +187,12 @@ def judge_for(variant: Variant, players: int) -> Judge:
     """
     try:
         import cantstop.solve.kernels  # noqa: F401
-        from cantstop.solve.duo import board_for
-        from cantstop.solve.errors import SolveError
-        from cantstop.solve.value_file import default_path
-    except ImportError as error:  # numpy or numba missing: the message names the extra
-        raise AnalysisError(f"the analysis needs the fast extra: {error}") from None
+    except ImportError as error:  # numpy or numba missing
+        raise AnalysisError(str(missing_extra("fast", "the analysis", error))) from None
+    from cantstop.solve.duo import board_for
+    from cantstop.solve.errors import SolveError
+    from cantstop.solve.value_file import default_path
+
     if players <= 2:
         try:
             path = default_path(board_for(variant, players))
