@@ -1,7 +1,7 @@
 """A finished game's analysis for the terminal: worked out once, off the event loop.
 
 The first analysis or roll map in a process loads the value model and compiles its
-kernels (seconds); later ones take about a second a classic game. So the screens run
+kernels (seconds); later ones take a second or two a classic game. So the screens run
 `Analysed.compute` and `Analysed.roll_map` in worker threads, and keep one `Analysed` per
 game so that closing and reopening the analysis costs nothing.
 """

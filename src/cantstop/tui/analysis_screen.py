@@ -55,7 +55,7 @@ from cantstop.tui.widgets import STEP_KEYS, BoardView, SizedScreen, TooSmall, di
 
 ANALYSING = (
     "Analysing the game… The first analysis in a session loads the value model and compiles "
-    "its kernels (some seconds); later ones take about a second."
+    "its kernels (some seconds); later ones take a second or two."
 )
 ANALYSIS_KEYS: tuple[tuple[str, str], ...] = (
     ("↓ ↑  PgDn PgUp", "the report: scroll"),
