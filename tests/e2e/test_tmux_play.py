@@ -146,9 +146,9 @@ def test_a_game_played_to_its_end_is_analysed_in_tmux(tmux: Tmux, tmp_path: Path
         tmux.keys("1", "s", "r")
         time.sleep(0.5)
     tmux.keys("a")
-    screen = tmux.wait_for("accuracy", within=300)  # the first analysis loads the value model
-    assert "A Ann" in screen and "B Rivals bot" in screen and "decisions" in screen
-    assert "chance to win (%), move by move" in screen and " won after " in screen
+    tmux.wait_for("accuracy", within=300)  # the first analysis loads the value model
+    for shown in ("decisions", "A Ann", "B Rivals bot", " won after ", "chance to win (%), move by move"):
+        tmux.wait_for(shown)
     tmux.keys("Right")  # each part is waited for: a capture can catch the screen half redrawn
     tmux.wait_for("decision 1 of")
     tmux.wait_for("vs best")
