@@ -82,6 +82,17 @@ def test_an_account_takes_one_seat_and_sits_under_its_own_name(storage: Storage)
         assert seats[0]["name"] == "Ann"
 
 
+def test_an_account_that_left_a_waiting_game_can_take_a_seat_of_it_again(storage: Storage) -> None:
+    """Leaving before the start opens the seat: it holds no account any more (it kept it once,
+    and the account was refused its own game as seated already)."""
+    with people(storage, "Ann") as (ann,):
+        game_id = create(ann, ["open", "open"], take=[{"seat": 0}]).json()["id"]
+        assert post(ann, f"/api/games/{game_id}/resign", {}).status_code == 200
+        assert ann.get(f"/api/games/{game_id}").json()["seats"][0]["kind"] == "open"
+        again = post(ann, f"/api/games/{game_id}/join", {"seat": 1})
+        assert again.status_code == 200, again.text
+
+
 def test_a_rated_game_needs_a_rated_variant_and_no_guest_at_the_screen(storage: Storage) -> None:
     with people(storage, "Ann") as (ann,):
         custom = create(ann, ["open", "open"], FARM, take=[{"seat": 0}])
