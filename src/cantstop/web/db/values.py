@@ -86,8 +86,8 @@ class StoredGame:
 @dataclass(frozen=True)
 class ChatLine:
     """A chat message: the game, who said it (a seat, or None for a spectator, and the name
-    shown), the text, the speaker's account if a signed-in player said it; its number and
-    time (UTC) once stored."""
+    shown), the text, the speaker's account if signed in (a player's or a spectator's); its
+    number and time (UTC) once stored."""
 
     game_id: str
     seat: int | None
@@ -98,9 +98,14 @@ class ChatLine:
     at: datetime | None = None
 
     def frame(self) -> dict[str, Any]:
-        """The message as clients are sent it (and as processes relay it to each other)."""
+        """The message as clients are sent it."""
         at = None if self.at is None else self.at.replace(tzinfo=UTC).isoformat(timespec="seconds")
         return {"type": "chat", "id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "at": at}
+
+    def relayed(self) -> dict[str, Any]:
+        """The message as processes relay it to each other: its frame and its author's account
+        (which clients are not sent; those that block it are not sent the message)."""
+        return {**self.frame(), "author": self.account_id}
 
 
 class Skill:
