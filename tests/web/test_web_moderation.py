@@ -73,10 +73,10 @@ def test_a_suspended_account_resigns_its_games_and_starts_none(storage: Storage)
         assert post(mallory, f"/api/games/{waiting}/join", {"seat": 0}).status_code == 200
 
 
-def test_a_closed_account_is_signed_out_and_told_why_only_with_its_password(storage: Storage) -> None:
-    with people(storage, "Ann", "Mallory") as (ann, mallory):
+def test_a_closed_account_is_signed_out_and_told_why_only_with_its_password(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Mallory") as (ann, mallory):
         game_id = rated_game(mallory, [ann])
-        code, out = admin(storage, "close", "Mallory", "--reason", "cheating, reported three times", "--yes")
+        code, out = admin(any_storage, "close", "Mallory", "--reason", "cheating, reported three times", "--yes")
         assert code == 0 and "this account was closed by the moderators: cheating, reported three times" in out
         assert mallory.get("/api/account").json()["account"] is None  # its sessions ended
         assert ann.get(f"/api/games/{game_id}").json()["state"]["winner"] == 1
@@ -90,9 +90,9 @@ def test_a_closed_account_is_signed_out_and_told_why_only_with_its_password(stor
         assert gone.status_code == 404 and gone.json()["error"] == "no_account"
         taken = ann.client.post("/api/account/sign-up", json={"name": "Mallory", "password": PASSWORD})
         assert taken.status_code == 409  # its name stays taken
-        code, out = admin(storage, "close", "Mallory", "--reason", "again", "--yes")
+        code, out = admin(any_storage, "close", "Mallory", "--reason", "again", "--yes")
         assert code == 1 and "no open account" in out
-        code, out = admin(storage, "lift", "Mallory", "suspension", "--reason", "x")
+        code, out = admin(any_storage, "lift", "Mallory", "suspension", "--reason", "x")
         assert code == 1
 
 
@@ -107,21 +107,21 @@ def test_every_decision_needs_a_reason(storage: Storage) -> None:
         assert admin(storage, "moderation")[1].strip().endswith("0 decisions")
 
 
-def test_reports_are_listed_and_dealt_with(storage: Storage) -> None:
-    with people(storage, "Ann", "Mallory") as (ann, mallory):
+def test_reports_are_listed_and_dealt_with(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Mallory") as (ann, mallory):
         game_id = rated_game(mallory, [ann])
         line = chat(mallory, game_id, "rude words")
         post(ann, "/api/social/reports", {"message": line["id"], "reason": "rude"})
         post(ann, "/api/social/reports", {"player": "Mallory", "reason": "rude all the time"})
-        code, out = admin(storage, "reports")
+        code, out = admin(any_storage, "reports")
         lines = [line for line in out.splitlines() if "\t" in line]
         assert code == 0 and len(lines) == 2 and "2 reports" in out
         assert lines[0].startswith("#1\t") and f"Ann reports Mallory\tsaid in game {game_id}: 'rude words'\tbecause: rude" in lines[0]
         assert lines[1].endswith("Ann reports Mallory\tbecause: rude all the time")
-        assert admin(storage, "resolve", "1", "--note", "silenced a week")[0] == 0
-        code, out = admin(storage, "reports")
+        assert admin(any_storage, "resolve", "1", "--note", "silenced a week")[0] == 0
+        code, out = admin(any_storage, "reports")
         assert [line.split("\t")[0] for line in out.splitlines() if "\t" in line] == ["#2"]
-        code, out = admin(storage, "reports", "--all")
+        code, out = admin(any_storage, "reports", "--all")
         assert "dealt with" in out and "silenced a week" in out
-        code, out = admin(storage, "resolve", "9", "--note", "x")
+        code, out = admin(any_storage, "resolve", "9", "--note", "x")
         assert code == 1 and "there is no report 9" in out

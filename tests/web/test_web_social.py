@@ -25,8 +25,8 @@ def count(storage: Storage, row: Any) -> int:
         return int(s.scalar(select(func.count()).select_from(row)) or 0)
 
 
-def test_following_shows_who_is_online_and_what_they_play(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob", "Cy") as (ann, bob, _):
+def test_following_shows_who_is_online_and_what_they_play(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, _):
         for name in ("Bob", "cy"):  # names as typed: compared as accounts' are
             assert post(ann, "/api/social/follows", {"name": name}).status_code == 204
         assert post(ann, "/api/social/follows", {"name": "Bob"}).status_code == 204  # again: nothing changes
@@ -41,7 +41,7 @@ def test_following_shows_who_is_online_and_what_they_play(storage: Storage) -> N
         assert bob.get("/api/social").json()["following"] == []  # following is one way
         assert delete(ann, "/api/social/follows/Bob").status_code == 204
         assert [f["name"] for f in ann.get("/api/social").json()["following"]] == ["Cy"]
-        assert count(storage, FollowRow) == 1
+        assert count(any_storage, FollowRow) == 1
 
 
 @pytest.mark.parametrize(("name", "status", "error", "says"), [
@@ -141,10 +141,10 @@ def test_a_spectators_line_keeps_its_author_for_blocks_but_is_never_renamed(stor
         assert [(m["name"], m["text"]) for m in lines] == [(label, "from the stands"), ("Ann", "hello")]
 
 
-def test_a_chat_line_or_a_player_is_reported_and_the_moderators_list_it(storage: Storage) -> None:
+def test_a_chat_line_or_a_player_is_reported_and_the_moderators_list_it(any_storage: Storage) -> None:
     from cantstop.web.social.reports import Reports
 
-    with people(storage, "Ann", "Mallory") as (ann, mallory):
+    with people(any_storage, "Ann", "Mallory") as (ann, mallory):
         game_id = post(mallory, "/api/games", {"seats": ["open", "open"], "take": [{"seat": 0}]}).json()["id"]
         with mallory.websocket_connect(f"/ws/games/{game_id}") as ws:
             until(ws, "hello")
@@ -158,7 +158,7 @@ def test_a_chat_line_or_a_player_is_reported_and_the_moderators_list_it(storage:
         assert own.status_code == 422 and own.json()["error"] == "own_message"
         player = post(mallory, "/api/social/reports", {"player": "ann", "reason": "reports me"})
         assert player.status_code == 201
-        (first, second) = Reports(storage).listed()
+        (first, second) = Reports(any_storage).listed()
         assert (first.id, first.reporter, first.name, first.account, first.game_id, first.text, first.reason) == (
             made.json()["id"], "Ann", "Mallory", "Mallory", game_id, "something rude", "rude to everyone")
         assert (second.reporter, second.name, second.message_id, second.text) == ("Mallory", "Ann", None, None)
