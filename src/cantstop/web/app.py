@@ -70,7 +70,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     ops.install(app)
     install_error_handlers(app)
     routers = (lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, ops_routes.router, identity.router,
-               social.router)
+               social.router, social.pages)
     for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

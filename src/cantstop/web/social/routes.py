@@ -1,5 +1,5 @@
-"""The social room's routes: following and blocking accounts, who of those followed is online
-and what they play, and reports to the moderators. Every change is a
+"""The social room's routes: following and blocking accounts, the friends page (who of those
+followed is online, and what they play), and reports to the moderators. Every change is a
 signed-in account's, with its session's CSRF token (`identity.deps`)."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from fastapi import APIRouter, Depends, Path, Response
 
 from cantstop.web.deps import rate_limited
 from cantstop.web.identity.deps import SignedInSession
+from cantstop.web.pages import page
 from cantstop.web.social.deps import SocialDep
 from cantstop.web.social.schemas import Named, ReportIn
 
 router = APIRouter(prefix="/api/social", tags=["social"])
+pages = APIRouter(include_in_schema=False)
 NAME_PATH = Path(max_length=40, description="an account's name")
 
 
@@ -64,3 +66,5 @@ async def report(body: ReportIn, me: SignedInSession, social: SocialDep) -> dict
     moderators, saying why (`reason`); its number."""
     return {"id": await social.report(me.account, body.reason, body.message, body.player)}
 
+
+pages.add_api_route("/friends", page("friends"), include_in_schema=False)

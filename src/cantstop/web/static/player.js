@@ -1,6 +1,7 @@
 // A player's profile: rating, its history as a plot, and recent games linking to their replays.
 import { api, text } from "./api.js";
 import { gameItem, link } from "./lists.js";
+import { report } from "./report.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
@@ -108,6 +109,50 @@ function showRatings(ratings) {
   showRating(main);
 }
 
+function said(words, failed = false) {
+  $("social-said").className = `said ${failed ? "error" : "meta"}`;
+  $("social-said").textContent = words;
+}
+
+// A signed-in visitor on another account's page: follow or unfollow it, block or unblock it, report it.
+async function social(profile) {
+  if (profile.kind !== "person") return null;
+  const { account } = await api("/api/account");
+  if (!account) return null;
+  let standing = await api(`/api/social/with/${encodeURIComponent(profile.name)}`);
+  if (standing.you) return account;
+  const label = () => {
+    $("follow").textContent = standing.following ? "Unfollow" : "Follow";
+    $("follow").setAttribute("aria-pressed", String(standing.following));
+    $("block").textContent = standing.blocking ? "Unblock" : "Block";
+    $("block").setAttribute("aria-pressed", String(standing.blocking));
+    $("follow").disabled = standing.blocking;
+  };
+  const act = (button, path, on, words) => $(button).addEventListener("click", async () => {
+    const doing = !standing[on];
+    try {
+      if (doing) await api(`/api/social/${path}`, { method: "POST", body: { name: profile.name } });
+      else await api(`/api/social/${path}/${encodeURIComponent(profile.name)}`, { method: "DELETE" });
+      standing = await api(`/api/social/with/${encodeURIComponent(profile.name)}`);
+      label();
+      said(words(doing));
+    } catch (error) {
+      said(error.message, true);
+    }
+  });
+  act("follow", "follows", "following", (on) => (on ? `You follow ${profile.display} now: see them on your friends page.` : `You no longer follow ${profile.display}.`));
+  act("block", "blocks", "blocking", (on) => (on
+    ? `You block ${profile.display}: you do not see what they write in any game's chat.`
+    : `You no longer block ${profile.display}.`));
+  $("report-player").addEventListener("click", async () => {
+    const done = await report({ player: profile.name }, `The player ${profile.display}`);
+    if (done) said(done);
+  });
+  label();
+  $("social").hidden = false;
+  return account;
+}
+
 async function show() {
   let profile;
   try {
@@ -134,6 +179,7 @@ async function show() {
   $("by-players").replaceChildren(...statsRows(profile.stats.by_players, "players"));
   $("playing-card").hidden = !profile.playing.length;
   $("recent").replaceChildren(...(profile.games.length ? profile.games.map((g) => gameItem(g)) : [text("li", "No finished games yet.", "meta")]));
+  await social(profile).catch((error) => said(error.message, true));
   document.body.dataset.ready = "true";
 }
 
