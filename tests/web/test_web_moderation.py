@@ -9,15 +9,22 @@ from typing import Any
 from account_helpers import PASSWORD, people, post, rated_game, sign_in
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
 from web_helpers import until
 
 from cantstop.cli import main
+from cantstop.web.db.rows import GameRow
 from cantstop.web.db.storage import Storage
 
 
 def admin(storage: Storage, *args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, ["admin", *args, "--db", storage.url], catch_exceptions=False)
     return result.exit_code, result.output
+
+
+def games_stored(storage: Storage) -> int:
+    with storage.session() as s:
+        return int(s.scalar(select(func.count()).select_from(GameRow)) or 0)
 
 
 def chat(browser: Any, game_id: str, words: str) -> dict[str, Any]:
@@ -62,12 +69,15 @@ def test_a_suspended_account_resigns_its_games_and_starts_none(storage: Storage)
         assert code == 0 and "suspended (no play) by the moderators: threw games on purpose" in out
         assert ann.get(f"/api/games/{playing}").json()["state"]["winner"] == 1  # resigned: Ann wins
         assert ann.get(f"/api/games/{waiting}").json()["seats"][0]["kind"] == "open"  # its seat open again
+        games = games_stored(storage)
         for refused in (
             post(mallory, "/api/games", {"seats": ["open", "bot:random"], "take": [{"seat": 0}]}),
             post(mallory, f"/api/games/{waiting}/join", {"seat": 0}),
+            post(mallory, f"/api/games/{playing}/rematch", {}),  # the game resigned, played again
         ):
             assert refused.status_code == 403 and refused.json()["error"] == "suspended"
             assert refused.json()["message"].endswith("threw games on purpose")
+        assert games_stored(storage) == games  # nothing made
         assert mallory.get("/api/account").json()["standing"]["suspended"]["until"] is None  # until lifted
         admin(storage, "lift", "Mallory", "suspension", "--reason", "served")
         assert post(mallory, f"/api/games/{waiting}/join", {"seat": 0}).status_code == 200
