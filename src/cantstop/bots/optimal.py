@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from cantstop.bots.base import Budget, Level, importable, register
+from cantstop.bots.base import Budget, Level, Need, needs_fast, register, rehearse
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
 from cantstop.solve.errors import SolveError
@@ -43,7 +43,7 @@ def fits_optimal(variant: Variant, num_players: int) -> str | None:
         _policy(variant, num_players)
     except (SolveError, ImportError) as error:  # not solved, not solvable, or no numba
         return str(error)
-    return importable("cantstop.solve.kernels")  # the table loads without numba; a move would not
+    return needs_fast("cantstop.solve.kernels")  # the table loads without numba; a move would not
 
 
 @register(
@@ -52,6 +52,8 @@ def fits_optimal(variant: Variant, num_players: int) -> str | None:
     "Perfect play from a solved table (cantstop solve); one- and two-player games.",
     "Optimal bot",
     fits_optimal,
+    prepare=rehearse,
+    needs=(Need.FAST, Need.SOLVED),
 )
 def play_optimal(state: State, rng: random.Random, budget: Budget) -> Action:
     return optimal_action(state)

@@ -89,6 +89,8 @@ class GameScreen(SizedScreen):
         self.waiting = False  # a modal is up: bots wait too
         self.footer_over = False  # whether the footer shows the keys of a finished game
         self.fast = False  # fast-forwarding: bots move without a pause until a person is to move
+        self.bots_ready = asyncio.Event()  # set once every bot seat is ready (compiled, loaded)
+        self.compiling: set[str] = set()  # the bots numba compiled for, said once each in the log
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -126,7 +128,22 @@ class GameScreen(SizedScreen):
             self.note(notice, "yellow")
         self.note("Press ? for every key.", "italic")
         self.update_view()
+        self.run_worker(self.prepare_bots(), group="prepare")
         self.after_change()
+
+    async def prepare_bots(self) -> None:
+        """Get the bot seats ready (what their first move would compile or load) off the event
+        loop, before any of them moves; the log says when numba compiles, a first run's cost."""
+        told = partial(self.app.call_from_thread, self.compiling_for)
+        await asyncio.to_thread(self.session.prepare_bots, told)
+        if self.compiling:
+            self.note("Ready.", "yellow")
+        self.bots_ready.set()
+
+    def compiling_for(self, display: str) -> None:
+        if display not in self.compiling:
+            self.compiling.add(display)
+            self.note(f"Compiling the {display}'s kernels (first run only: they are kept for next time)…", "yellow")
 
     # ---------------------------------------------------------------- view
     def note(self, text: str | Text, style: str = "") -> None:
@@ -269,6 +286,7 @@ class GameScreen(SizedScreen):
         self.bot_worker = self.run_worker(partial(self.bot_move_later, wait), group="bot", exclusive=True)
 
     async def bot_move_later(self, delay: float) -> None:
+        await self.bots_ready.wait()
         s = self.session
         state, version = s.state, s.table.version
         start = time.monotonic()
