@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
 from concurrent.futures import ProcessPoolExecutor
@@ -11,7 +12,7 @@ import click
 from rich.console import Console
 
 from cantstop.arena.match import MAX_TURNS
-from cantstop.bots.base import Budget, bot_names, get_bot
+from cantstop.bots.base import Budget, Need, bot_names, get_bot
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_option, fast_solitaire
 from cantstop.cli.histogram import check_plot_path, histogram, turn_limit_note, write_plot
@@ -21,6 +22,7 @@ from cantstop.core.errors import SetupError, UnknownBotError, VariantError
 from cantstop.core.record import Record
 from cantstop.core.state import new_game
 from cantstop.core.variant import preset
+from cantstop.solve.value_file import data_folder
 from cantstop.table import BotPlayer, Policy, Table
 
 
@@ -181,11 +183,33 @@ def solitaire(
         write_plot(result.turns, bot, plot_path)
 
 
+def _has(need: Need) -> str:
+    """Whether this install has what `need` names, in a few words (nothing is imported)."""
+    if need is Need.SOLVED:
+        folder = data_folder()
+        solved = len(list(folder.glob("*.table"))) if folder.is_dir() else 0
+        if not solved:
+            return "none here yet (cantstop solve SPEC solves one; docs/solving.md)"
+        return f"{solved} solved here (cantstop solve --list)"
+    packages = ("numpy",) if need is Need.NUMPY else ("numba", "numpy")
+    missing = [name for name in packages if importlib.util.find_spec(name) is None]
+    if missing:
+        return f"not installed here ({', '.join(missing)} missing): from a checkout run pip install -e '.[fast]'"
+    return "installed here"
+
+
 @click.command()
 def bots() -> None:
-    """List the computer players: name, level, what people call it and what it does."""
+    """List the computer players: name, level, what people call it, what it does and what it
+    needs beyond the base install (the fast extra, a solved board), and whether this one has it."""
     infos = [get_bot(name) for name in bot_names()]
     width = max(len(info.name) for info in infos)
     shown = max(len(info.display) for info in infos)
     for info in infos:
-        click.echo(f"{info.name:<{width}}  {info.level.value:<6}  {info.display:<{shown}}  {info.description}")
+        needs = f"  [needs {' and '.join(info.needs)}]" if info.needs else ""
+        click.echo(f"{info.name:<{width}}  {info.level.value:<6}  {info.display:<{shown}}  {info.description}{needs}")
+    needed = dict.fromkeys(need for info in infos for need in info.needs)
+    if needed:
+        click.echo()
+    for need in needed:
+        click.echo(f"{need}: {_has(need)}")
