@@ -10,11 +10,13 @@ from click.testing import CliRunner
 
 from cantstop import SeededDice, new_game
 from cantstop.bots import Budget, get_bot
+from cantstop.bots.optimal import QUICK_BOARDS, QUICK_STATES
 from cantstop.cli import main
 from cantstop.cli.solitaire import run_solitaire
 from cantstop.core.errors import SetupError
 from cantstop.core.state import Phase
 from cantstop.core.variant import preset
+from cantstop.solve.duo import board_for
 from cantstop.solve.errors import SolveError
 from cantstop.tui.seats import check_seats, parse_seats
 
@@ -48,6 +50,24 @@ def test_the_optimal_bot_refuses_unsolved_variants_and_rivals(solved_folder: Pat
     rivals = new_game(BOARD_A.replace("solitaire", "classic"), 2).roll((1, 1, 2, 2))
     with pytest.raises(SolveError, match=r"not solved for 2 players .*cantstop solve .* --players 2"):
         play(rivals, random.Random(0), Budget())
+
+
+def test_off_a_board_too_large_to_solve_here_the_refusal_suggests_one_that_solves_in_seconds(
+    solved_folder: Path,
+) -> None:
+    fits = get_bot("optimal").fits
+    alone = fits(preset("solitaire"), 1)
+    assert alone is not None and "61,615,574,229,069 in-turn states" in alone
+    assert "cantstop solve 'solitaire'" not in alone  # 63 GiB of memory: never the advice
+    assert alone.endswith("cantstop solve 'solitaire+faces=3+heights=1.2.3.2.1', then play with "
+                          "--variant 'solitaire+faces=3+heights=1.2.3.2.1'")
+    two = fits(preset("classic"), 2)
+    assert two is not None and "too large to solve for two players" in two
+    assert "cantstop solve 'classic+faces=3+heights=1.2.3.2.1' --players 2" in two
+    small = fits(preset("solitaire+faces=3+heights=3.3.3.3.3"), 1)
+    assert small is not None and "cantstop solve 'solitaire+heights=3.3.3.3.3+faces=3' solves it" in small
+    for players, board in QUICK_BOARDS.items():  # what is suggested is quick to solve
+        assert board_for(board, players).states <= QUICK_STATES / 1000
 
 
 @pytest.mark.slow
