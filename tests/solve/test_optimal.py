@@ -91,6 +91,9 @@ def test_solve_command_prints_values_lists_tables_and_refuses_bad_input(solved_f
     done = runner.invoke(main, ["solve", BOARD_A, "--anchor", "1.0.3"])
     assert done.exit_code == 0, done.output
     table = solved(BOARD_A)
+    # The value file is complete already: said so, then the values; no plan, no progress bar.
+    assert done.output.startswith(f"nothing to solve: {table.path} already holds every layer of {table.header.key}")
+    assert "needs" not in done.output and "solving" not in done.output
     assert f"from the empty board: {table.value(0):.12f}" in done.output
     assert f"from 1.0.3: {table.value(table_index(BOARD_A, (1, 0, 3))):.12f}" in done.output
 
