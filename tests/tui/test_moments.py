@@ -159,10 +159,10 @@ async def test_advice_shows_odds_and_a_suggestion(tmp_path: Path) -> None:
         await pilot.press("r", "1", "r")
         listed = screen.query_one("#choices", OptionList)
         assert str(listed.get_option_at_index(0).prompt) == "1  12+12   then 56% bust"
-        assert "says: play 12+12: 56% bust next roll" in str(screen.query_one("#advice").render())
+        assert "Expert bot says: play 12+12: 56% bust next roll" in str(screen.query_one("#advice").render())
         await pilot.press("1")
         advice = str(screen.query_one("#advice").render())
-        assert "Next roll: 56% bust" in advice and "says:" in advice
+        assert "Next roll: 56% bust" in advice and "Expert bot says: " in advice
         await pilot.press("a")
         assert "Next roll" not in str(screen.query_one("#advice").render())
 

@@ -259,7 +259,7 @@ class GameScreen(SizedScreen):
             try:
                 bot, notice = resolve_bot("expert")
                 tip = advise(state, bot=bot.name)
-                text.append(f"{bot.display} says: {tip.reason}")
+                text.append(f"{tip.bot} says: {tip.reason}")
                 if notice:
                     text.append(f"\n({notice})", style="italic")
             except (UnknownBotError, PhaseError) as error:

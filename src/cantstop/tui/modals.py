@@ -21,7 +21,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s", "stop: your runners become your pieces"),
     ("1-9", "play that choice"),
     ("↑ ↓  Enter", "highlight a choice (previewed on the board as ◇), play it"),
-    ("a", "advice on/off: bust chance, chance of each choice, what a strong bot would do"),
+    ("a", "advice on/off: bust chance, chance of each choice, what the Expert bot would do"),
     ("u", "undo your last choice (practice games: you alone against bots)"),
     ("space", "bots: play their next step now"),
     ("f", "bots: fast-forward to the next person's turn"),
