@@ -278,6 +278,17 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
         monkeypatch.delenv(f"CANTSTOP_{name.upper()}")
 
 
+@given(st.text(max_size=30))
+def test_any_setting_that_does_not_read_is_refused_in_one_line_naming_its_variable(value: str) -> None:
+    for name in ("api_docs", "rate_create", "socket_rate", "connections_per_address", "clock_scale"):
+        try:
+            Settings(**{name: value})
+        except ValidationError as error:
+            line = refusal(error)
+            assert "\n" not in line and line.startswith(f"bad setting CANTSTOP_{name.upper()}=")
+            assert ": give " in line or ": Input should" in line  # what it may be, said
+
+
 @pytest.mark.parametrize(
     ("variable", "value", "line"),
     [
