@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -285,6 +286,24 @@ async def test_bots_get_ready_before_the_first_moves_and_the_log_says_when_they_
         log = log_text(app)
         assert "Compiling the Slow bot's kernels (first run only" in log
         assert log.index("Ready.") < log.index("Slow bot rolls")
+
+
+async def test_keys_for_bots_wait_until_the_bots_are_ready_and_never_block_the_screen(tmp_path: Path) -> None:
+    release = threading.Event()
+
+    def prepare(variant: Variant, players: int) -> None:
+        assert release.wait(30), "the test never let the bot get ready"
+
+    slow = BotInfo("slow", Level.EASY, "compiles first", get_bot("random").play, "Slow bot", prepare=prepare)
+    app = make_app(tmp_path, "Ann")
+    app.config.seats = [Seat("Slow bot", "bot:slow", slow), Seat("Ann", "Ann")]
+    async with app.run_test() as pilot:
+        session = game_screen(app).session
+        await pilot.press("space", "f")  # a step and a fast-forward while it gets ready: the screen answers
+        assert session.table.version == 0 and not game_screen(app).bots_ready.is_set()
+        release.set()
+        await until(pilot, lambda: session.seat.name == "Ann" or session.state.is_over)  # fast-forwarded
+        assert "FellBack" not in log_text(app) and "failed" not in log_text(app)
 
 
 async def test_fast_forward_hands_slow_bots_to_the_background_and_ends_at_a_person(

@@ -474,12 +474,20 @@ class GameScreen(SizedScreen):
 
     def action_step(self) -> None:
         if not self.session.seat.is_person and not self.waiting:
+            if not self.bots_ready.is_set():  # a move now would compile on the event loop
+                self.hint("The bots are still getting ready: they move once they are.")
+                return
             self.cancel_timer()
             self.bot_step()
 
     def action_fast(self) -> None:
         """Play the bots' moves at once until a person is to move or the game ends."""
         if self.waiting:
+            return
+        if not self.bots_ready.is_set():  # fast-forward once ready, from the bots' own worker
+            self.fast = True
+            if not self.session.seat.is_person:
+                self.schedule_bot()
             return
         self.cancel_timer()
         s = self.session
