@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 from web_helpers import NO_LIMITS, auth, join, new_game, until
@@ -278,6 +278,7 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
         monkeypatch.delenv(f"CANTSTOP_{name.upper()}")
 
 
+@settings(deadline=None)  # five settings read per example: milliseconds, more on a loaded machine
 @given(st.text(max_size=30))
 def test_any_setting_that_does_not_read_is_refused_in_one_line_naming_its_variable(value: str) -> None:
     for name in ("api_docs", "rate_create", "socket_rate", "connections_per_address", "clock_scale"):
