@@ -1,9 +1,9 @@
-"""Two optimal bots against each other on a solved two-player board: seat A's wins against the table.
+"""Two optimal bots against each other on a solved two-player board: seat A's wins against its value file.
 
 Run: `python benchmarks/duo_first_player.py SPEC --games 100000 --jobs 2` after
 `cantstop solve SPEC --players 2`. The games go through `cantstop.arena` (the pure-Python
 core, a `Table` per game); seat A moves first in every game, so its share of wins
-estimates the first player's chance, which the table holds exactly. Prints both, the
+estimates the first player's chance, which the value file holds exactly. Prints both, the
 standard error and the distance in standard errors.
 """
 

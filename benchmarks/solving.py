@@ -3,7 +3,7 @@
 Run: `python benchmarks/solving.py` (every board up to `--most-states`, bots over
 `--games` games each, `--jobs` processes). Each solve runs as `cantstop solve SPEC`
 in a child process, so its time (wall and CPU: the CPU figure holds on a busy machine)
-and peak memory are its own; a table solved before
+and peak memory are its own; a value file solved before
 is reused (its recorded solving time is shown). Prints one Markdown row per board.
 """
 
@@ -36,13 +36,13 @@ BOTS = ("rule28", "ga", "expert")
 
 
 def solve(spec: str) -> tuple[float, float, float, ValueFile]:
-    """Solve in a child process: (wall s, CPU s, peak MiB); a table solved before gives its time."""
+    """Solve in a child process: (wall s, CPU s, peak MiB); a value file solved before gives its time."""
     board = board_of(spec)
     path = default_path(board)
     if path.exists():
-        table = ValueFile.open(path, board)
-        if table.header.complete:
-            return table.header.seconds, float("nan"), float("nan"), table
+        solved = ValueFile.open(path, board)
+        if solved.header.complete:
+            return solved.header.seconds, float("nan"), float("nan"), solved
     start = time.perf_counter()
     command = [sys.executable, "-c", "from cantstop.cli import main; main()", "solve", spec]
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
@@ -66,8 +66,8 @@ def main() -> None:
         board = board_of(spec)
         if board.states > args.most_states:
             continue
-        seconds, cpu, peak, table = solve(spec)
-        optimal = table.value(0)
+        seconds, cpu, peak, solved = solve(spec)
+        optimal = solved.value(0)
         means = {}
         for bot in BOTS:
             result = run_solitaire(bot, args.games, seed=1, jobs=args.jobs, variant=spec)

@@ -3,9 +3,11 @@
 Plays solitaire games with a bot (the expert to start with; then expert2 itself, to
 fit the values of its own play), records at every turn start the progress measure
 and how many turns the game still took, and fits a decreasing curve through the
-means of equal-count bins. Prints the knots for `KNOTS` in cantstop/bots/expert2.py.
+means of equal-count bins. Prints the knots for `KNOTS` in cantstop/bots/expert2.py, under the board's solver key.
+A variant for two or more players (the Turtles) is fitted as its one-player game.
 
     python examples/fit_expert2.py --bot expert --games 20000 --jobs 2
+    python examples/fit_expert2.py --variant turtles --games 2000 --bins 30 --jobs 1
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from cantstop.bots.base import Budget, get_bot
 from cantstop.bots.expert2 import estimate
 from cantstop.core.dice import SeededDice
 from cantstop.core.record import Record
-from cantstop.core.variant import preset
+from cantstop.core.variant import preset, variant_spec
+from cantstop.solve.board import solver_key
 from cantstop.table import BotPlayer, Table
 
 
@@ -65,15 +68,16 @@ def main() -> None:
     parser.add_argument("--bins", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    variant = preset(args.variant)
-    jobs = [(args.bot, args.variant, args.seed + g) for g in range(args.games)]
+    variant = preset(args.variant).with_options(min_players=1, max_players=1)
+    spec = variant_spec(variant)
+    jobs = [(args.bot, spec, args.seed + g) for g in range(args.games)]
     with ProcessPoolExecutor(args.jobs) as pool:
         games = list(pool.map(turn_starts, jobs, chunksize=50))
     rows = [row for game in games for row in game]
     progress = np.array([p for p, _ in rows], dtype=np.int64)
     left = np.array([t for _, t in rows], dtype=np.float64)
-    worth, _, settings = estimate(variant.heights, variant.to_win, ((0.0, 1.0), (1.0, 0.0)))
-    u = measure(worth, float(settings[0]), variant.to_win, progress)
+    measured = estimate(variant.heights, variant.to_win, ((0.0, 1.0), (1.0, 0.0)))
+    u = measure(measured.worth, measured.spare, variant.to_win, progress)
     order = np.argsort(u, kind="stable")
     bins = np.array_split(order, args.bins)
     # Bins of one measure (the empty board, where many turn starts sit) become one knot.
@@ -83,7 +87,7 @@ def main() -> None:
     ys = decreasing(sums / counts, counts)
     turns = np.array([t for game in games for _, t in game[:1]])
     print(f"{args.games} games of {args.bot}: {turns.mean():.4f} turns; {len(rows)} turn starts")
-    print(f"    {args.variant!r}: (")
+    print(f"    {solver_key(variant)!r}: (")
     print(f"        ({', '.join(f'{x:.4f}' for x in xs)}),")
     print(f"        ({', '.join(f'{y:.4f}' for y in ys)}),")
     print("    ),")

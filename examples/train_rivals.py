@@ -89,7 +89,7 @@ class Row:
 
 
 def exact_turns(spec: str) -> Turns:
-    """The board's turns from its solved solitaire table, or from expert2's curve (the classic board)."""
+    """The board's turns from its solved solitaire value file, or from expert2's fitted curve."""
     variant = preset(spec)
     key = solver_key(variant)
     if key in KNOTS:
@@ -97,9 +97,9 @@ def exact_turns(spec: str) -> Turns:
     board = board_of(key)
     path = default_path(board)
     if not path.exists():
-        raise SystemExit(f"no solved solitaire table of {key}: run `cantstop solve '{key}'` first")
-    table = np.asarray(ValueFile.open(path, board).values, dtype=np.float64)
-    return Turns(variant.heights, variant.to_win, table, np.zeros((2, 0)))
+        raise SystemExit(f"no solved solitaire value file of {key}: run `cantstop solve '{key}'` first, or fit a curve (examples/fit_expert2.py)")
+    solved = np.asarray(ValueFile.open(path, board).values, dtype=np.float64)
+    return Turns(variant.heights, variant.to_win, solved, np.zeros((2, 0)))
 
 
 @cache

@@ -135,7 +135,7 @@ def test_rivals_beats_the_random_bot_with_seats_swapped() -> None:
 def in_turn_spaces(turn_rivals: object, progress: np.ndarray, room: np.ndarray) -> list[np.ndarray]:
     """Every in-turn state's spaces of the mover, in the kernel's numbering (a plain reading of it)."""
     rows = []
-    for mask in turn_rivals.classes.runner_masks:  # type: ignore[attr-defined]
+    for mask in turn_rivals.rules.runner_masks:  # type: ignore[attr-defined]
         cols = [i for i in range(len(room)) if int(mask) >> i & 1]
         size = int(np.prod([room[c] for c in cols])) if cols else 1
         for local in range(size):
@@ -151,10 +151,10 @@ def in_turn_spaces(turn_rivals: object, progress: np.ndarray, room: np.ndarray) 
 @given(players=st.integers(2, 4), seed=st.integers(0, 10**6), moves=st.integers(0, 400))
 def test_compiled_stop_values_are_the_numpy_values_chances(players: int, seed: int, moves: int) -> None:
     """Every in-turn state's stop value equals 1 - the model's chance for the mover after that stop."""
-    from cantstop.bots.rivals import _rivals
+    from cantstop.bots.rivals import rivals_for
 
     state = random_position("classic", players, seed, moves)
-    rivals = _rivals(state.variant, players)
+    rivals = rivals_for(state.variant, players)
     turn = rivals.turn(state)
     turn.whole()
     progress, owner = rivals.position(state)
@@ -181,10 +181,10 @@ def test_a_turn_worked_out_as_decisions_need_it_values_them_as_the_whole_turn(
 ) -> None:
     """Each decision evaluates only the states it can lead to; their values are the whole turn's."""
     from cantstop.bots.rival_turns import LazyTurn
-    from cantstop.bots.rivals import _rivals
+    from cantstop.bots.rivals import rivals_for
 
     state = random_position("classic", players, seed, moves)
-    rivals = _rivals(state.variant, players)
+    rivals = rivals_for(state.variant, players)
     lazy = LazyTurn(rivals, *rivals.position(state))
     whole = LazyTurn(rivals, *rivals.position(state))
     whole.whole()

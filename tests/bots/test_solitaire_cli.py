@@ -63,7 +63,7 @@ def test_bots_lists_every_bot_with_level_and_description_and_what_it_needs(
         "the fast extra: installed here",
         "a solved board: none here yet (cantstop solve SPEC solves one; docs/solving.md)",
     ]
-    (tmp_path / "solitaire+faces=3+heights=1.2.3.2.1.table").write_bytes(b"")
+    (tmp_path / "solitaire+faces=3+heights=1.2.3.2.1.values").write_bytes(b"")
     assert CliRunner().invoke(main, ["bots"]).output.endswith("a solved board: 1 solved here (cantstop solve --list)\n")
 
 

@@ -57,3 +57,27 @@ def test_the_compiled_bots_copy_the_python_bots_constants() -> None:
     assert astuple(heuristic.GLENN_ALOI) == fast_bots.GLENN_ALOI
     for name in ("ALPHA", "SPARE", "RIVAL", "LEAD", "THREAT_SCALE", "WIN_BONUS", "LOOKAHEAD", "SHARPNESS"):
         assert getattr(fast_expert, name) == getattr(expert, name), name
+
+
+def test_the_cache_digest_covers_every_file_with_compiled_functions() -> None:
+    """A compiled function keeps the code of the compiled functions it calls, and numba checks
+    its cache against its own file only: a file with compiled functions left out of the digest
+    could run a stale copy of a changed kernel of another file (and give wrong values)."""
+    import importlib
+    from pathlib import Path
+
+    from numba.core.registry import CPUDispatcher
+
+    import cantstop.fast as fast
+
+    root = Path(fast.__file__).parent.parent
+    found = set()
+    for path in root.rglob("*.py"):
+        if "numba" not in path.read_text(encoding="utf-8"):
+            continue
+        name = ".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__")
+        module = importlib.import_module(name)
+        if any(isinstance(v, CPUDispatcher) and v.py_func.__module__ == name for v in vars(module).values()):
+            found.add(path)
+    assert {root / "solve" / "rival_stops.py", root / "fast" / "kernels.py"} <= found  # the walk sees them
+    assert found <= set(fast.compiled_files())

@@ -46,7 +46,7 @@ DICE_4D6 = "solitaire+heights=1.1.1.2.2.2.2.2.1.1.1"
 
 @pytest.fixture(scope="session")
 def solved_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A data folder (CANTSTOP_SOLVE_DIR) holding the tables of the TINY boards and DICE_4D6."""
+    """A data folder (CANTSTOP_SOLVE_DIR) holding the value files of the TINY boards and DICE_4D6."""
     folder = tmp_path_factory.mktemp("solved")
     patch = pytest.MonkeyPatch()
     patch.setenv("CANTSTOP_SOLVE_DIR", str(folder))

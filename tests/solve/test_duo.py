@@ -29,11 +29,11 @@ from .conftest import DUO, DUO_PLAY, TINY, solved
 @pytest.mark.parametrize("spec", DUO)
 def test_the_two_player_solver_agrees_with_brute_force_value_iteration(spec: str, solved_folder: Path) -> None:
     board = board_for(spec, 2)
-    table = solved(spec, 2)
+    value_file = solved(spec, 2)
     expected = brute_force_duo(board.variant)
     assert len(expected) > 50
     for (mover, rival), chance in expected.items():
-        assert table.value(board.index_of(mover, rival)) == pytest.approx(chance, abs=1e-9), (mover, rival)
+        assert value_file.value(board.index_of(mover, rival)) == pytest.approx(chance, abs=1e-9), (mover, rival)
 
 
 def test_two_player_values_are_pinned_and_the_rivals_rules_change_them(solved_folder: Path) -> None:
@@ -90,7 +90,7 @@ def seat_a_wins(out: Path) -> list[int]:
 
 @pytest.mark.slow
 def test_two_optimal_bots_reproduce_the_first_players_solved_chance(solved_folder: Path, tmp_path: Path) -> None:
-    """Through the pure-Python core: seat A's wins within three standard errors of the table."""
+    """Through the pure-Python core: seat A's wins within three standard errors of the value_file."""
     games = 4000
     spec = MatchSpec(("optimal", "optimal"), ("optimal", "optimal-2"), DUO_PLAY, seed=5)
     outcome = run_match(spec, games, 2, tmp_path / "m")
@@ -138,10 +138,10 @@ def test_solve_players_2_prints_the_first_players_chance_and_any_positions(solve
     done = runner.invoke(main, ["solve", DUO[0], "--players", "2", "--anchor", "1.0.0/0.2.0"])
     assert done.exit_code == 0, done.output
     board = board_for(DUO[0], 2)
-    table = solved(DUO[0], 2)
-    assert f"the first player's chance to win from the empty board: {table.value(0):.12f}" in done.output
+    value_file = solved(DUO[0], 2)
+    assert f"the first player's chance to win from the empty board: {value_file.value(0):.12f}" in done.output
     position = board.index_of((1, 0, 0), (0, 2, 0))
-    assert f"the mover's chance to win from 1.0.0/0.2.0: {table.value(position):.12f}" in done.output
+    assert f"the mover's chance to win from 1.0.0/0.2.0: {value_file.value(position):.12f}" in done.output
     listed = runner.invoke(main, ["solve", "--list"])
     assert f"{board.key} (2 players): 396 positions, solved" in listed.output
     plan = runner.invoke(main, ["solve", DUO[0], "--players", "2", "--plan"])
@@ -162,17 +162,17 @@ def test_solve_players_2_prints_the_first_players_chance_and_any_positions(solve
 def test_the_two_player_solve_refuses_bad_input_before_any_work(
     args: list[str], message: str, solved_folder: Path, tmp_path: Path
 ) -> None:
-    result = CliRunner().invoke(main, ["solve", *args, "--out", str(tmp_path / "x.table")])
+    result = CliRunner().invoke(main, ["solve", *args, "--out", str(tmp_path / "x.values")])
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.split())
-    assert not (tmp_path / "x.table").exists()
+    assert not (tmp_path / "x.values").exists()
 
 
-def test_a_table_of_another_player_count_is_refused(solved_folder: Path, tmp_path: Path) -> None:
+def test_a_value_file_of_another_player_count_is_refused(solved_folder: Path, tmp_path: Path) -> None:
     alone = solved(TINY[0])
     duo = board_for(TINY[0].replace("solitaire", "classic"), 2)
-    with pytest.raises(SolveError, match="holds a 1-player table"):
+    with pytest.raises(SolveError, match="holds the 1-player values"):
         ValueFile.open(alone.path, duo)
-    with pytest.raises(SolveError, match="holds a 2-player table"):
+    with pytest.raises(SolveError, match="holds the 2-player values"):
         ValueFile.open(solved(DUO[0], 2).path, board_for(DUO[0].replace("classic", "solitaire"), 1))
     assert read_header(solved(DUO[0], 2).path).players == 2

@@ -86,22 +86,24 @@ def test_no_heuristic_bot_beats_the_solved_value(bot: str, solved_folder: Path) 
     assert result.mean >= solved(DICE_4D6).value(0) - 3 * result.standard_error
 
 
-def test_solve_command_prints_values_lists_tables_and_refuses_bad_input(solved_folder: Path) -> None:
+def test_solve_command_prints_values_lists_value_files_and_refuses_bad_input(solved_folder: Path) -> None:
     runner = CliRunner()
     done = runner.invoke(main, ["solve", BOARD_A, "--anchor", "1.0.3"])
     assert done.exit_code == 0, done.output
-    table = solved(BOARD_A)
+    value_file = solved(BOARD_A)
     # The value file is complete already: said so, then the values; no plan, no progress bar.
-    assert done.output.startswith(f"nothing to solve: {table.path} already holds every layer of {table.header.key}")
+    assert done.output.startswith(f"nothing to solve: {value_file.path} already holds every layer of {value_file.header.key}")
     assert "needs" not in done.output and "solving" not in done.output
-    assert f"from the empty board: {table.value(0):.12f}" in done.output
-    assert f"from 1.0.3: {table.value(table_index(BOARD_A, (1, 0, 3))):.12f}" in done.output
+    assert f"from the empty board: {value_file.value(0):.12f}" in done.output
+    assert f"from 1.0.3: {value_file.value(anchor_index(BOARD_A, (1, 0, 3))):.12f}" in done.output
 
     listed = runner.invoke(main, ["solve", "--list"])
-    assert listed.exit_code == 0 and f"{table.header.key}: 80 anchors, solved" in listed.output
+    assert listed.exit_code == 0 and f"{value_file.header.key}: 80 anchors, solved" in listed.output
 
     bad = runner.invoke(main, ["solve", BOARD_A, "--anchor", "1.0.9"])
     assert bad.exit_code == 2 and "each from 0 to its height (3.4.3)" in bad.output
+    words = runner.invoke(main, ["solve", BOARD_A, "--anchor", "1.two.3"])
+    assert words.exit_code == 2 and "write one whole number per column joined by dots, e.g. 0.0.0" in words.output
     two = runner.invoke(main, ["solve", "turtles"])
     assert two.exit_code == 2 and "min_players=2" in two.output
     big = runner.invoke(main, ["solve", "solitaire"])
@@ -110,7 +112,7 @@ def test_solve_command_prints_values_lists_tables_and_refuses_bad_input(solved_f
     assert none.exit_code == 2 and "--list" in none.output
 
 
-def table_index(spec: str, progress: tuple[int, ...]) -> int:
+def anchor_index(spec: str, progress: tuple[int, ...]) -> int:
     from cantstop.solve.board import board_of
 
     return board_of(spec).anchor_index(progress)
@@ -165,13 +167,13 @@ def policy_values(spec: str) -> dict[tuple[int, ...], float]:
 
 @pytest.mark.parametrize("spec", [TINY[1], TINY[4], TINY[6]])
 def test_the_optimal_bot_achieves_the_solved_value_exactly(spec: str, solved_folder: Path) -> None:
-    """Its moves, evaluated exactly from every anchor, are worth the table's values."""
+    """Its moves, evaluated exactly from every anchor, are worth the value file's values."""
     from cantstop.solve.board import board_of
 
     board = board_of(spec)
-    table = solved(spec)
+    value_file = solved(spec)
     for progress, value in policy_values(spec).items():
-        assert value == pytest.approx(table.value(board.anchor_index(progress)), abs=1e-9), progress
+        assert value == pytest.approx(value_file.value(board.anchor_index(progress)), abs=1e-9), progress
 
 
 def test_every_front_end_refuses_the_optimal_bot_before_a_game_it_cannot_play(solved_folder: Path, tmp_path: Path) -> None:

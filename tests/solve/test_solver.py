@@ -1,4 +1,4 @@
-"""The solver against a brute force, its table file against damage, and its refusals."""
+"""The solver against a brute force, resumed, in slices and parts, and its refusals (value files: test_value_file.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cantstop.solve.duo import board_for
 from cantstop.solve.errors import SolveError
 from cantstop.solve.parts import LocalParts, RayParts, spans
 from cantstop.solve.solver import solve
-from cantstop.solve.value_file import HEADER_BYTES, ValueFile, read_header
+from cantstop.solve.value_file import ValueFile, read_header
 
 from .brute_force import brute_force
 from .conftest import DUO, TINY, solved
@@ -27,11 +27,11 @@ from .conftest import DUO, TINY, solved
 @pytest.mark.parametrize("spec", TINY)
 def test_the_solver_agrees_with_brute_force_value_iteration(spec: str, solved_folder: Path) -> None:
     board = board_of(spec)
-    table = solved(spec)
+    value_file = solved(spec)
     expected = brute_force(board.variant)
     assert len(expected) == board.anchors
     for progress, value in expected.items():
-        assert table.value(board.anchor_index(progress)) == pytest.approx(value, abs=1e-9), progress
+        assert value_file.value(board.anchor_index(progress)) == pytest.approx(value, abs=1e-9), progress
 
 
 def test_tiny_board_values_are_pinned(solved_folder: Path) -> None:
@@ -81,7 +81,7 @@ def test_anchor_index_and_progress_are_inverse(seed: int) -> None:
     assert board.anchor_index(board.progress(index)) == index
 
 
-def test_solitaire_neutral_fields_share_a_table_and_two_player_rules_are_refused() -> None:
+def test_solitaire_neutral_fields_share_a_value_file_and_two_player_rules_are_refused() -> None:
     assert solver_key(preset("classic")) == solver_key(preset("solitaire")) == "solitaire"
     assert solver_key(preset("classic-skip")) == "solitaire"
     with pytest.raises(SolveError, match="min_players=2"):
@@ -92,7 +92,7 @@ def test_solitaire_neutral_fields_share_a_table_and_two_player_rules_are_refused
 
 
 def test_a_board_too_big_for_the_machine_is_refused_before_anything_is_written(tmp_path: Path) -> None:
-    path = tmp_path / "huge.table"
+    path = tmp_path / "huge.values"
     with pytest.raises(SolveError, match="not enough memory"):  # 4 x 10^12 anchors
         solve(board_of("solitaire+heights=13.13.13.13.13.13.13.13.13.13.13"), path)
     assert not path.exists()
@@ -112,15 +112,15 @@ def test_a_solve_in_independent_parts_equals_the_solve_in_place_to_the_bit(
     spec: str, tmp_path: Path, solved_folder: Path
 ) -> None:
     board = board_of(spec)
-    path = tmp_path / "parts.table"
-    table = solve(board, path, threads=1, workers=LocalParts(3))
-    assert table.header.complete
-    assert table.values.tobytes() == solved(spec).values.tobytes()
+    path = tmp_path / "parts.values"
+    value_file = solve(board, path, threads=1, workers=LocalParts(3))
+    assert value_file.header.complete
+    assert value_file.values.tobytes() == solved(spec).values.tobytes()
 
 
 def test_layers_solved_in_slices_and_parts_equal_one_solve(tmp_path: Path, solved_folder: Path) -> None:
     board = board_of(SMALL)
-    path = tmp_path / "slices.table"
+    path = tmp_path / "slices.values"
     first = solve(board, path, threads=1, layers=(0, 4))
     assert first.header.layers_done == 4 and not first.header.complete
     with pytest.raises(SolveError, match=r"solve layers 4:6 first"):
@@ -150,10 +150,10 @@ def test_a_solve_on_a_local_ray_cluster_equals_the_solve_in_place(tmp_path: Path
     board = board_of(TINY[1])
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        table = solve(board, tmp_path / "ray.table", threads=2, workers=RayParts("auto", 5))
+        value_file = solve(board, tmp_path / "ray.values", threads=2, workers=RayParts("auto", 5))
     finally:
         ray.shutdown()
-    assert table.values.tobytes() == solved(TINY[1]).values.tobytes()
+    assert value_file.values.tobytes() == solved(TINY[1]).values.tobytes()
 
 
 SMALL = TINY[1]
@@ -163,7 +163,7 @@ SMALL = TINY[1]
 def test_interrupted_solve_resumes_to_the_same_values(how: str, players: int, tmp_path: Path, solved_folder: Path) -> None:
     spec = SMALL if players == 1 else DUO[0]
     board = board_for(spec, players)
-    path = tmp_path / "t.table"
+    path = tmp_path / "t.values"
     calls = 0
 
     def interrupt(done: float, total: float) -> None:
@@ -187,62 +187,8 @@ def test_interrupted_solve_resumes_to_the_same_values(how: str, players: int, tm
     assert (resumed.values == solved(spec, players).values).all()
 
 
-def test_a_damaged_table_is_never_loaded(tmp_path: Path, solved_folder: Path) -> None:
-    board = board_of(SMALL)
-    good = solved(SMALL).path.read_bytes()
-    path = tmp_path / "t.table"
-
-    path.write_bytes(good[:-8])
-    with pytest.raises(SolveError, match="truncated"):
-        ValueFile.open(path, board)
-
-    flipped = bytearray(good)
-    flipped[HEADER_BYTES + 8 * 5] ^= 1
-    path.write_bytes(bytes(flipped))
-    with pytest.raises(SolveError, match="corrupt"):
-        ValueFile.open(path, board)
-
-    path.write_bytes(b"x" * len(good))
-    with pytest.raises(SolveError, match="not a solver table"):
-        ValueFile.open(path, board)
-
-    path.write_bytes(good)
-    with pytest.raises(SolveError, match="holds the table of"):
-        ValueFile.open(path, board_of(TINY[0]))
-
-    path.write_bytes(good.replace(b'"writing": false', b'"writing": true '))
-    with pytest.raises(SolveError, match="--restart"):
-        ValueFile.open(path, board)
-    # A restart rebuilds it.
-    assert solve(board, path, threads=1, restart=True).values.tolist() == solved(SMALL).values.tolist()
-
-
-def test_a_complete_table_is_not_solved_again(solved_folder: Path) -> None:
+def test_a_complete_value_file_is_not_solved_again(solved_folder: Path) -> None:
     board = board_of(SMALL)
     before = read_header(solved(SMALL).path)
     again = solve(board, solved(SMALL).path)
     assert again.header == before
-
-
-def test_the_checksum_reads_holes_as_zeros_and_agrees_with_hashing_every_byte(tmp_path: Path) -> None:
-    import hashlib
-
-    import numpy as np
-
-    from cantstop.solve.value_file import checksum
-
-    path = tmp_path / "sparse.table"
-    count = 3_000_000  # 24 MB: several hash blocks and holes between the values
-    with path.open("wb") as file:
-        file.write(b"h" * HEADER_BYTES)
-        file.truncate(HEADER_BYTES + 8 * count)
-    values = np.memmap(path, np.float64, "r+", HEADER_BYTES, (count,))
-    for index, value in [(0, 1.0), (1_234_567, 2.5), (count - 1, -3.0)]:
-        values[index] = value
-    values.flush()
-    expected = hashlib.blake2b(path.read_bytes()[HEADER_BYTES:], digest_size=16).hexdigest()
-    assert checksum(path) == expected
-    values[7] = 0.5
-    values.flush()
-    assert checksum(path) != expected
-

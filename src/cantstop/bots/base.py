@@ -44,7 +44,7 @@ def plays_anything(variant: Variant, num_players: int) -> str | None:
 
 
 # Makes a bot ready for games of `variant` with that many players: whatever its first
-# decision would compile (numba kernels) or load (a solved table, weights), done before
+# decision would compile (numba kernels) or load (a value file, weights), done before
 # the first timed decision, so that no clock counts it. Safe to call again: it is cheap
 # once done (in each process: numba keeps what it compiled on disk, not in memory).
 Prepare = Callable[[Variant, int], None]
@@ -60,7 +60,7 @@ REHEARSAL_STEPS = 12  # rolls and decisions of a rehearsal: enough for a choice 
 def rehearse(play: Bot) -> Prepare:
     """A preparation that has `play` decide a few times in the first turn of a game of the
     kind (its choices and a roll-or-stop), on dice and a random source of its own: every
-    kernel and table a decision uses is then compiled and loaded. Once per kind and process."""
+    kernel and file a decision uses is then compiled and loaded. Once per kind and process."""
 
     @functools.cache
     def prepare(variant: Variant, num_players: int) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cantstop.bots.base import Budget, Level, Need, needs_fast, register, rehearse
 from cantstop.bots.expert import ALPHA, SPARE, play_expert
@@ -26,6 +26,7 @@ from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
 
 if TYPE_CHECKING:
+    from cantstop.solve.bundles import Estimate
     from cantstop.solve.policy import Policy
 
 # Progress measure -> expected turns still needed, per board (see the module docstring).
@@ -37,18 +38,20 @@ KNOTS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
 }
 
 
-def estimate(heights: tuple[int, ...], to_win: int, knots: tuple[tuple[float, ...], ...]) -> tuple[Any, ...]:
-    """The kernel's estimate (worth, knots, settings) for a board (see kernels.estimated)."""
+def estimate(heights: tuple[int, ...], to_win: int, knots: tuple[tuple[float, ...], ...]) -> Estimate:
+    """The kernel's estimate of a board's anchors with this curve (see `kernels.estimated`)."""
     import numpy as np
+
+    from cantstop.solve.bundles import Estimate
 
     worth = np.ones((len(heights), max(heights) + 1))
     for i, h in enumerate(heights):
         worth[i, : h + 1] = [(space / h) ** ALPHA for space in range(h + 1)]
-    return worth, np.array(knots, dtype=np.float64), np.array([SPARE, to_win], dtype=np.float64)
+    return Estimate(worth, np.array(knots, dtype=np.float64), SPARE, to_win)
 
 
 @lru_cache(maxsize=16)
-def _policy(variant: Variant) -> Policy | None:
+def fitted_policy(variant: Variant) -> Policy | None:
     """The turn optimiser of a one-player variant with a fitted curve, else None."""
     from cantstop.solve.board import board_of
     from cantstop.solve.errors import SolveError
@@ -69,7 +72,7 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     if num_players != 1:
         return None
     try:
-        policy = _policy(variant)
+        policy = fitted_policy(variant)
     except ImportError as error:
         return needs_fast("cantstop.solve.kernels") or str(error)
     # The policy loads without numba; its first turn would not.
@@ -86,7 +89,7 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     needs=(Need.FAST,),
 )
 def play_expert2(state: State, rng: random.Random, budget: Budget) -> Action:
-    policy = _policy(state.variant) if state.num_players == 1 else None
+    policy = fitted_policy(state.variant) if state.num_players == 1 else None
     if policy is None:
         return play_expert(state, rng, budget)
     return policy.action(state)

@@ -36,7 +36,7 @@ MOST_PLAYERS = 4  # waits 1..3: the one-hot features above
 class Turns:
     """One player's expected turns to finish alone, from its progress on a board.
 
-    Exact: `table[i]` is the solitaire solver's value of the anchor of index i (progress
+    Exact: `solved[i]` is the solitaire solver's value of the anchor of index i (progress
     of column c times the product of (height + 1) of the columns before it; a claimed
     column at its height). Fitted: the expert's measure (each column's fraction climbed to
     the power ALPHA, 1 when claimed; the `to_win` largest in full, the rest by SPARE)
@@ -46,12 +46,12 @@ class Turns:
 
     heights: tuple[int, ...]
     to_win: int
-    table: FloatArray
+    solved: FloatArray
     knots: FloatArray
 
     @property
     def exact(self) -> bool:
-        return len(self.table) > 0
+        return len(self.solved) > 0
 
     @property
     def strides(self) -> IntArray:
@@ -68,7 +68,7 @@ class Turns:
     def of(self, progress: IntArray) -> FloatArray:
         """Expected turns for each row of `progress` (rows: positions; columns: board columns)."""
         if self.exact:
-            return np.asarray(self.table[progress @ self.strides])
+            return np.asarray(self.solved[progress @ self.strides])
         worth = _worth(self)[np.arange(len(self.heights)), progress]
         ranked = -np.sort(-worth, axis=1)
         measure = ranked[:, : self.to_win].sum(axis=1) + SPARE * ranked[:, self.to_win :].sum(axis=1)
@@ -158,7 +158,8 @@ def load_models(source: str | Path = WEIGHTS) -> dict[str, Model]:
         models = {}
         for i, key in enumerate(str(k) for k in data["keys"]):
             heights = tuple(int(h) for h in data[f"heights_{i}"])
-            turns = Turns(heights, int(data[f"to_win_{i}"]), data[f"table_{i}"].astype(np.float64), data[f"knots_{i}"])
+            solved = data[f"solved_{i}"] if f"solved_{i}" in data else data[f"table_{i}"]  # its name before value files
+            turns = Turns(heights, int(data[f"to_win_{i}"]), solved.astype(np.float64), data[f"knots_{i}"])
             players = tuple(int(p) for p in data[f"players_{i}"])
             models[key] = Model(key, data[f"coef_{i}"].astype(np.float64), turns, players)
         return models
@@ -170,7 +171,7 @@ def save_models(models: list[Model], path: Path) -> None:
     for i, m in enumerate(models):
         arrays[f"heights_{i}"] = np.array(m.turns.heights, dtype=np.int64)
         arrays[f"to_win_{i}"] = np.array(m.turns.to_win)
-        arrays[f"table_{i}"] = m.turns.table.astype(np.float32)
+        arrays[f"solved_{i}"] = m.turns.solved.astype(np.float32)
         arrays[f"knots_{i}"] = m.turns.knots
         arrays[f"players_{i}"] = np.array(m.players, dtype=np.int64)
         arrays[f"coef_{i}"] = m.coef

@@ -1,8 +1,8 @@
 """The optimal bot: exact play of one- and two-player games on a board the solver has solved.
 
-It reads the table `cantstop solve SPEC` (alone) or `cantstop solve SPEC --players 2`
+It reads the value file `cantstop solve SPEC` (alone) or `cantstop solve SPEC --players 2`
 wrote (see docs/solving.md) and plays its policy: the fewest expected turns alone,
-the greatest chance to win against one rival. On a variant without a complete table,
+the greatest chance to win against one rival. On a variant without a complete value file,
 or with three or more players, it refuses with a message saying what to do.
 """
 
@@ -17,7 +17,7 @@ from cantstop.solve.duo import board_for
 from cantstop.solve.errors import SolveError
 from cantstop.solve.value_file import default_path
 
-_POLICIES: dict[tuple[Variant, int], object] = {}  # one loaded table per variant and player count
+_POLICIES: dict[tuple[Variant, int], object] = {}  # one loaded value file per variant and player count
 
 
 def _policy(variant: Variant, players: int) -> object:
@@ -71,7 +71,7 @@ def _unsolved(variant: Variant, num_players: int) -> str | None:
 
 
 def fits_optimal(variant: Variant, num_players: int) -> str | None:
-    """A one- or two-player game on a board solved for that many players (the table is loaded now, once)."""
+    """A one- or two-player game on a board solved for that many players (its value file is loaded now, once)."""
     if num_players > 2:
         return "it plays one- and two-player games only (the solver solves no more)"
     unsolved = _unsolved(variant, num_players)
@@ -81,13 +81,13 @@ def fits_optimal(variant: Variant, num_players: int) -> str | None:
         _policy(variant, num_players)
     except (SolveError, ImportError) as error:  # partly solved, a broken file, or no numba
         return str(error)
-    return needs_fast("cantstop.solve.kernels")  # the table loads without numba; a move would not
+    return needs_fast("cantstop.solve.kernels")  # the value file loads without numba; a move would not
 
 
 @register(
     "optimal",
     Level.EXPERT,
-    "Perfect play from a solved table (cantstop solve); one- and two-player games.",
+    "Perfect play from a solved board's values (cantstop solve); one- and two-player games.",
     "Optimal bot",
     fits_optimal,
     prepare=rehearse,

@@ -28,8 +28,9 @@ class Rivals:
     """The turn optimiser of one game kind (board, players) against one learned value."""
 
     def __init__(self, variant: Variant, num_players: int, model: Model) -> None:
-        from cantstop.solve.board import Board, RollClasses
+        from cantstop.solve.board import Board, turn_rules
         from cantstop.solve.kernels import exact
+        from cantstop.solve.rival_stops import LearnedValue
 
         self.variant = variant
         self.num_players = num_players
@@ -40,8 +41,7 @@ class Rivals:
         closed = min(columns, num_players * (variant.to_win - 1) + 1)
         alone = variant.with_options(min_players=1, max_players=1, to_win=closed)
         self.board = Board(alone)
-        self.classes = RollClasses.build(self.board)
-        self.rules = self.classes.rules(self.board)
+        self.rules = turn_rules(self.board)
         self.heights = np.array(variant.heights, dtype=np.int64)
         turns = model.turns
         if turns.exact:
@@ -50,7 +50,7 @@ class Rivals:
             from cantstop.bots.expert2 import estimate as expert2_estimate
 
             estimate = expert2_estimate(turns.heights, turns.to_win, tuple(map(tuple, turns.knots)))
-        self.value = (model.coef, turns.table, turns.strides, estimate)
+        self.value = LearnedValue(model.coef, turns.solved, turns.strides, estimate)
         self._turns: OrderedDict[tuple[Any, ...], LazyTurn] = OrderedDict()
         self._lock = threading.Lock()  # the cache is shared by the games of one kind, in any thread
 
@@ -96,7 +96,7 @@ class Rivals:
         """The turn's rooms, where each runner mask's states start, and the bust's chance to lose."""
         from cantstop.solve import kernels
 
-        masks = self.classes.runner_masks
+        masks = self.rules.runner_masks
         room = np.where(owner[0] >= 0, 0, self.heights - progress[0, -1])
         offsets = np.empty(len(masks) + 1, np.int64)
         kernels.layout(room, masks, offsets)
@@ -107,10 +107,19 @@ class Rivals:
         """The stop values of `turn`'s states in the runner masks `todo` names."""
         from cantstop.solve.rival_stops import fill_rival_stops
 
-        masks, to_win = self.classes.runner_masks, self.variant.to_win
+        masks, to_win = self.rules.runner_masks, self.variant.to_win
         fill_rival_stops(
             turn.progress, turn.owner, self.heights, turn.room, masks, turn.offsets, to_win, self.value, turn.stops, todo
         )
+
+    def chances(self, state: State) -> list[float]:
+        """Every seat's learned chance to win with `state.seat` to move, by seat (the analysis's
+        view of the players who are not moving; the mover's own is the turn's, `start_chance`)."""
+        n = self.num_players
+        before = state._replace(seat=(state.seat - 1) % n)  # position() orders from the seat after
+        progress, owner = self.position(before)
+        chances = self.model.chances(progress, owner)[0]
+        return [float(chances[(seat - state.seat) % n]) for seat in range(n)]
 
     def position(self, state: State) -> tuple[IntArray, IntArray]:
         """The position between turns, players from the next to move (the mover last), as the model reads it.
@@ -136,6 +145,7 @@ class LazyTurn:
 
     def __init__(self, rivals: Rivals, progress: IntArray, owner: IntArray) -> None:
         from cantstop.solve import kernels
+        from cantstop.solve.bundles import TurnGraph
 
         self.rivals = rivals
         self.progress = progress[0]
@@ -145,6 +155,7 @@ class LazyTurn:
         self.stops = np.empty(size)
         self.best_a = np.empty(size)
         self.best_b = np.empty(size)
+        self.graph = TurnGraph(self.room, self.offsets, self.stops, self.best_a, self.best_b)
         self.scratch = kernels.pass_scratch(len(self.room), rivals.rules)
         self.done = np.zeros(len(self.offsets) - 1, np.bool_)
         self.start: float | None = None  # the chance at the turn's start, once `whole` worked it out
@@ -152,7 +163,7 @@ class LazyTurn:
 
     def number(self, taken: list[int]) -> int:
         """The number of the in-turn state with `taken[c]` steps taken in column index c, evaluated."""
-        masks = self.rivals.classes.runner_masks
+        masks = self.rivals.rules.runner_masks
         mask = sum(1 << i for i, steps in enumerate(taken) if steps)
         with self._lock:  # games in threads (the web's bot seats) may share a turn: evaluate it once
             todo = ((masks & mask) == mask) & ~self.done
@@ -163,7 +174,7 @@ class LazyTurn:
             if steps:
                 number += (steps - 1) * stride
                 stride *= int(self.room[i])
-        return number + int(self.offsets[self.rivals.classes.mask_rank[mask]])
+        return number + int(self.offsets[self.rivals.rules.mask_rank[mask]])
 
     def after(self, number: int) -> float:
         """The chance to lose of in-turn state `number` after its decision."""
@@ -182,7 +193,7 @@ class LazyTurn:
 
         r = self.rivals
         r.fill_stops(self, todo)
-        self.scratch[3][:] = todo
-        a, b = kernels.turn_pass_in(self.room, self.x, r.rules, self.stops, self.best_a, self.best_b, self.offsets, self.scratch)
+        self.scratch.todo[:] = todo
+        a, b = kernels.turn_pass_in(self.graph, self.x, r.rules, self.scratch)
         self.done |= todo
         return 1.0 - (a + b * self.x)

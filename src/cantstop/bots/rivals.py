@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cantstop.bots.rival_turns import Rivals
 
 @cache
-def _rivals(variant: Variant, num_players: int) -> Rivals:
+def rivals_for(variant: Variant, num_players: int) -> Rivals:
     from cantstop.bots.learned_value import load_models
     from cantstop.bots.rival_turns import Rivals
     from cantstop.solve.board import solver_key
@@ -70,4 +70,4 @@ def play_rivals(state: State, rng: random.Random, budget: Budget) -> Action:
     why = fits_rivals(state.variant, state.num_players)
     if why is not None:
         raise ValueError(why)
-    return _rivals(state.variant, state.num_players).action(state)
+    return rivals_for(state.variant, state.num_players).action(state)

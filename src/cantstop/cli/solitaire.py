@@ -22,7 +22,7 @@ from cantstop.core.errors import SetupError, UnknownBotError, VariantError
 from cantstop.core.record import Record
 from cantstop.core.state import new_game
 from cantstop.core.variant import preset
-from cantstop.solve.value_file import data_folder
+from cantstop.solve.value_file import data_folder, value_files
 from cantstop.table import BotPlayer, Policy, Table
 
 
@@ -187,7 +187,7 @@ def _has(need: Need) -> str:
     """Whether this install has what `need` names, in a few words (nothing is imported)."""
     if need is Need.SOLVED:
         folder = data_folder()
-        solved = len(list(folder.glob("*.table"))) if folder.is_dir() else 0
+        solved = len(value_files(folder)) if folder.is_dir() else 0
         if not solved:
             return "none here yet (cantstop solve SPEC solves one; docs/solving.md)"
         return f"{solved} solved here (cantstop solve --list)"

@@ -1,4 +1,4 @@
-"""`cantstop solve SPEC [--players 2]`: solve a one- or two-player variant exactly; `--list` the tables solved so far."""
+"""`cantstop solve SPEC [--players 2]`: solve a one- or two-player variant exactly; `--list` the value files solved so far."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from rich.progress import (
 )
 
 from cantstop.solve.board import Board
-from cantstop.solve.duo import DuoBoard, board_for
+from cantstop.solve.duo import board_for
 from cantstop.solve.errors import SolveError
 from cantstop.solve.value_file import (
     HEADER_BYTES,
@@ -26,55 +26,18 @@ from cantstop.solve.value_file import (
     data_folder,
     default_path,
     read_header,
+    value_files,
 )
 
 if TYPE_CHECKING:
     from cantstop.solve.parts import Workers
 
 
-def _parse_position(board: Board, text: str) -> int:
-    """'0.1.0.2.0' (alone) or '0.1.0.2.0/1.0.0.0.0' (mover/rival) -> the position's index, checked."""
-    if isinstance(board, DuoBoard):
-        mover, slash, rival = text.partition("/")
-        if not slash:
-            raise click.BadParameter(
-                f"{text!r}: give the mover's and the rival's progress joined by '/', e.g. "
-                + "/".join([".".join("0" for _ in board.heights)] * 2),
-                param_hint="--anchor",
-            )
-        try:
-            return board.index_of(_parse_anchor(board, mover), _parse_anchor(board, rival))
-        except SolveError as error:
-            raise click.BadParameter(f"{text!r}: {error}", param_hint="--anchor") from None
-    return board.anchor_index(_parse_anchor(board, text))
-
-
-def _parse_anchor(board: Board, text: str) -> tuple[int, ...]:
-    """'0.1.0.2.0' -> progress per column, checked against the heights."""
-    try:
-        progress = tuple(int(p) for p in text.split("."))
-    except ValueError:
-        raise click.BadParameter(
-            f"{text!r}: write one whole number per column joined by dots, e.g. "
-            + ".".join("0" for _ in board.heights),
-            param_hint="--anchor",
-        ) from None
-    if len(progress) != board.columns or any(
-        not 0 <= p <= h for p, h in zip(progress, board.heights, strict=True)
-    ):
-        raise click.BadParameter(
-            f"{text!r}: give {board.columns} numbers, column by column, each from 0 to its "
-            f"height ({'.'.join(map(str, board.heights))})",
-            param_hint="--anchor",
-        )
-    return progress
-
-
-def _list_tables() -> None:
+def _list_value_files() -> None:
     folder = data_folder()
-    paths = sorted(folder.glob("*.table")) if folder.is_dir() else []
+    paths = value_files(folder)
     if not paths:
-        click.echo(f"no solved tables in {folder}")
+        click.echo(f"no value files in {folder}")
         return
     for path in paths:
         try:
@@ -109,15 +72,15 @@ def _progress_bar() -> Progress:
 
 @click.command("solve")
 @click.argument("spec", required=False)
-@click.option("--list", "list_only", is_flag=True, help="List the tables solved so far and stop.")
+@click.option("--list", "list_only", is_flag=True, help="List the value files solved so far and stop.")
 @click.option("--players", type=int, default=1, show_default=True,
               help="Players: 1 (expected turns) or 2 (the mover's chance to win).")
 @click.option("--anchor", help="Also print this position's value: progress per column, e.g. 0.1.0.2.0; "
               "with two players the mover's and the rival's, e.g. 0.1.0.2.0/1.0.0.0.0.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Table file (default: the user's data folder, see --list).")
+              help="Value file (default: the user's data folder, see --list).")
 @click.option("--threads", type=click.IntRange(1, 256), help="Threads (default: every core).")
-@click.option("--restart", is_flag=True, help="Start afresh instead of resuming a table.")
+@click.option("--restart", is_flag=True, help="Start afresh instead of resuming a value file.")
 @click.option("--plan", "plan_only", is_flag=True, help="Print what the solve needs and stop.")
 @click.option("--layers", "layer_slice", metavar="FIRST:STOP",
               help="Solve only layers FIRST..STOP-1 (0 is the most advanced), once those above are solved.")
@@ -148,7 +111,7 @@ def solve(
     (docs/solving.md); the values are the same to the bit.
     """
     if list_only:
-        _list_tables()
+        _list_value_files()
         return
     if spec is None:
         raise click.UsageError("give a variant SPEC to solve, or --list")
@@ -156,7 +119,10 @@ def solve(
         board = board_for(spec, players)
     except SolveError as error:
         raise click.BadParameter(str(error), param_hint="SPEC" if players in (1, 2) else "--players") from None
-    position = _parse_position(board, anchor) if anchor else None
+    try:
+        position = board.parse_position(anchor) if anchor else None
+    except SolveError as error:
+        raise click.BadParameter(str(error), param_hint="--anchor") from None
     layers = _parse_layers(board, layer_slice) if layer_slice else None
     path = out or default_path(board)
     try:  # the plan, the solve and its workers all need the kernels: say so before any of them
@@ -184,14 +150,14 @@ def solve(
     task = bar.add_task("solve", total=1.0)
     try:
         with bar:
-            table = run(board, path, threads, restart, lambda done, total: bar.update(task, completed=share(done, total)),
-                        layers, workers)
+            solved = run(board, path, threads, restart, lambda done, total: bar.update(task, completed=share(done, total)),
+                         layers, workers)
     except SolveError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
-        click.echo(f"interrupted: the table {path} keeps what is solved; run the same command to resume")
+        click.echo(f"interrupted: the value file {path} keeps what is solved; run the same command to resume")
         raise SystemExit(130) from None
-    _report(board, table, position, anchor)
+    _report(board, solved, position, anchor)
 
 
 def _already_solved(board: Board, path: Path, layers: tuple[int, int] | None) -> ValueFile | None:
@@ -200,11 +166,11 @@ def _already_solved(board: Board, path: Path, layers: tuple[int, int] | None) ->
     if not path.exists():
         return None
     try:
-        table = ValueFile.open(path, board)
+        found = ValueFile.open(path, board)
     except SolveError:
         return None
     stop = board.layers if layers is None else layers[1]
-    return table if table.header.layers_done >= stop else None
+    return found if found.header.layers_done >= stop else None
 
 
 def share(done: float, total: float) -> float:
@@ -239,22 +205,22 @@ def _workers(ray_address: str | None, chunks: int | None, cpus: int) -> Workers 
     return LocalParts(chunks) if chunks else None
 
 
-def _report(board: Board, table: ValueFile, position: int | None, anchor: str | None) -> None:
-    seconds = table.header.seconds
-    if not table.header.complete:
-        done = table.header.layers_done
+def _report(board: Board, solved: ValueFile, position: int | None, anchor: str | None) -> None:
+    seconds = solved.header.seconds
+    if not solved.header.complete:
+        done = solved.header.layers_done
         flag = "" if board.players == 1 else f" --players {board.players}"
         click.echo(
-            f"solved layers 0:{done} of {table.header.layers} in {seconds:,.1f} s; table: {table.path}; "
-            f"the rest: cantstop solve '{board.key}'{flag} --layers {done}:{table.header.layers}"
+            f"solved layers 0:{done} of {solved.header.layers} in {seconds:,.1f} s; value file: {solved.path}; "
+            f"the rest: cantstop solve '{board.key}'{flag} --layers {done}:{solved.header.layers}"
         )
         return
-    click.echo(f"solved in {seconds:,.1f} s; table: {table.path}")
+    click.echo(f"solved in {seconds:,.1f} s; value file: {solved.path}")
     if board.players == 1:
-        click.echo(f"optimal expected turns from the empty board: {table.value(0):.12f}")
+        click.echo(f"optimal expected turns from the empty board: {solved.value(0):.12f}")
         if position is not None:
-            click.echo(f"optimal expected turns from {anchor}: {table.value(position):.12f}")
+            click.echo(f"optimal expected turns from {anchor}: {solved.value(position):.12f}")
         return
-    click.echo(f"the first player's chance to win from the empty board: {table.value(0):.12f}")
+    click.echo(f"the first player's chance to win from the empty board: {solved.value(0):.12f}")
     if position is not None:
-        click.echo(f"the mover's chance to win from {anchor}: {table.value(position):.12f}")
+        click.echo(f"the mover's chance to win from {anchor}: {solved.value(position):.12f}")

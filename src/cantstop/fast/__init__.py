@@ -6,9 +6,10 @@ same bot decisions). Everything a player needs keeps working without it.
 
 Kernels are compiled on first use and cached in a per-user folder (the platform's
 user cache directory, `cantstop/numba/<digest>`), unless `NUMBA_CACHE_DIR` is already
-set. The digest is of this package's source: numba checks a cached kernel against its
-own file only, so a kernel that inlined a changed helper from another module would
-otherwise be loaded stale.
+set. The digest is of the source of every file with compiled functions (this package's
+and `COMPILED_ELSEWHERE`): numba checks a cached kernel against its own file only, so a
+kernel that compiled in a changed helper from another file would otherwise be loaded
+stale (the rivals bot's stop values call the solver's kernels, for one).
 """
 
 from __future__ import annotations
@@ -31,9 +32,20 @@ def _require() -> None:
             raise missing_extra("fast", "cantstop.fast", error) from None
 
 
+# The files outside this package that hold compiled functions, from the package root
+# (tests/fast/test_package.py finds every such file and fails on one missing here).
+COMPILED_ELSEWHERE = ("envs/vector_kernels.py", "solve/kernels.py", "solve/rival_stops.py")
+
+
+def compiled_files() -> list[Path]:
+    """Every source file with compiled functions: the cache's digest is of these."""
+    root = Path(__file__).parent.parent
+    return sorted(Path(__file__).parent.glob("*.py")) + [root / name for name in COMPILED_ELSEWHERE]
+
+
 def _source_digest() -> str:
     digest = hashlib.blake2b(digest_size=8)
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in compiled_files():
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

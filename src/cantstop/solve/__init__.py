@@ -17,5 +17,5 @@ positions and their kinds), `value_file` (the values on disk with their header),
 `kernels` (the numba steps of one turn and the Newton solves), `board` (a one-player
 variant checked and measured, the roll classes), `duo` (the two-player board), `parts`
 (a layer in independent parts, Ray), `solver` (layers, resume, progress, plan), `policy`
-(optimal actions read from a solved table).
+(optimal actions read from a solved board's value file).
 """

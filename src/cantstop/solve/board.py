@@ -1,7 +1,7 @@
-"""A one-player variant as the solver sees it: checked, measured and turned into flat tables.
+"""A one-player variant as the solver sees it: checked, measured and turned into flat arrays.
 
-Everything here is plain Python except the arrays the kernels read (`RollClasses`,
-`Board.turns`, `Board.layer`), built with numpy.
+Everything here is plain Python except the arrays the kernels read (`turn_rules`,
+`Board.position_codes`, `Board.layer`), built with numpy.
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from cantstop.core.errors import VariantError
+from cantstop.core.state import State
 from cantstop.core.variant import Variant, preset, variant_spec
+from cantstop.solve.bundles import PositionCodes, TurnRules
 from cantstop.solve.errors import SolveError
 from cantstop.solve.layer import FINISHED, MIRRORED, SOLVED, Layer
 from cantstop.solve.value_file import HEADER_BYTES
@@ -31,7 +33,7 @@ _SOLITAIRE_NEUTRAL = {"skip": False, "no_stop_on_occupied": False}
 
 
 def solver_key(variant: Variant) -> str:
-    """The spec a table is filed under: the variant's one-player rules and nothing else."""
+    """The spec a value file is filed under: the variant's one-player rules and nothing else."""
     alone = variant.with_options(min_players=1, max_players=1, **_SOLITAIRE_NEUTRAL)
     return variant_spec(alone)
 
@@ -189,9 +191,9 @@ class Board:
         return tuple(zip(anchors, work, strict=True))
 
     def memory_bytes(self, threads: int, layers: tuple[int, int]) -> int:
-        """Resident memory a solve of `layers` (first, stop) needs at its peak, beyond the table's pages.
+        """Resident memory a solve of `layers` (first, stop) needs at its peak, beyond the value file's pages.
 
-        The table is memory-mapped (the system pages it in and out). Enumerating a
+        The value file is memory-mapped (the system pages it in and out). Enumerating a
         layer peaks at about 200 bytes per anchor (measured on the full board's layers
         18 and 24: 7.8 and 46 million anchors, 1.65 and 9.1 GB); numba's compiler and
         the interpreter take about 200 MiB; each thread keeps three floats per in-turn
@@ -240,7 +242,7 @@ class Board:
         work = np.where(kind == SOLVED, np.sum(sums, axis=0), 0.0)
         return Layer(number, order, kind, mirror, work)
 
-    def turns(self) -> tuple[Any, ...]:
+    def position_codes(self) -> PositionCodes:
         """The kernels' view of every anchor's turn (see `kernels.turn_of`): a column's code is its progress."""
         import numpy as np
 
@@ -252,23 +254,23 @@ class Board:
                 code_room[i, p] = h - p
                 code_weight[i, p, : h - p + 1] = [(p + d) * stride for d in range(h - p + 1)]
         radix = np.array([h + 1 for h in self.heights], np.int64)
-        return np.array(self.strides, np.int64), radix, code_room, code_weight
+        return PositionCodes(np.array(self.strides, np.int64), radix, code_room, code_weight)
 
     @cached_property
-    def _turns(self) -> tuple[Any, ...]:
-        return self.turns()
+    def codes(self) -> PositionCodes:
+        return self.position_codes()
 
-    def rules(self) -> tuple[Any, ...]:
-        return RollClasses.build(self).rules(self)
+    def rules(self) -> TurnRules:
+        return turn_rules(self)
 
     def solve_chunk(
-        self, layer: Layer, start: int, stop: int, values: FloatArray, rules: tuple[Any, ...], threads: int
+        self, layer: Layer, start: int, stop: int, values: FloatArray, rules: TurnRules, threads: int
     ) -> FloatArray:
         """The values of positions `start:stop` of the layer's order, for `Layer.store`."""
         from cantstop.solve import kernels
 
         found: FloatArray = kernels.solve_alone(
-            layer.order[start:stop], layer.kind[start:stop], values, rules, self._turns, self.most_local, threads
+            layer.order[start:stop], layer.kind[start:stop], values, rules, self.codes, self.most_local, threads
         )
         return found
 
@@ -277,6 +279,58 @@ class Board:
 
     def progress(self, index: int) -> tuple[int, ...]:
         return tuple(index // s % (h + 1) for s, h in zip(self.strides, self.heights, strict=True))
+
+    def parse_position(self, text: str) -> int:
+        """The index of the position written `text`: alone, the progress per column joined by
+        dots ('0.1.0.2.0'). Raises SolveError naming what is wrong and what is allowed."""
+        return self.anchor_index(self.parse_progress(text))
+
+    def parse_progress(self, text: str) -> tuple[int, ...]:
+        """'0.1.0.2.0' -> the progress per column, checked against the heights (SolveError if not)."""
+        try:
+            progress = tuple(int(p) for p in text.split("."))
+        except ValueError:
+            raise SolveError(
+                f"{text!r}: write one whole number per column joined by dots, e.g. "
+                + ".".join("0" for _ in self.heights)
+            ) from None
+        if len(progress) != self.columns or any(not 0 <= p <= h for p, h in zip(progress, self.heights, strict=True)):
+            raise SolveError(
+                f"{text!r}: give {self.columns} numbers, column by column, each from 0 to its "
+                f"height ({'.'.join(map(str, self.heights))})"
+            )
+        return progress
+
+    def turn_position(self, state: State) -> tuple[int, list[int]]:
+        """The index of the position the turn of `state` started from, and the steps taken so far
+        in each column (the kernels' in-turn state)."""
+        return self.anchor_index(tuple(state.pieces[state.seat][2:])), steps_taken(state)
+
+    def bust_index(self, index: int) -> int:
+        """The position whose value a bust from `index` is worth: alone, the same anchor (its
+        turns start over)."""
+        return index
+
+
+def steps_taken(state: State) -> list[int]:
+    """The steps the player to move has taken in each column this turn (index 0: column 2).
+
+    A step is a move up: under `skip` the spaces holding another player's piece are passed
+    over without a step, so the steps are the free spaces between the piece and the runner.
+    """
+    me = state.seat
+    own = state.pieces[me]
+    taken = []
+    for c in state.variant.columns:
+        runner = state.runners[c]
+        if not runner:
+            taken.append(0)
+        elif state.variant.skip:
+            others = {row[c] for p, row in enumerate(state.pieces) if p != me}
+            taken.append(sum(1 for space in range(own[c] + 1, runner + 1) if space not in others))
+        else:
+            taken.append(runner - own[c])
+    return taken
 
 
 def variant_of(spec_or_variant: str | Variant) -> Variant:
@@ -301,134 +355,71 @@ def board_of(spec_or_variant: str | Variant) -> Board:
     return Board(variant)
 
 
-class TurnRules(Protocol):
-    """What the roll classes are built from: a solver board, alone or with a rival."""
+@lru_cache(maxsize=8)  # a tenth of a second on 11 columns; every layer of a solve asks again
+def turn_rules(board: Board) -> TurnRules:
+    """What a roll can do on `board` (see `TurnRules`): the rolls of its variant grouped by what
+    they offer on every set of columns that can be open at once, or hold every runner."""
+    import numpy as np
 
-    @property
-    def variant(self) -> Variant: ...
-    @property
-    def columns(self) -> int: ...
-    @property
-    def runners(self) -> int: ...
-    @property
-    def step_limit(self) -> int: ...
-    @property
-    def closed_most(self) -> int: ...
+    from cantstop.fast.tables import choice_table, shape_of
 
-
-@dataclass(frozen=True)
-class RollClasses:
-    """The rolls grouped by what they offer, as flat arrays for the kernels.
-
-    With every runner placed only the runner columns matter; otherwise only the columns
-    open at the position. For each such column mask (a *key*), rolls whose sum groups
-    agree on those columns are merged into one class with their summed probability;
-    a class with no group left can only bust.
-
-    `runner_masks[j]`: every column mask with at most `runners` columns, by (size, mask),
-    so a turn's successor always has a later mask; `mask_rank[mask]` is j or -1.
-    `key_slot[mask]`: the slot of a key (-1 if none); classes of slot s are
-    `slot_start[s]:slot_start[s+1]`; the groups of class k are `class_start[k]:class_start[k+1]`,
-    group g being of kind `group_kind[g]`. A *kind* is a group's sums (0-based columns,
-    ascending): `kind_len[k]` of them in `kind_cols[k]`, its choices in every position
-    at `choice_tables[kind_table[k]:]` (core's rule, tabled by `fast.tables.choice_table`).
-    `mask_cols[j]`: the columns of runner mask j, ascending, padded with -1.
-    """
-
-    runner_masks: IntArray
-    mask_rank: IntArray
-    key_slot: IntArray
-    slot_start: IntArray
-    class_weight: FloatArray
-    class_start: IntArray
-    group_kind: IntArray
-    mask_cols: IntArray
-    kind_len: IntArray
-    kind_cols: IntArray
-    kind_table: IntArray
-    choice_tables: IntArray
-
-    def rules(self, board: TurnRules) -> tuple[Any, ...]:
-        """What the kernels read, as one tuple (see kernels.turn_pass)."""
-        return (
-            board.runners,
-            board.step_limit,
-            self.runner_masks,
-            self.mask_rank,
-            self.mask_cols,
-            self.key_slot,
-            self.slot_start,
-            self.class_weight,
-            self.class_start,
-            self.group_kind,
-            self.kind_len,
-            self.kind_cols,
-            self.kind_table,
-            self.choice_tables,
-        )
-
-    @staticmethod
-    @lru_cache(maxsize=8)  # a tenth of a second on 11 columns; every layer of a solve asks again
-    def build(board: TurnRules) -> RollClasses:
-        import numpy as np
-
-        from cantstop.fast.tables import choice_table, shape_of
-
-        n, r = board.columns, board.runners
-        masks = sorted(
-            (m for m in range(1 << n) if m.bit_count() <= r), key=lambda m: (m.bit_count(), m)
-        )
-        rank = np.full(1 << n, -1, dtype=np.int64)
-        rank[masks] = np.arange(len(masks))
-        # Keys: full runner sets, and the open columns of any live position.
-        full = (1 << n) - 1
-        keys = {sum(1 << i for i in cols) for cols in combinations(range(n), r)}
-        for missing in range(board.closed_most + 1):
-            keys |= {full - sum(1 << i for i in cols) for cols in combinations(range(n), missing)}
-        catalog = board.variant.catalog
-        total = catalog.total
-        key_slot = np.full(1 << n, -1, dtype=np.int64)
-        slot_start, weights, class_start, group_kind = [0], [], [0], []
-        kinds: dict[tuple[int, ...], int] = {}
-        shapes: dict[tuple[int, ...], int] = {}
-        choice_tables: list[int] = []
-        kind_table: list[int] = []
-        for slot, key in enumerate(sorted(keys)):
-            key_slot[key] = slot
-            merged: dict[tuple[tuple[int, ...], ...], int] = {}
-            for groups, weight in zip(catalog.groups, catalog.weights, strict=True):
-                kept = {
-                    tuple(sorted(c - 2 for c in group if key >> (c - 2) & 1)) for group in groups
-                } - {()}
-                signature = tuple(sorted(kept))
-                merged[signature] = merged.get(signature, 0) + weight
-            for signature, weight in sorted(merged.items()):
-                weights.append(weight / total)
-                for group in signature:
-                    if group not in kinds:
-                        kinds[group] = len(kinds)
-                        shape = shape_of(group)
-                        if shape not in shapes:
-                            shapes[shape] = len(choice_tables)
-                            choice_tables += choice_table(shape)
-                        kind_table.append(shapes[shape])
-                    group_kind.append(kinds[group])
-                class_start.append(len(group_kind))
-            slot_start.append(len(weights))
-        return RollClasses(
-            runner_masks=np.array(masks, dtype=np.int64),
-            mask_rank=rank,
-            key_slot=key_slot,
-            slot_start=np.array(slot_start, dtype=np.int64),
-            class_weight=np.array(weights, dtype=np.float64),
-            class_start=np.array(class_start, dtype=np.int64),
-            group_kind=np.array(group_kind, dtype=np.int64),
-            mask_cols=np.array(
-                [[i for i in range(n) if m >> i & 1] + [-1] * (max(r, 1) - m.bit_count()) for m in masks],
-                dtype=np.int64,
-            ).reshape(len(masks), max(r, 1)),
-            kind_len=np.array([len(k) for k in kinds], dtype=np.int64),
-            kind_cols=np.array([k + (-1,) * (3 - len(k)) for k in kinds], dtype=np.int64).reshape(-1, 3),
-            kind_table=np.array(kind_table, dtype=np.int64),
-            choice_tables=np.array(choice_tables, dtype=np.int64),
-        )
+    n, r = board.columns, board.runners
+    masks = sorted(
+        (m for m in range(1 << n) if m.bit_count() <= r), key=lambda m: (m.bit_count(), m)
+    )
+    rank = np.full(1 << n, -1, dtype=np.int64)
+    rank[masks] = np.arange(len(masks))
+    # Keys: full runner sets, and the open columns of any live position.
+    full = (1 << n) - 1
+    keys = {sum(1 << i for i in cols) for cols in combinations(range(n), r)}
+    for missing in range(board.closed_most + 1):
+        keys |= {full - sum(1 << i for i in cols) for cols in combinations(range(n), missing)}
+    catalog = board.variant.catalog
+    total = catalog.total
+    key_slot = np.full(1 << n, -1, dtype=np.int64)
+    slot_start, weights, class_start, group_kind = [0], [], [0], []
+    kinds: dict[tuple[int, ...], int] = {}
+    shapes: dict[tuple[int, ...], int] = {}
+    choice_tables: list[int] = []
+    kind_table: list[int] = []
+    for slot, key in enumerate(sorted(keys)):
+        key_slot[key] = slot
+        merged: dict[tuple[tuple[int, ...], ...], int] = {}
+        for groups, weight in zip(catalog.groups, catalog.weights, strict=True):
+            kept = {
+                tuple(sorted(c - 2 for c in group if key >> (c - 2) & 1)) for group in groups
+            } - {()}
+            signature = tuple(sorted(kept))
+            merged[signature] = merged.get(signature, 0) + weight
+        for signature, weight in sorted(merged.items()):
+            weights.append(weight / total)
+            for group in signature:
+                if group not in kinds:
+                    kinds[group] = len(kinds)
+                    shape = shape_of(group)
+                    if shape not in shapes:
+                        shapes[shape] = len(choice_tables)
+                        choice_tables += choice_table(shape)
+                    kind_table.append(shapes[shape])
+                group_kind.append(kinds[group])
+            class_start.append(len(group_kind))
+        slot_start.append(len(weights))
+    return TurnRules(
+        runners=board.runners,
+        step_limit=board.step_limit,
+        runner_masks=np.array(masks, dtype=np.int64),
+        mask_rank=rank,
+        key_slot=key_slot,
+        slot_start=np.array(slot_start, dtype=np.int64),
+        class_weight=np.array(weights, dtype=np.float64),
+        class_start=np.array(class_start, dtype=np.int64),
+        group_kind=np.array(group_kind, dtype=np.int64),
+        mask_cols=np.array(
+            [[i for i in range(n) if m >> i & 1] + [-1] * (max(r, 1) - m.bit_count()) for m in masks],
+            dtype=np.int64,
+        ).reshape(len(masks), max(r, 1)),
+        kind_len=np.array([len(k) for k in kinds], dtype=np.int64),
+        kind_cols=np.array([k + (-1,) * (3 - len(k)) for k in kinds], dtype=np.int64).reshape(-1, 3),
+        kind_table=np.array(kind_table, dtype=np.int64),
+        choice_tables=np.array(choice_tables, dtype=np.int64),
+    )

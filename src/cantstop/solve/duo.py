@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cantstop.core.state import State
 from cantstop.core.variant import Variant, variant_spec
-from cantstop.solve.board import Board, board_of, variant_of
+from cantstop.solve.board import Board, board_of, steps_taken, variant_of
+from cantstop.solve.bundles import PositionCodes, TurnRules
 from cantstop.solve.errors import SolveError
 from cantstop.solve.layer import ALONE, FINISHED, SOLVED, WON, Layer
 
@@ -32,7 +33,7 @@ PLAYER_COUNTS = (1, 2)  # what `board_for` solves; three or more players are ref
 
 
 def duo_key(variant: Variant) -> str:
-    """The spec a two-player table is filed under: the variant's rules, whatever player counts it allows."""
+    """The spec a two-player value file is filed under: the variant's rules, whatever player counts it allows."""
     return variant_spec(variant.with_options(min_players=1, max_players=4))
 
 
@@ -167,7 +168,7 @@ class DuoBoard(Board):
         """As alone, with two turns' worth of in-turn values per thread (a position and its mirror)."""
         return super().memory_bytes(2 * threads, layers)
 
-    def turns(self) -> tuple[Any, ...]:
+    def position_codes(self) -> PositionCodes:
         """The kernels' view of every position's turn (see `kernels.turn_of`)."""
         import numpy as np
 
@@ -184,7 +185,7 @@ class DuoBoard(Board):
                     seen = column.handed_on(code, d)
                     code_weight[i, code, d] = BLOCKED if seen < 0 else seen * stride
         radix = np.array([h * h + 2 for h in self.heights], np.int64)
-        return np.array(self.strides, np.int64), radix, code_room, code_weight
+        return PositionCodes(np.array(self.strides, np.int64), radix, code_room, code_weight)
 
     def layer(self, number: int) -> Layer:
         """The pairs of layer `number`: one position of each, with its mirror, in ascending order."""
@@ -239,13 +240,13 @@ class DuoBoard(Board):
         return Layer(number, order[keep], kind[keep], mirror[keep], work[keep], pairs=True)
 
     def solve_chunk(
-        self, layer: Layer, start: int, stop: int, values: FloatArray, rules: tuple[Any, ...], threads: int
+        self, layer: Layer, start: int, stop: int, values: FloatArray, rules: TurnRules, threads: int
     ) -> FloatArray:
         from cantstop.solve import kernels
 
         found: FloatArray = kernels.solve_pairs(
             layer.order[start:stop], layer.kind[start:stop], layer.mirror[start:stop], values, rules,
-            self._turns, self.most_local, threads,
+            self.codes, self.most_local, threads,
         )
         return found
 
@@ -261,6 +262,28 @@ class DuoBoard(Board):
             b = column.height if owner == other else 0 if owner == me else state.pieces[other][c]
             index += column.code(a, b) * stride
         return index
+
+    def parse_position(self, text: str) -> int:
+        """The index of the position written `text`: the mover's progress per column and the rival's,
+        joined by '/' ('0.1.0.2.0/1.0.0.0.0'). Raises SolveError naming what is wrong."""
+        mover, slash, rival = text.partition("/")
+        if not slash:
+            zeros = ".".join("0" for _ in self.heights)
+            raise SolveError(f"{text!r}: give the mover's and the rival's progress joined by '/', e.g. {zeros}/{zeros}")
+        progress = self.parse_progress(mover), self.parse_progress(rival)
+        try:
+            return self.index_of(*progress)
+        except SolveError as error:
+            raise SolveError(f"{text!r}: {error}") from None
+
+    def turn_position(self, state: State) -> tuple[int, list[int]]:
+        """The index of the position the turn of `state` started from (the mover's view) and the
+        steps taken so far in each column."""
+        return self.position_index(state), steps_taken(state)
+
+    def bust_index(self, index: int) -> int:
+        """A bust hands the same position to the rival: its mirror."""
+        return self.mirror_index(index)
 
     def mirror_index(self, index: int) -> int:
         total = 0
@@ -311,7 +334,7 @@ def board_for(spec_or_variant: str | Variant, players: int = 1) -> Board:
     if board.anchors > MOST_ANCHORS:
         raise SolveError(
             f"{board.key} is too large to solve for two players: {board.anchors:,} positions, "
-            f"the solver takes at most {MOST_ANCHORS:,} (a table of {MOST_ANCHORS * 8 >> 30} GiB); "
+            f"the solver takes at most {MOST_ANCHORS:,} (a value file of {MOST_ANCHORS * 8 >> 30} GiB); "
             "try shorter columns, e.g. classic+heights=1.1.2.2.2.3.2.2.2.1.1"
         )
     return board

@@ -2,10 +2,10 @@
 
 The anchors of one layer depend only on the layers above, so a layer splits into
 parts (contiguous runs of its solving order, of about equal work) that any process
-can solve from the table file alone: `solve_part` opens the table read-only,
+can solve from the value file alone: `solve_part` opens the file read-only,
 solves its anchors and returns their values; the solver writes them into the
-table. In this process (`LocalParts`) that proves the parts independent; on a Ray
-cluster (`RayParts`) every node must read the same table file at the same path (a
+file. In this process (`LocalParts`) that proves the parts independent; on a Ray
+cluster (`RayParts`) every node must read the same value file at the same path (a
 shared file system), which the solver flushes after every layer.
 """
 
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 
 class Workers(Protocol):
-    def solve(self, board: Board, table: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
-        """Solve `layer` from `position` into `table`; yields how far it is done without a gap."""
+    def solve(self, board: Board, target: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
+        """Solve `layer` from `position` into the value file `target`; yields how far it is done without a gap."""
         ...
 
 
@@ -55,14 +55,14 @@ def spans(layer: Layer, position: int, count: int) -> list[Span]:
 
 
 def collect(
-    table: ValueFile, layer: Layer, parts: list[Span], results: Iterable[tuple[int, npt.NDArray[np.float64]]]
+    target: ValueFile, layer: Layer, parts: list[Span], results: Iterable[tuple[int, npt.NDArray[np.float64]]]
 ) -> Iterator[int]:
     """Write each finished part's values; yields the end of the run of parts done from the start."""
     finished = [False] * len(parts)
     ready = 0
-    for i, values in results:
+    for i, found in results:
         start, stop = parts[i]
-        layer.store(table.values, start, stop, values)
+        layer.store(target.values, start, stop, found)
         finished[i] = True
         while ready < len(parts) and finished[ready]:
             ready += 1
@@ -76,12 +76,12 @@ class LocalParts:
 
     count: int
 
-    def solve(self, board: Board, table: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
+    def solve(self, board: Board, target: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
         parts = spans(layer, position, self.count)
         results = (
-            (i, solve_part(board, table.path, layer, span, threads)) for i, span in enumerate(parts)
+            (i, solve_part(board, target.path, layer, span, threads)) for i, span in enumerate(parts)
         )
-        return collect(table, layer, parts, results)
+        return collect(target, layer, parts, results)
 
 
 @dataclass(frozen=True)
@@ -91,13 +91,13 @@ class RayParts:
     address: str
     count: int
 
-    def solve(self, board: Board, table: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
+    def solve(self, board: Board, target: ValueFile, layer: Layer, position: int, threads: int) -> Iterator[int]:
         ray = connect(self.address, threads, "cantstop solve --ray")
         task: Any = ray.remote(num_cpus=1)(solve_part)
         parts = spans(layer, position, self.count)
-        path = table.path.resolve()
+        path = target.path.resolve()
         pending = {task.remote(board, path, layer.slice(*span), (0, span[1] - span[0]), 1): i for i, span in enumerate(parts)}
-        return collect(table, layer, parts, _as_done(ray, pending))
+        return collect(target, layer, parts, _as_done(ray, pending))
 
 
 def _as_done(ray: Any, pending: dict[Any, int]) -> Iterator[tuple[int, npt.NDArray[np.float64]]]:

@@ -7,7 +7,7 @@ values are expected turns and a bust is worth the anchor's own value; against a
 rival they are the mover's chance of losing and a bust is worth the rival's chance
 of winning from the same position (its mirror).
 
-The values come from a solved table (optimal play), or alone from a fitted estimate
+The values come from a solved board's value file (optimal play), or alone from a fitted estimate
 (`Policy.estimated`): then the turn is still optimised exactly, against the
 estimate's values of the anchors a stop reaches, with the turn's own anchor worth
 the fixed point x = 1 + W(x) that Newton's method finds, as the solver does.
@@ -20,13 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cantstop.core.choices import Choice
 from cantstop.core.state import ROLL, STOP, Action, Phase, State
 from cantstop.core.variant import Variant
 from cantstop.solve.board import Board
-from cantstop.solve.duo import DuoBoard, board_for
+from cantstop.solve.bundles import Estimate, TurnGraph, TurnRules
+from cantstop.solve.duo import board_for
 from cantstop.solve.errors import SolveError
 from cantstop.solve.value_file import ValueFile, default_path
 
@@ -46,81 +47,83 @@ class Turn:
     """The in-turn values of one position: state number -> a + b·x at the bust's worth x."""
 
     x: float
-    room: npt.NDArray[np.int64]
-    best_a: npt.NDArray[np.float64]
-    best_b: npt.NDArray[np.float64]
-    stops: npt.NDArray[np.float64]
-    offsets: npt.NDArray[np.int64]
+    graph: TurnGraph
+
+    @property
+    def stops(self) -> npt.NDArray[np.float64]:
+        """What stopping in each in-turn state is worth."""
+        return self.graph.stops
 
     def number(self, taken: Sequence[int], mask_rank: npt.NDArray[np.int64]) -> int:
         """The number of the in-turn state with `taken[c]` steps taken in column index c.
 
-        `mask_rank` is the roll classes' (`RollClasses.mask_rank`) the turn was laid out with.
+        `mask_rank` is the board's (`TurnRules.mask_rank`) the turn was laid out with.
         """
         mask, number, stride = 0, 0, 1
         for i, steps in enumerate(taken):
             if steps:
                 mask |= 1 << i
                 number += (steps - 1) * stride
-                stride *= int(self.room[i])
-        return number + int(self.offsets[mask_rank[mask]])
+                stride *= int(self.graph.room[i])
+        return number + int(self.graph.offsets[mask_rank[mask]])
 
     def after(self, number: int) -> float:
         """The value of in-turn state `number` after its decision, at the bust's worth x."""
-        return float(self.best_a[number] + self.best_b[number] * self.x)
+        return float(self.graph.best_a[number] + self.graph.best_b[number] * self.x)
 
 
 class Policy:
-    """The optimal policy of a solved board (a complete table), or alone the best turns against an estimate."""
+    """The optimal policy of a solved board (a complete value file), or alone the best turns against an estimate."""
 
-    def __init__(self, board: Board, table: ValueFile | None, estimate: tuple[Any, ...] | None = None) -> None:
-        if table is not None and not table.header.complete:
+    def __init__(self, board: Board, value_file: ValueFile | None, estimate: Estimate | None = None) -> None:
+        """Raises SolveError when the value file is only partly solved (the message says how to finish it)."""
+        if value_file is not None and not value_file.header.complete:
+            flag = "" if board.players == 1 else f" --players {board.players}"
             raise SolveError(
-                f"the table of {board.key} is only partly solved ({table.header.layers_done} of "
-                f"{table.header.layers} layers): run `cantstop solve {board.key}` to finish it"
+                f"the value file of {board.key} is only partly solved ({value_file.header.layers_done} of "
+                f"{value_file.header.layers} layers): run `cantstop solve '{board.key}'{flag}` to finish it"
             )
-        if (table is None) == (estimate is None):
-            raise ValueError("a policy reads a table or an estimate, one of them")
+        if (value_file is None) == (estimate is None):
+            raise ValueError("a policy reads a value file or an estimate, one of them")
         self.board = board
-        self.table = table
+        self.value_file = value_file
         self._estimate = estimate
         self._turns: OrderedDict[int, Turn] = OrderedDict()
 
     @staticmethod
-    def estimated(board: Board, estimate: tuple[Any, ...]) -> Policy:
+    def estimated(board: Board, estimate: Estimate) -> Policy:
         """Exact turns against fitted anchor values (see `kernels.estimated` for `estimate`)."""
         return Policy(board, None, estimate)
 
     @staticmethod
     def load(variant: Variant, path: Path | None = None, players: int = 1) -> Policy:
+        """The optimal policy of `variant` for `players` from its value file (by default the one in
+        the data folder). Raises SolveError when the board cannot be solved for that many players,
+        is not solved, or its file is refused (`ValueFile.open`, `Policy`)."""
         board = board_for(variant, players)
         path = path or default_path(board)
         if not path.exists():
             flag = "" if players == 1 else f" --players {players}"
             raise SolveError(
-                f"{board.key} is not solved for {players} player{'s' * (players > 1)} (no table at "
+                f"{board.key} is not solved for {players} player{'s' * (players > 1)} (no value file at "
                 f"{path}): run `cantstop solve {board.key}{flag}`"
             )
         return Policy(board, ValueFile.open(path, board))
 
     @cached_property
-    def _rules(self) -> tuple[Any, ...]:
+    def _rules(self) -> TurnRules:
         return self.board.rules()
-
-    @cached_property
-    def _kernel_turns(self) -> tuple[Any, ...]:
-        return self.board.turns()
 
     @cached_property
     def _values(self) -> npt.NDArray[np.float64]:
         import numpy as np
 
-        return np.asarray(self.table.values) if self.table is not None else np.zeros(1)
+        return np.asarray(self.value_file.values) if self.value_file is not None else np.zeros(1)
 
     def value(self, progress: tuple[int, ...]) -> float:
         """Alone: expected turns to finish from an anchor (0 once the game is won)."""
-        if self.table is not None:
-            return self.table.value(self.board.anchor_index(progress))
+        if self.value_file is not None:
+            return self.value_file.value(self.board.anchor_index(progress))
         return self.turn(self.board.anchor_index(progress)).x
 
     def turn(self, index: int) -> Turn:
@@ -134,70 +137,74 @@ class Policy:
         from cantstop.solve import kernels
 
         b, rules = self.board, self._rules
-        masks, mask_rank = rules[2], rules[3]
-        room = np.empty(b.columns, np.int64)
-        weights = np.empty((b.columns, self._kernel_turns[3].shape[2]), np.int64)
-        best_a, best_b, stops = (np.empty(b.most_local, np.float64) for _ in range(3))
-        offsets = np.empty(len(masks) + 1, np.int64)
-        kernels.turn_of(index, self._kernel_turns, room, weights)
-        kernels.layout(room, masks, offsets)
+        masks = rules.runner_masks
+        graph = kernels.new_graph(b.columns, len(masks), b.most_local)
+        weights = np.empty((b.columns, b.codes.code_weight.shape[2]), np.int64)
+        kernels.turn_of(index, b.codes, graph.room, weights)
+        kernels.layout(graph.room, masks, graph.offsets)
         values = self._values
-        if self.table is None:  # alone, the turn's own anchor: the fixed point against the estimated stops
+        if self._estimate is not None:  # alone, the turn's own anchor: the fixed point against the estimated stops
             progress = np.array(b.progress(index), dtype=np.int64)
-            kernels.fill_estimated_stops(progress, room, self._estimate, masks, offsets, stops)
+            kernels.fill_estimated_stops(progress, graph, self._estimate, masks)
             start = max(
-                kernels.estimated(progress, self._estimate), kernels.neighbour_bound(room, stops, mask_rank, offsets)
+                kernels.estimated(progress, self._estimate), kernels.neighbour_bound(graph, rules.mask_rank)
             )
-            x, _ = kernels.newton_alone(room, start, rules, stops, best_a, best_b, offsets, ESTIMATE_TOLERANCE)
+            x, _ = kernels.newton_alone(graph, start, rules, ESTIMATE_TOLERANCE)
         else:
-            kernels.fill_stops(room, weights, values, masks, offsets, stops)
-            # Alone a bust costs the anchor's value again; with a rival it hands the rival the mirror.
-            x = float(values[index] if b.players == 1 else values[self._duo.mirror_index(index)])
-            kernels.turn_pass(room, x, rules, stops, best_a, best_b, offsets)
-        turn = Turn(x, room, best_a, best_b, stops, offsets)
+            kernels.fill_stops(graph, weights, values, masks)
+            x = float(values[b.bust_index(index)])
+            kernels.turn_pass(graph, x, rules)
+        turn = Turn(x, graph)
         self._turns[index] = turn
         if len(self._turns) > max(4, _TURNS_BYTES // (24 * b.most_local)):
             self._turns.popitem(last=False)
         return turn
 
     @property
-    def _duo(self) -> DuoBoard:
-        assert isinstance(self.board, DuoBoard)
-        return self.board
+    def rules(self) -> TurnRules:
+        """What the kernels read of the board's rolls."""
+        return self._rules
+
+    def locate(self, state: State) -> tuple[int, list[int]]:
+        """The index of the position whose turn `state` is in, and the steps taken in each column."""
+        return self.board.turn_position(state)
+
+    def settled(self, index: int) -> Turn:
+        """The turn from `index` with every value at the turn's own x (an analysis reads them all).
+
+        Against an estimate, Newton's last pass ran at the x before the one it returned, so
+        a state's value and its decision can lag x by the tolerance; one more pass settles
+        them. From a value file x is the file's and the turn is settled already.
+        """
+        turn = self.turn(index)
+        if self._estimate is None:
+            return turn
+        import numpy as np
+
+        from cantstop.solve import kernels
+
+        graph = turn.graph._replace(best_a=np.empty_like(turn.graph.best_a), best_b=np.empty_like(turn.graph.best_b))
+        kernels.turn_pass(graph, turn.x, self._rules)
+        return Turn(turn.x, graph)
 
     def _after(self, turn: Turn, taken: list[int], choice: Choice) -> float:
         moved = list(taken)
         for column in choice:
             moved[column - 2] += 1
-        return turn.after(turn.number(moved, self._rules[3]))
-
-    def _position(self, state: State) -> tuple[int, list[int]]:
-        """The index of the turn's position and the steps taken so far in each column."""
-        b = self.board
-        me = state.seat
-        if isinstance(b, DuoBoard):
-            rival = state.pieces[1 - me]
-            taken = [
-                0 if not r else r - p - (1 if b.variant.skip and p < t < r else 0)
-                for r, p, t in zip(state.runners[2:], state.pieces[me][2:], rival[2:], strict=True)
-            ]
-            return b.position_index(state), taken
-        progress = tuple(state.pieces[0][2:])
-        taken = [r - p if r else 0 for r, p in zip(state.runners[2:], progress, strict=True)]
-        return b.anchor_index(progress), taken
+        return turn.after(turn.number(moved, self._rules.mask_rank))
 
     def action(self, state: State) -> Action:
         """The optimal action of a state in CHOOSE or DECIDE phase, for the board's player count."""
         if state.num_players != self.board.players:
             raise SolveError(
-                f"this table is for {self.board.players}-player games; this game has {state.num_players} players"
+                f"this value file is for {self.board.players}-player games; this game has {state.num_players} players"
             )
-        index, taken = self._position(state)
+        index, taken = self.locate(state)
         turn = self.turn(index)
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():
                 return ROLL
-            number = turn.number(taken, self._rules[3])
+            number = turn.number(taken, self._rules.mask_rank)
             return ROLL if turn.after(number) < turn.stops[number] else STOP
         if state.phase is not Phase.CHOOSE:
             raise SolveError(f"the optimal bot acts in CHOOSE or DECIDE, not {state.phase.name}")

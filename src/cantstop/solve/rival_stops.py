@@ -6,38 +6,51 @@ players (`cantstop.bots.learned_value`, its numpy twin: a test holds them equal)
 that value is evaluated for every in-turn state of a turn at once. The players are
 ordered from the one who moves after the stop; the mover is last.
 
-`value` is the model as plain arrays: (coef, exact turns table, its strides, the
-expert2 estimate (worth, knots, settings)) — see `Turns` for the two kinds of turns.
+`value` is the model as plain arrays (`LearnedValue`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from cantstop.solve.bundles import Estimate
 from cantstop.solve.kernels import decode, estimated, jit, uncounted
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 # Features, in `learned_value.FEATURES`' order.
 _TURNS, _SQUARED, _ROOT, _CLAIMS, _CANNOT, _WAITS = range(6)
 
 
+class LearnedValue(NamedTuple):
+    """A board's learned value (`learned_value.Model`) as the kernel reads it: the weights of its
+    features, and a player's expected turns alone (`Turns`): the solitaire solver's values by
+    anchor index (`solved`, with the anchor `strides`), or where those are empty the `estimate`."""
+
+    coef: npt.NDArray[np.float64]
+    solved: npt.NDArray[np.float64]
+    strides: npt.NDArray[np.int64]
+    estimate: Estimate
+
+
 @uncounted
-def turns_of(space: Any, value: Any) -> float:
+def turns_of(space: Any, value: LearnedValue) -> float:
     """A player's expected turns alone at progress `space` (`Turns.of`)."""
-    table, strides, estimate = value[1], value[2], value[3]
-    if table.shape[0] > 0:
+    if value.solved.shape[0] > 0:
         index = 0
         for i in range(space.shape[0]):
-            index += space[i] * strides[i]
-        return float(table[index])
-    return estimated(space, estimate)
+            index += space[i] * value.strides[i]
+        return float(value.solved[index])
+    return estimated(space, value.estimate)
 
 
 @uncounted
-def score(space: Any, claims: int, lost: int, waits: int, to_win: int, value: Any) -> float:
+def score(space: Any, claims: int, lost: int, waits: int, to_win: int, value: LearnedValue) -> float:
     """One player's score (`Model.score`): `lost` columns claimed by others, `waits` turns before moving."""
-    coef = value[0]
+    coef = value.coef
     t = turns_of(space, value)
     s = coef[_TURNS] * t + coef[_SQUARED] * t * t / 10 + coef[_ROOT] * np.sqrt(t) + coef[_CLAIMS] * claims
     if space.shape[0] - lost < to_win:
@@ -49,7 +62,7 @@ def score(space: Any, claims: int, lost: int, waits: int, to_win: int, value: An
 
 @jit
 def fill_rival_stops(
-    progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: Any,
+    progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: LearnedValue,
     stops: Any, todo: Any,
 ) -> None:
     """stops[s]: the mover's chance to lose after stopping in in-turn state s (0: the stop wins).
@@ -66,7 +79,7 @@ def fill_rival_stops(
 
 @uncounted
 def _fill(
-    progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: Any,
+    progress: Any, owner: Any, heights: Any, room: Any, masks: Any, offsets: Any, to_win: int, value: LearnedValue,
     stops: Any, todo: Any, work: Any, floats: Any,
 ) -> None:
     """`fill_rival_stops` in the work space `work` (ints) and `floats`, allocating nothing."""

@@ -1,4 +1,4 @@
-"""Solving a board layer by layer into its table, with resume, progress and a plan first."""
+"""Solving a board layer by layer into its value file, with resume, progress and a plan first."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ class Plan:
             f"{b.key}{players}: {b.anchors:,} {unit} ({b.live_anchors:,} with the game still on) "
             f"in {b.layers} layers, {b.states:,} in-turn states\n"
             f"needs {mib(self.memory)} of memory ({mib(self.memory_free)} available) and "
-            f"{mib(self.disk)} of disk ({mib(self.disk_free)} free); table: {self.path}"
+            f"{mib(self.disk)} of disk ({mib(self.disk_free)} free); value file: {self.path}"
         )
 
     def refusal(self) -> str | None:
@@ -79,12 +79,12 @@ class Plan:
         if self.memory > self.memory_free:
             return f"not enough memory: the solve needs {mib(self.memory)}, {mib(self.memory_free)} is available"
         if self.disk > self.disk_free:
-            return f"not enough disk: the table needs {mib(self.disk)}, {mib(self.disk_free)} is free"
+            return f"not enough disk: the value file needs {mib(self.disk)}, {mib(self.disk_free)} is free"
         return None
 
 
 CHUNK_SECONDS = 1.0  # work per kernel call when solving in place: the grain of progress and Ctrl-C
-CHECKPOINT_SHARE = 0.1  # most of the time saving resume points may take (checksumming the table)
+CHECKPOINT_SHARE = 0.1  # most of the time saving resume points may take (checksumming the value file)
 
 Progress = Callable[[float, float], None]  # (work done, total work)
 
@@ -98,10 +98,10 @@ def solve(
     layers: tuple[int, int] | None = None,
     workers: Workers | None = None,
 ) -> ValueFile:
-    """Solve `board` into the table at `path`, resuming a table already there.
+    """Solve `board` into the value file at `path`, resuming one already there.
 
     `layers` (first, stop) solves only those layers, counted from the most advanced,
-    once the ones above are in the table. `workers` hands each layer out in
+    once the ones above are in the file. `workers` hands each layer out in
     independent parts (`LocalParts`, or `RayParts` for a cluster) instead of solving
     it in place; the values come out the same to the bit.
 
@@ -120,21 +120,21 @@ def solve(
     reason = plan.refusal()
     if reason:
         raise SolveError(f"cannot solve {board.key}: {reason}")
-    table = ValueFile.create(path, board, board.layers) if restart or not path.exists() else ValueFile.open(path, board, True)
-    done = table.header.layers_done
+    target = ValueFile.create(path, board, board.layers) if restart or not path.exists() else ValueFile.open(path, board, True)
+    done = target.header.layers_done
     if done < first:
         raise SolveError(
             f"layers {first}:{stop} of {board.key} need the {first} layers above them, but the "
-            f"table at {path} has {done}: solve layers {done}:{first} first"
+            f"value file at {path} has {done}: solve layers {done}:{first} first"
         )
     if done >= stop:
-        return table
+        return target
     import numba
 
     numba.set_num_threads(threads)
     with _terminate_as_interrupt():
-        _run(board, table, stop, threads, progress, workers)
-    return table
+        _run(board, target, stop, threads, progress, workers)
+    return target
 
 
 @contextmanager
@@ -155,20 +155,20 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _run(
-    board: Board, table: ValueFile, stop: int, threads: int, progress: Progress | None, workers: Workers | None
+    board: Board, target: ValueFile, stop: int, threads: int, progress: Progress | None, workers: Workers | None
 ) -> None:
-    """Solve from the table's resume point through layer `stop` - 1."""
+    """Solve from the value file's resume point through layer `stop` - 1."""
     import numpy as np
 
-    values = np.asarray(table.values)
-    first = table.header.layers_done
+    values = np.asarray(target.values)
+    first = target.header.layers_done
     layer_work = [work for _, work in board.layer_sizes]
     total = float(sum(layer_work[first:stop]))
     before = 0.0  # work of the layers finished in this run
-    number, position = first, table.header.anchors_done
+    number, position = first, target.header.anchors_done
     now = time.monotonic()
-    clock = _Clock(now, now, table.checksum_seconds)
-    table.begin_writing()
+    clock = _Clock(now, now, target.checksum_seconds)
+    target.begin_writing()
     try:
         while number < stop:
             layer = board.layer(number)
@@ -176,7 +176,7 @@ def _run(
             steps = (
                 _in_place(board, layer, values, threads, position, cumulative)
                 if workers is None
-                else workers.solve(board, table, layer, position, threads)
+                else workers.solve(board, target, layer, position, threads)
             )
             for position in steps:
                 if progress is not None:
@@ -184,16 +184,16 @@ def _run(
             layer.copy_mirrors(values)
             number, position, before = number + 1, 0, before + layer_work[layer.number]
             if number < board.layers:
-                clock = _between_layers(table, number, clock, workers is not None)
+                clock = _between_layers(target, number, clock, workers is not None)
     finally:
-        _checkpoint(table, number, position, clock)
+        _checkpoint(target, number, position, clock)
 
 
 def _in_place(
     board: Board, layer: Layer, values: npt.NDArray[np.float64], threads: int, position: int,
     cumulative: npt.NDArray[np.float64],
 ) -> Iterator[int]:
-    """Solve the layer from `position` into the table, about a second of work per kernel call."""
+    """Solve the layer from `position` into the value file, about a second of work per kernel call."""
     import numpy as np
 
     rules = board.rules()
@@ -218,31 +218,31 @@ class _Clock:
     checksum_seconds: float  # how long saving it took
 
 
-def _between_layers(table: ValueFile, layers_done: int, clock: _Clock, parts: bool) -> _Clock:
+def _between_layers(target: ValueFile, layers_done: int, clock: _Clock, parts: bool) -> _Clock:
     """A layer is done: save a resume point unless that would take too large a share of the time.
 
-    Saving checksums the whole table (a minute and a half on the full board's 55 GiB),
-    so big tables save one only every so often. Solving in parts, the values are
+    Saving checksums the whole file (a minute and a half on the full board's 55 GiB),
+    so big ones save one only every so often. Solving in parts, the values are
     flushed to the file every layer all the same, for workers that read it.
     """
     now = time.monotonic()
     if clock.checksum_seconds <= CHECKPOINT_SHARE * (now - clock.saved):
-        clock = _checkpoint(table, layers_done, 0, clock)
-        table.begin_writing()
+        clock = _checkpoint(target, layers_done, 0, clock)
+        target.begin_writing()
     elif parts:
-        table.flush()
+        target.flush()
     return clock
 
 
-def _checkpoint(table: ValueFile, layers_done: int, anchors_done: int, clock: _Clock) -> _Clock:
+def _checkpoint(target: ValueFile, layers_done: int, anchors_done: int, clock: _Clock) -> _Clock:
     """Save the resume point and the time spent; returns the clock restarted."""
     now = time.monotonic()
     header = replace(
-        table.header,
+        target.header,
         layers_done=layers_done,
         anchors_done=anchors_done,
-        seconds=table.header.seconds + now - clock.started,
+        seconds=target.header.seconds + now - clock.started,
     )
-    table.save(header)
+    target.save(header)
     saved = time.monotonic()
-    return _Clock(saved, saved, table.checksum_seconds)
+    return _Clock(saved, saved, target.checksum_seconds)

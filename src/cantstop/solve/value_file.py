@@ -1,12 +1,15 @@
 """The value file on disk: a header, then one float64 per position (numpy memmap).
 
 The header (`HEADER_BYTES`, JSON after a magic line) names the variant, the player
-count, the sizes,
-how far the solve got (layers finished from the top, anchors finished in the next
-layer) and a checksum of the values. Opening checks all of it: a table of another
-variant, a truncated file or values that do not match their checksum are refused,
-never read. While a solve writes, the header says so; a run killed outright leaves
-that mark, and the table is refused until it is solved again from scratch.
+count, the sizes, how far the solve got (layers finished from the top, anchors finished
+in the next layer) and a checksum of the values. Opening checks all of it: a value file
+of another variant or player count, a truncated file or values that do not match their
+checksum are refused, never read. While a solve writes, the header says so; a run
+killed outright leaves that mark, and the file is refused until it is solved again from
+scratch.
+
+Value files were called tables before (`KEY.table`, magic line `cantstop-solve-table`):
+such a file is read as it is, under its old name, with the same checks.
 """
 
 from __future__ import annotations
@@ -40,9 +43,12 @@ class Layout(Protocol):
     @property
     def players(self) -> int: ...
 
-MAGIC = b"cantstop-solve-table\n"
+MAGIC = b"cantstop-value-file\n"
+LEGACY_MAGIC = b"cantstop-solve-table\n"  # the same format, written before value files had their name
 FORMAT = 1
 HEADER_BYTES = 4096
+SUFFIX = ".values"
+LEGACY_SUFFIX = ".table"
 
 
 @dataclass(frozen=True)
@@ -67,26 +73,29 @@ class Header:
         text = json.dumps(asdict(self), sort_keys=True).encode()
         data = MAGIC + text + b"\n"
         if len(data) > HEADER_BYTES:
-            raise SolveError(f"table header too long ({len(data)} bytes) for {self.key!r}")
+            raise SolveError(f"value file header too long ({len(data)} bytes) for {self.key!r}")
         return data.ljust(HEADER_BYTES, b" ")
 
     @staticmethod
     def decode(data: bytes, path: Path) -> Header:
-        if not data.startswith(MAGIC):
-            raise SolveError(f"{path} is not a solver table (no table header)")
+        magic = next((m for m in (MAGIC, LEGACY_MAGIC) if data.startswith(m)), None)
+        if magic is None:
+            raise SolveError(f"{path} is not a value file of the solver (no value file header)")
         try:
-            fields = json.loads(data[len(MAGIC) :].decode())
+            fields = json.loads(data[len(magic) :].decode())
             fields["heights"] = tuple(fields["heights"])
             header = Header(**fields)
         except (ValueError, TypeError, KeyError) as error:
-            raise SolveError(f"{path}: damaged table header ({error})") from None
+            raise SolveError(f"{path}: damaged value file header ({error}); solve again with --restart") from None
         if header.format != FORMAT:
-            raise SolveError(f"{path}: table format {header.format}, this solver reads {FORMAT}")
+            raise SolveError(
+                f"{path}: value file format {header.format}, this solver reads {FORMAT}; solve again with --restart"
+            )
         return header
 
 
 def data_folder() -> Path:
-    """Where tables go unless told otherwise: the user's data folder for cantstop."""
+    """Where value files go unless told otherwise: the user's data folder for cantstop."""
     from platformdirs import user_data_path
 
     override = os.environ.get("CANTSTOP_SOLVE_DIR")
@@ -94,12 +103,23 @@ def data_folder() -> Path:
 
 
 def default_path(board: Layout) -> Path:
-    return data_folder() / file_name(board.key, board.players)
+    """The board's value file in the data folder: `file_name`, or the file of its old name when
+    only that one is there (it is read, and a solve resumes it, where it is)."""
+    path = data_folder() / file_name(board.key, board.players)
+    legacy = path.with_suffix(LEGACY_SUFFIX)
+    return legacy if legacy.exists() and not path.exists() else path
 
 
 def file_name(key: str, players: int = 1) -> str:
     """The file of a variant's values: its key, and the player count when there are rivals."""
-    return re.sub(r"[^A-Za-z0-9.=+_-]", "_", key) + ("" if players == 1 else f".{players}p") + ".table"
+    return re.sub(r"[^A-Za-z0-9.=+_-]", "_", key) + ("" if players == 1 else f".{players}p") + SUFFIX
+
+
+def value_files(folder: Path) -> list[Path]:
+    """The value files in `folder`, of either name, by name."""
+    if not folder.is_dir():
+        return []
+    return sorted(path for suffix in (SUFFIX, LEGACY_SUFFIX) for path in folder.glob(f"*{suffix}"))
 
 
 def checksum(path: Path) -> str:
@@ -107,7 +127,7 @@ def checksum(path: Path) -> str:
 
     Holes of a sparse file (layers not solved yet) are hashed as the zeros they read
     as, without reading them, and the pages read are dropped from the cache: the full
-    board's table is larger than most machines' memory.
+    board's value file is larger than most machines' memory.
     """
     digest = hashlib.blake2b(digest_size=16)
     block = 1 << 22
@@ -157,9 +177,9 @@ def read_header(path: Path) -> Header:
         with path.open("rb") as file:
             data = file.read(HEADER_BYTES)
     except OSError as error:
-        raise SolveError(f"cannot read table {path}: {error.strerror}") from None
+        raise SolveError(f"cannot read value file {path}: {error.strerror}") from None
     if len(data) < HEADER_BYTES:
-        raise SolveError(f"{path} is truncated: shorter than a table header")
+        raise SolveError(f"{path} is truncated: shorter than a value file header; solve again with --restart")
     return Header.decode(data.rstrip(b" "), path)
 
 
@@ -174,10 +194,10 @@ class ValueFile:
 
     @staticmethod
     def create(path: Path, board: Layout, layers: int) -> ValueFile:
-        """A fresh table for `board`, with its header written.
+        """A fresh value file for `board`, with its header written.
 
         The values start as a sparse file of zeros: no disk is used until layers are
-        solved (the full board's table is 55 GiB). The header says which are solved,
+        solved (the full board's file is 55 GiB). The header says which are solved,
         and the solver reads an anchor only once its layer is.
         """
         import numpy as np
@@ -191,15 +211,20 @@ class ValueFile:
             file.write(header.encode())
             file.truncate(HEADER_BYTES + 8 * board.anchors)
         values = np.memmap(partial, np.float64, "r+", HEADER_BYTES, (board.anchors,))
-        table = ValueFile(partial, header, values)
-        table.save(header)
+        made = ValueFile(partial, header, values)
+        made.save(header)
         partial.replace(path)
-        table.path = path
-        return table
+        made.path = path
+        return made
 
     @staticmethod
     def open(path: Path, board: Layout, writable: bool = False) -> ValueFile:
-        """The table at `path` for `board`, after checking header, size and checksum."""
+        """The value file at `path` for `board`, after checking header, size and checksum.
+
+        Raises SolveError when the file is not `board`'s (another variant or player count), is
+        truncated or padded, its header is damaged, its values fail their checksum, or it was
+        being written when its solve was killed; each message says what to do.
+        """
         import numpy as np
 
         header = _checked_header(path, board)
@@ -210,15 +235,17 @@ class ValueFile:
             )
         started = time.monotonic()
         if checksum(path) != header.checksum:
-            raise SolveError(f"{path} is corrupt: its values do not match the header's checksum")
+            raise SolveError(
+                f"{path} is corrupt: its values do not match the header's checksum; solve again with --restart"
+            )
         values = np.memmap(path, np.float64, "r+" if writable else "r", HEADER_BYTES, (header.anchors,))
         return ValueFile(path, header, values, time.monotonic() - started)
 
     @staticmethod
     def open_view(path: Path, board: Layout) -> ValueFile:
-        """The table as a worker of a running solve reads it: read-only, header and size checked.
+        """The value file as a worker of a running solve reads it: read-only, header and size checked.
 
-        The solve that hands out the work holds the table open for writing (its header
+        The solve that hands out the work holds the file open for writing (its header
         says so) and checked its checksum when it opened it; a worker only reads the
         layers above its own and returns the values it finds.
         """
@@ -258,18 +285,22 @@ class ValueFile:
 def _checked_header(path: Path, board: Layout) -> Header:
     """The header at `path`, refused unless it is `board`'s and the file has every value."""
     header = read_header(path)
+    flag = "" if board.players == 1 else f" --players {board.players}"
+    own = f"solve its own with `cantstop solve '{board.key}'{flag}`"
     if header.players != board.players:
         raise SolveError(
-            f"{path} holds a {header.players}-player table of {header.key!r}, not the "
-            f"{board.players}-player table of {board.key!r}"
+            f"{path} holds the {header.players}-player values of {header.key!r}, not the "
+            f"{board.players}-player values of {board.key!r}: {own}"
         )
     if header.key != board.key or header.heights != board.heights or header.anchors != board.anchors:
         raise SolveError(
-            f"{path} holds the table of {header.key!r} ({header.anchors} anchors), "
-            f"not of {board.key!r} ({board.anchors} anchors)"
+            f"{path} holds the values of {header.key!r} ({header.anchors} anchors), "
+            f"not of {board.key!r} ({board.anchors} anchors): {own}"
         )
     expected = HEADER_BYTES + 8 * header.anchors
     size = path.stat().st_size
     if size != expected:
-        raise SolveError(f"{path} is truncated or padded: {size} bytes, a full table has {expected}")
+        raise SolveError(
+            f"{path} is truncated or padded: {size} bytes, a full value file has {expected}; solve again with --restart"
+        )
     return header
