@@ -31,6 +31,8 @@ PAGES = {
     "sign-in": Page("Sign in — Can't Stop", "account", "list-page"),
     "sign-up": Page("Sign up — Can't Stop", "account", "list-page"),
     "account": Page("Your account — Can't Stop", "account", "list-page"),
+    "tournaments": Page("Tournaments — Can't Stop", "tournaments", "list-page"),
+    "tournament": Page("Tournament — Can't Stop", "tournament", "list-page"),
 }
 
 
