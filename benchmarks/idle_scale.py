@@ -228,7 +228,12 @@ class Run:
         assert self.server is not None
         say(f"load test {label}: {self.args.connections} clients, {self.args.seconds:g} s")
         cpu_start = cpu_seconds(self.server.pid)
-        load, elapsed = await play(self.url, self.args.connections, self.args.seconds, self.args.pace, self.args.seed)
+        try:
+            load, elapsed = await play(self.url, self.args.connections, self.args.seconds, self.args.pace, self.args.seed)
+        except (OSError, TimeoutError) as error:  # a client could not connect: no figure of this test can be trusted
+            self.alive()
+            say(f"load test {label} failed: {error!r}")
+            return {"label": label, "failed": repr(error)}
         cpu_end = cpu_seconds(self.server.pid)
         self.alive()
         found = latency(load, elapsed)
@@ -257,11 +262,13 @@ class Run:
             with_games = await self.settled()
             async with httpx.AsyncClient(base_url=self.url) as http:
                 held_with_games = await held_games(http)
+            say(f"RSS {with_games:.0f} MiB with the games ({settled_after_load:.0f} before), {held_with_games} held in memory")
             say(f"opening {args.active} games as their players ({2 * args.active} sockets)")
             sockets = await self.open_sockets(games[len(games) - args.active:])  # written into the database: read back when opened
             with_sockets = await self.settled()
             async with httpx.AsyncClient(base_url=self.url) as http:
                 held_with_sockets = await held_games(http)
+            say(f"RSS {with_sockets:.0f} MiB with the sockets, {held_with_sockets} held in memory")
             loads.append(await self.load(f"beside {args.games} waiting games, {args.active} of them open ({len(sockets)} sockets)"))
             still_open = sum(1 for ws in sockets if ws.state.name == "OPEN")
             peak = peak_mib(self.server.pid)
@@ -317,8 +324,13 @@ def main() -> None:
     print("| load test | actions | actions/s | p50 ms | p99 ms | server CPU ms/action | refused |")
     print("|---|---|---|---|---|---|---|")
     for r in loads:
+        if "failed" in r:
+            print(f"| {r['label']} | failed: {r['failed']} |||||")
+            continue
         print(f"| {r['label']} | {r['actions']} | {r['actions_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['cpu_ms_per_action']} | {r['refused'] or '-'} |")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    if any("failed" in r for r in loads):
+        raise SystemExit("a load test failed: its figures are not given")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,7 @@
 // players. It looks again every few seconds while the page is in view (a round ends when its
 // last game does).
 import { api, text } from "./api.js";
-import { link } from "./lists.js";
-import { about, when } from "./tournaments.js";
+import { link, tournamentAbout as about, when } from "./lists.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.slice("/tournament/".length));

@@ -1,19 +1,8 @@
 // The tournaments: those taking entries, in play and finished, and (signed in) a form for a new one.
 import { api, text } from "./api.js";
-import { link } from "./lists.js";
+import { link, tournamentAbout as about, when } from "./lists.js";
 
 const $ = (id) => document.getElementById(id);
-
-// When a tournament starts, in the reader's own time zone.
-export function when(iso) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
-// One line about a tournament: its rules, players a game, clock, rounds and players.
-export function about(t) {
-  const rounds = t.rounds === 1 ? "1 round" : `${t.rounds} rounds`;
-  return `${t.title} · ${t.seats} a game · ${t.clock_text} a move · ${rounds} · ${t.entered} of ${t.capacity} players${t.rated ? " · rated" : ""}`;
-}
 
 function item(t) {
   const li = text("li");
