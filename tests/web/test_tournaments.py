@@ -14,6 +14,7 @@ import pytest
 from account_helpers import Browser, people, play_between, post, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from test_web_lifecycle import Clock, clock  # noqa: F401  (a fixture)
 from web_helpers import NO_LIMITS
 
@@ -317,3 +318,6 @@ def test_a_round_is_paired_once_however_many_processes_pair_it(any_storage: Stor
         assert again is None
         with any_storage.engine.connect() as conn:
             assert conn.scalar(select(func.count()).select_from(GAMES)) == 2
+        # What refuses it is the round's key: the same row once more is refused by the database itself.
+        with pytest.raises(IntegrityError), any_storage.engine.begin() as conn:
+            conn.execute(ROUNDS.insert(), {"tournament_id": tid, "round": 1, "paired": datetime.now(UTC).replace(tzinfo=None)})

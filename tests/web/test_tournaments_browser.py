@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from account_helpers import PASSWORD
-from test_web_browser import browser, server, serious_violations, wait_js  # noqa: F401  (fixtures)
+from test_web_browser import browser, serious_violations, server, wait_js  # noqa: F401  (fixtures)
 from test_web_browser_accounts import fill_and_send, shown_account
 from web_helpers import Server, pick
 

@@ -290,9 +290,9 @@ class LiveGames:
         self, recorder: Recorder, dice: DiceSource, clock_scale: float = 1.0, now: Callable[[], float] = time.time,
         idle_kept: int = IDLE_KEPT, idle_grace: float = IDLE_GRACE,
     ) -> None:
-        """`idle_kept`: games held here with nothing happening to them (`LiveGame.busy`) kept
-        in memory at most, the least recently used let go first; `idle_grace`: seconds a game
-        asked for is kept whatever else holds it."""
+        """`idle_kept`: past this many games held here, those with nothing happening to them
+        (not `LiveGame.busy`) are let go of, the least recently used first; `idle_grace`:
+        seconds a game asked for is kept whatever else holds it."""
         self.recorder = recorder
         self.storage = recorder.storage
         self.dice = dice
@@ -495,7 +495,8 @@ class LiveGames:
         return not game.busy and game.used < before and game.meta.id not in self._rating
 
     def trim(self) -> int:
-        """Let go of the least recently used idle games beyond `idle_kept`; returns how many.
+        """Let go of the least recently used idle games while more than `idle_kept` are held;
+        returns how many.
         A game that is busy is passed over (moved to the recent end, so that the next trim
         does not look at it again first)."""
         before = time.monotonic() - self.idle_grace
