@@ -102,6 +102,15 @@ def test_a_tournament_of_four_accounts_from_entry_to_final_standings(browser: An
     assert ann.locator("#rounds .round-tables li").count() == 2
     assert serious_violations(ann) == [], "a tournament in play"
 
+    game_url = ann.get_attribute("#rounds .round-tables li >> nth=0 >> a[href^='/game/']", "href")
+    game = browser.new_page(viewport={"width": 390, "height": 844})  # a round's game, as a spectator sees it
+    game.goto(site + str(game_url))
+    game.wait_for_selector("#tournament-link:not([hidden])")
+    assert game.text_content("#tournament-link a") == "Friday Swiss, round 1"
+    assert game.text_content("#fair-what") == "A tournament's game" and game.locator("#fair").is_visible()
+    assert game.locator("#odds-toggle").is_hidden()  # fair play: no odds while it is on
+    game.close()
+
     sessions = {name: signed_in(site, name) for name in NAMES}
     for number in (1, 2):
         found = sessions["Ann"].get(f"/api/tournaments/{tid}").json()
@@ -121,6 +130,11 @@ def test_a_tournament_of_four_accounts_from_entry_to_final_standings(browser: An
     assert final["status"] == "over" and sum(float(s["points"]) for s in final["standings"]) == 4  # two rounds of two games
     met = [frozenset(p["name"] for p in t["players"]) for r in final["rounds_played"] for t in r["tables"]]
     assert len(set(met)) == 4  # no pair met twice
+
+    bob.goto(site + "/tournaments")  # the list on a phone: the tournament under Finished
+    bob.wait_for_selector("[data-ready=true]")
+    assert "Friday Swiss" in str(bob.text_content("#finished")) and no_sideways_scroll(bob)
+    assert serious_violations(bob) == [], "the tournaments page on a phone"
 
     # The results on a profile.
     bob.goto(site + "/player/Bob")
