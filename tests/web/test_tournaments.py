@@ -1,6 +1,6 @@
 """Swiss tournaments through the API: creating one (and the refusals that store nothing),
 entering and leaving, a whole tournament played to its standings, a player withdrawn after
-forfeiting two games, fair play in its games, results on profiles, and a round paired once
+forfeiting two games or on their own after the start, fair play in its games, results on profiles, and a round paired once
 however many processes pair it. Time is the tests' clock; moves are sent through the API."""
 
 from __future__ import annotations
@@ -249,6 +249,29 @@ def test_a_player_who_forfeits_two_games_is_withdrawn(four: dict[str, Any], cloc
     assert "Dot" not in [p["name"] for t in third["tables"] for p in t["players"]]
     assert [b["name"] for b in third["byes"]] != ["Dot"] and len(third["byes"]) == 1
     assert next(s for s in found["standings"] if s["name"] == "Dot")["forfeits"] == 2
+
+
+def test_a_player_who_withdraws_after_the_start_finishes_the_game_under_way_and_is_paired_no_more(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+    ann, dot = four["Ann"], four["Dot"]
+    tid = new_tournament(ann, clock, rounds=2).json()["id"]
+    for browser in four.values():
+        post(browser, f"/api/tournaments/{tid}/join", {})
+    post(ann, f"/api/tournaments/{tid}/start", {})
+    left = post(dot, f"/api/tournaments/{tid}/leave", {})
+    assert left.status_code == 200, left.text
+    dot_entry = next(e for e in left.json()["entrants"] if e["name"] == "Dot")
+    assert dot_entry["withdrawn"] and dot_entry["why"] == "withdrew"
+    again = post(dot, f"/api/tournaments/{tid}/leave", {})
+    assert again.status_code == 409 and again.json()["error"] == "not_entered"
+    dots_game = next(t["game"] for t in detail(ann, tid)["rounds_played"][0]["tables"] if "Dot" in [p["name"] for p in t["players"]])
+    assert ann.get(f"/api/games/{dots_game}").json()["status"] == "playing"  # hers to finish
+    play_round(four, tid)
+    found = detail(ann, tid)
+    assert found["round"] == 2 and found["status"] == "playing"
+    second = found["rounds_played"][1]
+    seated = [p["name"] for t in second["tables"] for p in t["players"]] + [b["name"] for b in second["byes"]]
+    assert sorted(seated) == ["Ann", "Bob", "Cy"] and len(second["byes"]) == 1  # three left: one bye
+    assert next(s for s in found["standings"] if s["name"] == "Dot")["played"] == 1  # her game counted
 
 
 def _simple(game: Any) -> Any:

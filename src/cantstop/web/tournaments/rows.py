@@ -1,6 +1,7 @@
-"""The tournaments room's tables (migration 0011): a tournament, its entries, each round
-paired (one row per round: the unique key that lets a round be paired once, whichever
-process gets there first) and each player's seat in each round, with its result."""
+"""The tournaments room's tables (the migration `*_tournaments.py`): a tournament, its
+entries, each round paired (one row per round: the unique key that lets a round be paired
+once, whichever process gets there first) and each player's seat in each round, with its
+result."""
 
 from __future__ import annotations
 
