@@ -132,7 +132,7 @@ class Load:
 
     async def seat(self, game_id: str, seat: int, auth: dict[str, str], rng: random.Random) -> bool:
         ws_url = self.url.replace("http", "ws") + f"/ws/games/{game_id}"
-        async with connect(ws_url, additional_headers=auth, max_size=2**20, compression=None) as ws:
+        async with connect(ws_url, additional_headers=auth, max_size=2**20, compression=None, open_timeout=60) as ws:
             sent_at: float | None = None
             last_send = 0.0
             rolls = 0

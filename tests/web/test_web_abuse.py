@@ -254,7 +254,7 @@ def test_rate_settings_come_from_the_environment_and_bad_ones_are_named(monkeypa
 def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = {"bot_delay": 0.8, "origins": (), "trusted_proxies": (), "rate_create": "20/minute", "rate_join": "60/minute",
                 "rate_action": "30/second", "rate_chat": "10/minute", "socket_rate": 20.0, "clock_scale": 1.0,
-                "timeouts_to_forfeit": 3, "abandon_after": 604800.0, "sweep_every": 60.0, "api_docs": False,
+                "timeouts_to_forfeit": 3, "abandon_after": 604800.0, "sweep_every": 60.0, "idle_games_kept": 1000, "api_docs": False,
                 "session_idle": 604800.0, "session_longest": 2592000.0, "secure_cookies": False, "sign_in_delay": 1.0, "public_origin": "",
                 "webhook_private": False, "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5}
     for name in defaults:
@@ -263,7 +263,8 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
     given = {"bot_delay": ("0", 0.0), "origins": ("https://a.example https://b.example", ("https://a.example", "https://b.example")),
              "rate_join": ("off", "off"), "socket_rate": ("2.5", 2.5), "clock_scale": ("0.01", 0.01), "api_docs": ("yes", True),
              "connections_per_address": ("7", 7), "metrics_token": (" secret ", "secret"), "timeouts_to_forfeit": ("0", 0),
-             "abandon_after": ("86400", 86400.0), "sweep_every": ("5", 5.0), "webhook_private": ("1", True)}
+             "abandon_after": ("86400", 86400.0), "sweep_every": ("5", 5.0), "webhook_private": ("1", True),
+             "idle_games_kept": ("0", 0)}
     for name, (text, _) in given.items():
         monkeypatch.setenv(f"CANTSTOP_{name.upper()}", text)
     assert Settings().model_dump() == {**defaults, **{name: value for name, (_, value) in given.items()}}
@@ -271,7 +272,7 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
     with pytest.raises(ValueError, match="api_docs"):
         Settings()
     monkeypatch.setenv("CANTSTOP_API_DOCS", "no")
-    for name, bad in {"timeouts_to_forfeit": "-1", "abandon_after": "0", "sweep_every": "-5", "clock_scale": "0"}.items():
+    for name, bad in {"timeouts_to_forfeit": "-1", "abandon_after": "0", "sweep_every": "-5", "clock_scale": "0", "idle_games_kept": "-1"}.items():
         monkeypatch.setenv(f"CANTSTOP_{name.upper()}", bad)
         with pytest.raises(ValueError, match=name):
             Settings()

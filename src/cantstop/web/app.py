@@ -30,6 +30,7 @@ from cantstop.web.rate_limit import RateLimiter
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 from cantstop.web.social import routes as social
+from cantstop.web.tournaments import routes as tournaments
 
 
 def create_app(storage: Storage, settings: Settings | None = None, now: Callable[[], float] = time.time, **knobs: Any) -> FastAPI:
@@ -70,7 +71,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     ops.install(app)
     install_error_handlers(app)
     routers = (lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, ops_routes.router, identity.router,
-               social.router, social.pages)
+               social.router, social.pages, tournaments.router, tournaments.pages)
     for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

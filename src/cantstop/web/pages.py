@@ -32,6 +32,8 @@ PAGES = {
     "sign-up": Page("Sign up — Can't Stop", "account", "list-page"),
     "account": Page("Your account — Can't Stop", "account", "list-page"),
     "friends": Page("Friends — Can't Stop", "friends", "list-page"),
+    "tournaments": Page("Tournaments — Can't Stop", "tournaments", "list-page"),
+    "tournament": Page("Tournament — Can't Stop", "tournament", "list-page"),
 }
 
 

@@ -1,6 +1,6 @@
 """One process's game server: the lobby, the live games, the bot seats, the move clock,
 leaving games (resigning, abandoning), the sweeper, the chat, the players' pages, the "your
-turn" hooks and the record writer wired together around one storage. Each part lives in
+turn" hooks, the tournaments and the record writer wired together around one storage. Each part lives in
 its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from cantstop.web.players.service import Players
 from cantstop.web.settings import Settings
 from cantstop.web.social.blocks import BLOCKS_TOPIC, Blocks
 from cantstop.web.social.service import Social
+from cantstop.web.tournaments.service import Tournaments
 from cantstop.web.webhooks import WebhookSender
 
 
@@ -46,7 +47,7 @@ class GameService:
         settings = settings or Settings()
         self.storage = storage
         self.recorder = Recorder(storage)
-        self.games = LiveGames(self.recorder, SecureDice(), clock_scale, now)
+        self.games = LiveGames(self.recorder, SecureDice(), clock_scale, now, idle_kept=settings.idle_games_kept)
         self.lobby = Lobby(self.games)
         self.bots = BotSeats(self.games, bot_delay, bot_standby)
         self.clock = MoveClock(self.games, bot_standby, forfeit_after, horizon=2 * sweep_every)
@@ -58,6 +59,8 @@ class GameService:
         self.seats = Seats(self.games, self.players)
         self.hooks = Hooks(storage)  # one per process: it remembers the webhooks read for "your turn"
         self.identity = AccountService(Accounts(storage), self.recorder.db, settings, self.hooks, self.leaving, now)
+        self.tournaments = Tournaments(self.games, self.lobby, sweep_every)
+        self.sweeper.also.append(self.tournaments.sweep)
         self.turns = TurnHooks(self.games, self.recorder, self.hooks, WebhookSender(allow_private=settings.webhook_private), settings.public_origin)
         self.social = Social(self.recorder, self.profiles, Blocks(storage), self.identity.stamp)
         self.social.on_blocks.append(self._reblock)
@@ -81,6 +84,8 @@ class GameService:
             Reading("cantstop_live_games", "Games in progress held in memory",
                     lambda: sum(1 for g in list(games.held.values()) if g.table is not None and not g.table.over)),
             Reading("cantstop_held_games", "Games held in memory (waiting, playing, or watched after the end)", lambda: len(games.held)),
+            Reading("cantstop_games_let_go", "Idle games let go of from memory (read back from the database when needed)",
+                    lambda: games.let_go_count, counter=True),
             Reading("cantstop_clock_timeouts", "Moves the move clock made for people out of time", lambda: self.clock.timeouts, counter=True),
             Reading("cantstop_seats_forfeited", "Seats that forfeited on the clock (timeouts in a row)", lambda: games.forfeited, counter=True),
             Reading("cantstop_games_abandoned", "Games this process ended as abandoned (left alone)", lambda: self.sweeper.abandoned, counter=True),
@@ -109,6 +114,7 @@ class GameService:
 
     async def close(self) -> None:
         await self.sweeper.close()
+        await self.tournaments.close()
         await self.bots.close()
         await self.clock.close()
         await self.turns.close()

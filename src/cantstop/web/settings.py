@@ -44,6 +44,12 @@ class Settings(BaseSettings):
     timeouts_to_forfeit: Annotated[int, Field(ge=0)] = 3
     abandon_after: Annotated[float, Field(gt=0)] = 7 * 86400.0
     sweep_every: Annotated[float, Field(gt=0)] = 60.0
+    # Memory: past this many games held in this process, those with nothing happening to them
+    # (nobody has one open here, no bot to move, no move clock due within two sweeps) are let
+    # go of, the least recently used first (the others may exceed it); each sweep lets go of
+    # every such game untouched since the last; a game let go of is read back from the
+    # database when it is next opened or due.
+    idle_games_kept: Annotated[int, Field(ge=0)] = 1000
     api_docs: bool = False  # /docs and /redoc (they load Swagger UI and ReDoc from a CDN)
     # Accounts (web/identity): a session ends after this many seconds unused, or this long
     # after sign-in whatever its use; cookies are Secure over https, and always with this on.

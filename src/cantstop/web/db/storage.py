@@ -107,6 +107,26 @@ class Storage:
         seats taken at once to who takes them, so nobody can join them in between. With
         `rematch_of`, the new game is recorded as that game's rematch in the same transaction:
         a game has one rematch, and RematchExists (nothing stored) says which one it is."""
+        with self.engine.begin() as conn:
+            old = None
+            if rematch_of is not None:
+                old = conn.execute(select(GAMES.c.rematch).where(GAMES.c.id == rematch_of).with_for_update()).first()
+                if old is not None and old.rematch is not None:
+                    raise RematchExists(old.rematch)
+            game_id = self.insert_game(conn, variant, seats, people, clock, rated)
+            if rematch_of is not None and old is not None:  # the new game exists before the old one points at it
+                conn.execute(GAMES.update().where(GAMES.c.id == rematch_of).values(rematch=game_id))
+                self._notify(conn, rematch_of, -1)
+        return game_id
+
+    @staticmethod
+    def insert_game(
+        conn: Connection, variant: str, seats: list[tuple[SeatKind, str | None]], people: Mapping[int, Taker] | None = None,
+        clock: int = 0, rated: bool = False, tags: Mapping[str, str] | None = None,
+    ) -> str:
+        """`create_game`'s rows, in the caller's transaction (a tournament's round makes its
+        games in the transaction that pairs it); `tags` go into the record's header. Returns
+        the new game's id."""
         game_id = secrets.token_urlsafe(9)
         people = people or {}
         seat_rows = []
@@ -120,20 +140,11 @@ class Storage:
                                   "token_hash": None, "account_id": None})
         stamp = now()
         # Plain statements, as for the other writes of every game's life (claim_seat, start).
-        with self.engine.begin() as conn:
-            old = None
-            if rematch_of is not None:
-                old = conn.execute(select(GAMES.c.rematch).where(GAMES.c.id == rematch_of).with_for_update()).first()
-                if old is not None and old.rematch is not None:
-                    raise RematchExists(old.rematch)
-            conn.execute(GAMES.insert(), {
-                "id": game_id, "variant": variant, "tags": {}, "status": GameStatus.WAITING.value, "version": 0, "clock": clock,
-                "created": stamp, "updated": stamp, "rated": rated,
-            })
-            conn.execute(SEATS.insert(), seat_rows)
-            if rematch_of is not None and old is not None:  # the new game exists before the old one points at it
-                conn.execute(GAMES.update().where(GAMES.c.id == rematch_of).values(rematch=game_id))
-                self._notify(conn, rematch_of, -1)
+        conn.execute(GAMES.insert(), {
+            "id": game_id, "variant": variant, "tags": dict(tags or {}), "status": GameStatus.WAITING.value, "version": 0,
+            "clock": clock, "created": stamp, "updated": stamp, "rated": rated,
+        })
+        conn.execute(SEATS.insert(), seat_rows)
         return game_id
 
     def game(self, game_id: str) -> StoredGame | None:

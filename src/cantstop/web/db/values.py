@@ -19,6 +19,7 @@ class GameStatus(StrEnum):
     ABANDONED = "abandoned"  # ended without a winner: nobody came back, or solitaire given up; unrated
 
 
+TOURNAMENT_TAG = "Tournament"  # a tournament's game says which in its record's header, beside Event and Round
 ENDED = (GameStatus.OVER, GameStatus.ABANDONED)  # the statuses of games that are finished
 LIVE = (GameStatus.WAITING, GameStatus.PLAYING)
 
@@ -70,6 +71,17 @@ class StoredGame:
     rated: bool = False  # rated (signed-in people, a rated variant) or friendly
     to_move: int | None = None  # the seat whose move it is, while playing
     seen: datetime | None = None  # when a player last had the game open, as last written (UTC)
+
+    @property
+    def tournament(self) -> str | None:
+        """The tournament whose round this game is, if it is one (its `Tournament` tag)."""
+        return self.tags.get(TOURNAMENT_TAG)
+
+    @property
+    def fair_play(self) -> bool:
+        """Played under fair play (no odds or advice, spectators' chat kept from the players
+        until the end): a rated game, and any tournament's game, rated or not."""
+        return self.rated or self.tournament is not None
 
     @property
     def ended(self) -> str | None:

@@ -143,6 +143,11 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
         "state": state_json(state) if state is not None else None,
         "rematch": game.rematch,
         "rated": game.rated,
+        "fair_play": game.fair_play,  # rated, or a tournament's: no odds or advice until it ends
+        "tournament": None if game.tournament is None else {
+            "id": game.tournament, "name": game.tags.get("Event", ""), "round": game.tags.get("Round", ""),
+            "url": f"/tournament/{game.tournament}",
+        },
         "ended": game.ended,  # why a game ended without a winner (abandoned), if it did
     }
 

@@ -13,7 +13,7 @@ import asyncio
 import json
 import logging
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -49,6 +49,11 @@ from cantstop.web.players.ratings import rate_game
 
 log = logging.getLogger("cantstop.web")
 
+# Games held with nothing happening to them: the most kept, and the seconds one asked for is
+# kept whatever else holds it (a request between its look-up and its lock, say).
+IDLE_KEPT = 1000
+IDLE_GRACE = 5.0
+
 
 @dataclass
 class LiveGame:
@@ -72,6 +77,14 @@ class LiveGame:
     # Seat -> its clock's timeouts in a row: a move of its own sets it back to 0. Counted from
     # the moves as they are played or restored, so a restart counts the same.
     strikes: Counter[int] = field(default_factory=Counter)
+    # When this process last asked for the game (`time.monotonic`), and in which of its sweeps
+    # (`LiveGames.sweeps`): one untouched since the last sweep, with nobody connected and
+    # nothing due soon, is let go of and read back from the database when needed.
+    used: float = field(default_factory=time.monotonic)
+    used_in: int = 0
+    # Let go of (`LiveGames.let_go`): a caller that still holds this copy tells the one held
+    # now of anything it stores, so nothing it broadcasts is lost.
+    let_go: bool = False
     _snapshot: tuple[int, StoredGame, dict[str, Any]] | None = None
 
     @property
@@ -88,8 +101,16 @@ class LiveGame:
 
     @property
     def hides_spectators(self) -> bool:
-        """Fair play: while a rated game is on, its players do not see what spectators write."""
-        return self.meta.rated and not self.finished
+        """Fair play: while a rated or tournament game is on, its players do not see what spectators write."""
+        return self.meta.fair_play and not self.finished
+
+    @property
+    def busy(self) -> bool:
+        """Whether anything holds the game in memory here: a connection, a bot thinking or
+        waiting to move, a move clock counting down, or a caller holding (or waiting for) its lock."""
+        return bool(
+            self.connections.listeners or self.lock.locked() or _running(self.bot_task) or _running(self.clock_task)
+        )
 
     @property
     def names(self) -> list[str]:
@@ -159,6 +180,10 @@ class LiveGame:
         entry = {"kind": "end", "seat": None, "version": self.version, "text": reason}
         self.log.append(entry)
         return [entry]
+
+
+def _running(task: asyncio.Task[None] | None) -> bool:
+    return task is not None and not task.done()
 
 
 def count_strikes(strikes: Counter[int], happenings: Sequence[Happening]) -> None:
@@ -261,13 +286,24 @@ def leave_moves(table: Table, seat: int, why: str) -> tuple[list[Move], int | No
 class LiveGames:
     """Every game this process holds in memory; safe to share between requests on one event loop."""
 
-    def __init__(self, recorder: Recorder, dice: DiceSource, clock_scale: float = 1.0, now: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, recorder: Recorder, dice: DiceSource, clock_scale: float = 1.0, now: Callable[[], float] = time.time,
+        idle_kept: int = IDLE_KEPT, idle_grace: float = IDLE_GRACE,
+    ) -> None:
+        """`idle_kept`: past this many games held here, those with nothing happening to them
+        (not `LiveGame.busy`) are let go of, the least recently used first; `idle_grace`:
+        seconds a game asked for is kept whatever else holds it."""
         self.recorder = recorder
         self.storage = recorder.storage
         self.dice = dice
         self.clock_scale = clock_scale
         self.now = now  # the server's clock, in seconds since the epoch (tests move it on)
-        self.held: dict[str, LiveGame] = {}
+        self.idle_kept = idle_kept
+        self.idle_grace = idle_grace
+        # Every game held here, the least recently asked for first.
+        self.held: OrderedDict[str, LiveGame] = OrderedDict()
+        self.let_go_count = 0  # games let go of since the start (the metrics read it)
+        self.sweeps = 0  # looks for idle games so far (`let_go_idle`)
         # Games a player opened or closed here since the sweeper last wrote down who had games open.
         self.seen: set[str] = set()
         self.forfeited = 0  # seats this process made forfeit on their clock (the metrics read it)
@@ -293,6 +329,8 @@ class LiveGames:
         """The game in memory, built from the database on first use."""
         game = self.held.get(game_id)
         if game is not None:
+            game.used, game.used_in = time.monotonic(), self.sweeps
+            self.held.move_to_end(game_id)
             return game
         if not GAME_ID.fullmatch(game_id):  # not one of ours; PostgreSQL would fail on a NUL in it
             raise NotFound("no_game", f"no game {game_id[:40]!r}: game ids are letters, digits, - and _")
@@ -337,6 +375,8 @@ class LiveGames:
         if held is game:
             for hook in self.on_load:
                 hook(game)
+            self.trim()
+        held.used, held.used_in = time.monotonic(), self.sweeps
         return held
 
     async def _catch_up(self, game: LiveGame, moves: list[Move]) -> list[dict[str, Any]]:
@@ -447,14 +487,63 @@ class LiveGames:
     def forget_if_idle(self, game: LiveGame) -> None:
         """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""
         if not game.connections.listeners and game.finished:
-            self.held.pop(game.meta.id, None)
+            self._drop(game)
+
+    def idle(self, game: LiveGame, before: float) -> bool:
+        """Whether the game may be let go of: nothing holds it (`LiveGame.busy`), its rating
+        is not being written here, and nobody asked for it since `before` (`time.monotonic`)."""
+        return not game.busy and game.used < before and game.meta.id not in self._rating
+
+    def trim(self) -> int:
+        """Let go of the least recently used idle games while more than `idle_kept` are held;
+        returns how many.
+        A game that is busy is passed over (moved to the recent end, so that the next trim
+        does not look at it again first)."""
+        before = time.monotonic() - self.idle_grace
+        dropped = 0
+        for _ in range(len(self.held)):
+            if len(self.held) <= self.idle_kept:
+                break
+            game = next(iter(self.held.values()))
+            if self.idle(game, before):
+                self._drop(game)
+                dropped += 1
+            elif game.used >= before:  # the oldest was asked for within the grace: so were all the others
+                break
+            else:
+                self.held.move_to_end(game.meta.id)
+        return dropped
+
+    def let_go_idle(self) -> int:
+        """Let go of every idle game nobody asked for since the last call (the sweeper's look);
+        returns how many. Each is read back whole when it is next needed."""
+        before = time.monotonic() - self.idle_grace
+        idle = [game for game in list(self.held.values()) if game.used_in < self.sweeps and self.idle(game, before)]
+        for game in idle:
+            self._drop(game)
+        self.sweeps += 1
+        return len(idle)
+
+    def _drop(self, game: LiveGame) -> None:
+        if self.held.get(game.meta.id) is game:
+            del self.held[game.meta.id]
+            game.let_go = True
+            self.let_go_count += 1
+
+    async def _tell_held(self, game: LiveGame) -> None:
+        """A copy let go of stored something: the copy held now (if another was read in
+        meanwhile) catches up and tells its clients, as another process's notice would."""
+        if game.let_go:
+            now_held = self.held.get(game.meta.id)
+            if now_held is not None and now_held is not game:
+                await self.notified(game.meta.id, -1)
 
     # ------------------------------------------------------------ broadcasting
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
         game.connections.send(json.dumps(message))  # encoded once
-        if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
+        if game.meta.fair_play and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
             game.chat.revealed = True
             for blocked, queues in game.connections.by_blocks(game.connections.seated).items():  # but not what those they block wrote
                 self.send(game, json.dumps({"type": "chat_all", **game.chat.json(blocked=blocked)}), queues)
@@ -541,6 +630,7 @@ class LiveGames:
         if entries:
             self.publish(game, entries)
             self.moved(game)
+        await self._tell_held(game)
         return ended
 
     async def commit(self, game: LiveGame, moves: list[Move], winner: int | None) -> None:
@@ -567,6 +657,7 @@ class LiveGames:
         self.moved(game)
         if not table.over and table.seat != before:
             self.turn_begins(game)
+        await self._tell_held(game)
 
     # --------------------------------------------------------------- ratings
     def _rate_soon(self, game: LiveGame) -> None:

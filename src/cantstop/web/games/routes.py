@@ -23,7 +23,7 @@ from cantstop.web.pages import page_response
 
 router = APIRouter(prefix="/api/games/{game_id}")
 pages = APIRouter(include_in_schema=False)  # beside the API, not under it: no router nested in another
-FAIR_PLAY = ("this game is rated: odds and advice are off for everyone, players and spectators, until it ends"
+FAIR_PLAY = ("this game is {what}: odds and advice are off for everyone, players and spectators, until it ends"
              " (friendly games have them)")
 
 
@@ -99,10 +99,10 @@ async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
 @router.get("/odds")
 async def odds(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """Exact odds for the player to move, and the strongest bot's suggestion; in a friendly
-    game only: while a rated game is on, nobody gets them (players nor spectators)."""
+    game only: while a rated or tournament game is on, nobody gets them (players nor spectators)."""
     game = await service.games.live(game_id)
-    if game.meta.rated and not game.finished:
-        raise NotAllowed("fair_play", FAIR_PLAY)
+    if game.meta.fair_play and not game.finished:
+        raise NotAllowed("fair_play", FAIR_PLAY.format(what="rated" if game.meta.rated else "a tournament's"))
     if game.state is None or game.finished:
         raise Conflict("no_odds", "odds are for a game in progress")
     return await asyncio.to_thread(odds_json, game.state)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from cantstop.web.games.clock import CLOCKS, DAY, MoveClock, duration_text
@@ -57,6 +58,8 @@ class Sweeper:
         self.abandoned = 0  # games this process ended as abandoned (the metrics read it)
         self.rated = 0  # games this process rated for a process that stopped before it did (the metrics read it)
         self._tasks: list[asyncio.Task[None]] = []  # one per event loop the app was started on (tests start one app twice)
+        # Other rooms' looks at each sweep (the tournaments'), each returning how many things it did.
+        self.also: list[Callable[[], Awaitable[int]]] = []
 
     def start(self) -> None:
         self._tasks.append(asyncio.create_task(self._run()))
@@ -92,7 +95,13 @@ class Sweeper:
             elif await self.leaving.abandon(game_id, abandoned_reason(self.abandon_after), idle_before):
                 self.abandoned += 1
                 acted += 1
-        return acted + await self._rate_left(now)
+        acted += await self._rate_left(now)
+        for look in self.also:
+            acted += await look()
+        # Last, so that the games this look read in and found nothing to do for go too: a
+        # waiting game costs no memory here until it is opened or its clock nears its end.
+        games.let_go_idle()
+        return acted
 
     async def _rate_left(self, now: float) -> int:
         games = self.games

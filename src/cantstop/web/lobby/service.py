@@ -173,6 +173,7 @@ class Lobby:
         v = preset(game.meta.variant)
         rolloff = roll_off(v, len(game.meta.seats), self.games.dice)
         tags = {
+            **game.meta.tags,  # a tournament's game came with its Event and Round
             "RollOff": roll_off_text(rolloff),
             "Site": "cantstop serve",
             "Game": game.meta.id,
@@ -185,6 +186,15 @@ class Lobby:
         else:
             await self.games.begin(game, started)
         self.games.turn_begins(game)
+
+    async def start_seated(self, game_id: str) -> None:
+        """Start a waiting game whose seats were all taken when it was made (a tournament's
+        round), unless it has started meanwhile, here or in another process."""
+        game = await self.games.live(game_id)
+        async with game.lock:
+            await self.games.reread(game)
+            if game.meta.status is GameStatus.WAITING and all(s.kind is not SeatKind.OPEN for s in game.meta.seats):
+                await self._start(game)
 
     async def listed(self, finished: bool) -> list[dict[str, Any]]:
         """Games waiting for players or in play, the last moved first; with `finished`, those that ended."""

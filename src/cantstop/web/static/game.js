@@ -41,10 +41,21 @@ let offlineWhy = "Connecting to the server…";
 const clock = createClock(ui.status);
 const finished = () => game.status === "over" || game.status === "abandoned";
 const seatLink = createSeatLink($("move-seat"), gameId);
-// Fair play: while a rated game is on, nobody is offered odds or advice.
-const fairPlay = () => game && game.rated && !finished();
+// Fair play: while a rated or tournament game is on, nobody is offered odds or advice.
+const fairPlay = () => game && game.fair_play && !finished();
 
 // -------------------------------------------------------------- rendering
+// A tournament's game links back to its tournament, naming the round.
+function renderTournament() {
+  const link = $("tournament-link");
+  const t = game.tournament;
+  link.hidden = !t;
+  if (!t) return;
+  const a = link.querySelector("a");
+  a.href = t.url;
+  a.textContent = `${t.name}, round ${t.round}`;
+}
+
 function render() {
   if (!game) return;
   document.body.dataset.version = game.version; // lets tests and tools see what is shown
@@ -57,6 +68,8 @@ function render() {
   renderSeats(state);
   markPresence(ui.seats, game, online ? presence : null); // who is connected is unknown while this page is not
   $("fair").hidden = !fairPlay();
+  $("fair-what").textContent = game.rated ? "A rated game" : "A tournament's game";
+  renderTournament();
   ui.oddsToggle.hidden = fairPlay();
   if (fairPlay()) ui.odds.hidden = true;
   // A guest's seat (held by this browser's cookie) can move to another device; an account's needs no link.

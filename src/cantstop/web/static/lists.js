@@ -1,4 +1,4 @@
-// Lists shared by the pages: games (live or finished) and leaderboard rows, linking to profiles.
+// Lists shared by the pages: games (live or finished), leaderboard rows linking to profiles, tournaments.
 import { text } from "./api.js";
 import { markSvg } from "./board.js";
 import { timeLeft } from "./presence.js";
@@ -66,4 +66,15 @@ export function noneYet(words = "Nobody yet: a player is listed once their ratin
   td.colSpan = 5;
   tr.append(td);
   return tr;
+}
+
+// When something happens (a tournament's start), in the reader's own time zone.
+export function when(iso) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+// One line about a tournament: its rules, players a game, clock, rounds and players.
+export function tournamentAbout(t) {
+  const rounds = t.rounds === 1 ? "1 round" : `${t.rounds} rounds`;
+  return `${t.title} · ${t.seats} a game · ${t.clock_text} a move · ${rounds} · ${t.entered} of ${t.capacity} players${t.rated ? " · rated" : ""}`;
 }

@@ -180,7 +180,21 @@ async function show() {
   $("playing-card").hidden = !profile.playing.length;
   $("recent").replaceChildren(...(profile.games.length ? profile.games.map((g) => gameItem(g)) : [text("li", "No finished games yet.", "meta")]));
   await social(profile).catch((error) => said(error.message, true));
+  if (profile.kind === "person") await showTournaments(profile.name);
   document.body.dataset.ready = "true";
+}
+
+// The tournaments an account entered, each with its place in the standings (once play began).
+async function showTournaments(account) {
+  const { entered } = await api(`/api/tournaments?player=${encodeURIComponent(account)}`);
+  $("tournaments-card").hidden = !entered.length;
+  $("tournaments").replaceChildren(...entered.map((t) => {
+    const li = text("li");
+    const standing = t.rank === null ? { open: "entered", cancelled: "cancelled" }[t.status] || "entered"
+      : `${t.status === "over" ? "finished" : "now"} ${t.rank} of ${t.of}, ${t.points} points`;
+    li.append(link(t.name, null, t.url), text("span", `${t.title} · ${standing}`, "meta"));
+    return li;
+  }));
 }
 
 show();
