@@ -1,6 +1,6 @@
 """Web counts: what the server does per action, counted instead of timed.
 
-Run: `python benchmarks/web_counts.py [--games 12] [--instructions | --load SECONDS]
+Run: `python benchmarks/web_counts.py [--games 12] [--accounts] [--instructions | --load SECONDS]
 [--only sqlite|postgresql] [--pg URL] [--src PATH] [--out FILE.json] [--pstats FILE]`,
 then `python benchmarks/web_counts.py --compare A.json B.json` (the databases both hold).
 
@@ -16,6 +16,13 @@ moves from a seeded random source as `web_load.py`'s do, and waits for the ackno
 and both seats' updates before the next action. Nothing overlaps, so the same code plays
 the same games and runs the same path on every run: the games are fingerprinted (every
 action and its version), and `--compare` says whether two runs played the same ones.
+
+With `--accounts` the two seats are signed-in people, as with `web_load.py --accounts`: two
+accounts made before the warm-up, every game rated, created and joined with the session
+cookie and its CSRF token, the WebSockets signed in by the cookie; the window closes once
+every rating the server is writing is written. Besides the sweeper, two things a server does
+per minute of wall time are put off: writing down a session's last use and reading an
+account's "your turn" hook again (each is read once, in the warm-up).
 
 What is counted in the server between the first and the last of those games (creating and
 joining them included, as in `web_load.py`'s CPU per action), divided by the actions:
@@ -85,6 +92,8 @@ from websockets.asyncio.client import ClientConnection, connect
 WARM_UP = 2  # games played before counting starts
 SEED = 1
 QUIET = {"CANTSTOP_SWEEP_EVERY": "86400"}  # a sweep in the window or not would make two runs differ
+DAY = 86400.0
+LOAD_CONNECTIONS = 200  # --load: web_load.py's clients, two a game
 MODES = ("calls", "instructions", "load")
 
 
@@ -205,26 +214,77 @@ def hold_checkpoints() -> None:
         return
 
 
+def hold_per_minute() -> None:
+    """A signed-in server writes down a session's last use at most once a minute and trusts
+    an account's "your turn" hook for a minute: how often either falls in the window depends
+    on how long the window lasts (under a profiler or valgrind, many minutes). Both are put
+    off to a day here, so each is done once, in the warm-up; under a real load they come to
+    a few hundredths of a database call per action."""
+    from datetime import timedelta
+
+    for module, name, value in (("cantstop.web.identity.sessions", "SEEN_EVERY", timedelta(seconds=DAY)),
+                                ("cantstop.web.identity.hooks", "HOOK_FRESH", DAY)):
+        try:
+            setattr(importlib.import_module(module), name, value)
+        except ImportError:  # an older commit, without accounts
+            continue
+
+
+def live_games() -> list[Any]:
+    """Every `LiveGames` the server makes, kept as it is made (to wait for its ratings)."""
+    made: list[Any] = []
+    try:
+        from cantstop.web.games.live import LiveGames
+    except ImportError:
+        return made
+    init = LiveGames.__init__
+
+    def kept(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        made.append(self)
+
+    LiveGames.__init__ = kept  # type: ignore[method-assign]
+    return made
+
+
 def serve(port: int, db: str, out: Path, mode: str, pstats: str) -> None:
     """The server process: `cantstop serve` with seeded dice and the counters on. SIGUSR1
-    marks the start of the window, SIGUSR2 its end: the counts then go to `out`, and the
-    event loop's profile since the start to `pstats` unless that is '-'."""
+    marks the start of the window, SIGUSR2 its end, once the ratings being written are
+    written: the counts then go to `out`, and the event loop's profile since the start to
+    `pstats` unless that is '-'."""
     import cantstop.core.dice as dice
 
     seeded = dice.SeededDice  # every game the service deals comes from one seeded source, in order
     dice.SecureDice = lambda: seeded(SEED)  # type: ignore[assignment,misc]
     hold_checkpoints()
+    hold_per_minute()
+    services = live_games()
+    ending: list[asyncio.Task[None]] = []  # held, so that the end's task is not collected
     counting = Counting(profile=mode == "calls")
     counting.install()
 
-    def on_signal(signum: int, _frame: Any) -> None:
+    def end() -> None:
         counting.mark()
-        if signum == signal.SIGUSR1:
-            out.with_suffix(".started").touch()
-            return
         out.write_text(json.dumps(counting.window()))
         if counting.profile and pstats != "-":
             counting.loop.dump_stats(pstats)
+
+    async def rated_then_end() -> None:
+        # A rated game's last move is answered before its rating is written: the window
+        # holds every rating of its games, however the last one's thread was scheduled.
+        for games in services:
+            if hasattr(games, "ratings_written"):
+                await games.ratings_written()
+        end()
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        if signum == signal.SIGUSR1:
+            counting.mark()
+            out.with_suffix(".started").touch()
+            return
+        # A signal handler runs on the event loop's thread, between two steps of the loop.
+        loop = asyncio.get_running_loop()
+        loop.call_soon_threadsafe(lambda: ending.append(loop.create_task(rated_then_end())))
 
     signal.signal(signal.SIGUSR1, on_signal)
     signal.signal(signal.SIGUSR2, on_signal)
@@ -267,13 +327,26 @@ def updated_to(version: int) -> Any:
     return lambda m: m["type"] == "update" and m["game"]["version"] == version
 
 
-async def one_game(http: httpx.AsyncClient, url: str, number: int, rng: random.Random, tally: Tally) -> None:
-    """Two seats play one game to its end, one action at a time."""
+People = tuple[dict[str, str], dict[str, str]]  # two signed-in accounts' headers (web_load.signed_up)
+
+
+async def one_game(http: httpx.AsyncClient, url: str, number: int, rng: random.Random, tally: Tally, people: People | None) -> None:
+    """Two seats play one game to its end, one action at a time: guests with a seat token
+    each, or (`people`) two signed-in accounts playing a rated game, as web_load.py's do."""
     from web_load import pick
-    game_id = (await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"]})).json()["id"]
-    tokens = [(await http.post(f"/api/games/{game_id}/join", json={"seat": s, "name": f"p{s}-{number}"})).json()["token"] for s in (0, 1)]
+
+    if people is None:
+        game_id = (await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"]})).json()["id"]
+        tokens = [(await http.post(f"/api/games/{game_id}/join", json={"seat": s, "name": f"p{s}-{number}"})).json()["token"] for s in (0, 1)]
+        auths = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    else:
+        made = await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"], "rated": True, "take": [{"seat": 0}]},
+                               headers=people[0])
+        game_id = made.raise_for_status().json()["id"]
+        (await http.post(f"/api/games/{game_id}/join", json={"seat": 1}, headers=people[1])).raise_for_status()
+        auths = [{"Cookie": person["Cookie"]} for person in people]  # the account's seat, by its session
     ws_url = url.replace("http", "ws") + f"/ws/games/{game_id}"
-    sockets = [await connect(ws_url, additional_headers={"Authorization": f"Bearer {t}"}, compression=None) for t in tokens]
+    sockets = [await connect(ws_url, additional_headers=auth, compression=None) for auth in auths]
     try:
         game = (await until(sockets[0], tally, lambda m: m["type"] == "hello"))["game"]
         await until(sockets[1], tally, lambda m: m["type"] == "hello")
@@ -300,34 +373,42 @@ async def one_game(http: httpx.AsyncClient, url: str, number: int, rng: random.R
 
 async def drive(url: str, args: argparse.Namespace, server: subprocess.Popen[bytes], out: Path) -> Tally:
     """Warm up, then play what is counted between the two marks."""
-    from web_load import wait_until_up
+    from web_load import signed_up, wait_until_up
 
     rng = random.Random(args.seed)
     async with httpx.AsyncClient(base_url=url, timeout=600) as http:
         await wait_until_up(http, server)
+        people: People | None = None
+        pairs: list[People] | None = None
+        if args.accounts:  # made before the warm-up: a sign-up hashes a password
+            people = (await signed_up(url, "counted one"), await signed_up(url, "counted two"))
+            if args.mode == "load":  # one pair a game, as web_load.py's
+                made = [await signed_up(url, f"loaded {i}") for i in range(LOAD_CONNECTIONS)]
+                pairs = [(made[i], made[i + 1]) for i in range(0, LOAD_CONNECTIONS, 2)]
         for number in range(WARM_UP):
-            await one_game(http, url, number, rng, Tally())
+            await one_game(http, url, number, rng, Tally(), people)
         await marked(server, signal.SIGUSR1, out.with_suffix(".started"))
         if args.mode == "instructions":
             callgrind(server.pid, "--instr=on")
         tally = Tally()
         if args.mode == "load":
-            await under_load(url, args, server.pid, tally)
+            await under_load(url, args, server.pid, tally, pairs)
         else:
             for number in range(WARM_UP, WARM_UP + args.games):
-                await one_game(http, url, number, rng, tally)
+                await one_game(http, url, number, rng, tally, people)
+        await marked(server, signal.SIGUSR2, out)  # after the ratings being written
         if args.mode == "instructions":
             callgrind(server.pid, "--dump")
-        await marked(server, signal.SIGUSR2, out)
         return tally
 
 
-async def under_load(url: str, args: argparse.Namespace, pid: int, tally: Tally) -> None:
-    """`web_load.py`'s clients for `--load` seconds; the server's CPU and the latency in `tally.extra`."""
+async def under_load(url: str, args: argparse.Namespace, pid: int, tally: Tally, pairs: list[People] | None) -> None:
+    """`web_load.py`'s clients (guests, or the signed-in `pairs`) for `--load` seconds; the
+    server's CPU and the latency in `tally.extra`."""
     from web_load import cpu_seconds, latency, play
 
     cpu = cpu_seconds(pid)
-    load, elapsed = await play(url, 200, args.load, 10, args.seed)
+    load, elapsed = await play(url, LOAD_CONNECTIONS, args.load, 10, args.seed, pairs)
     spent = cpu_seconds(pid)
     tally.actions, tally.games = len(load.latencies), load.games
     tally.extra = {**latency(load, elapsed), "refused": dict(load.errors)}
@@ -382,6 +463,7 @@ def count(db: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     return {
         "database": name,
         "mode": args.mode,
+        "accounts": args.accounts,
         "commit": commit_of(Path(args.src) if args.src else Path(__file__).parent),
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "games": tally.games,
@@ -495,7 +577,7 @@ def per_name(run: dict[str, Any], what: str) -> dict[str, float]:
 def show(runs: list[dict[str, Any]], top: int) -> None:
     """Each figure per action, one column per run; with two runs, the change, and the
     statements and functions whose counts per action changed most."""
-    heads = [f"{r['database']} {r['commit']}" for r in runs]
+    heads = [f"{r['database']}{' signed in' if r.get('accounts') else ''} {r['commit']}" for r in runs]
     print("| per action | " + " | ".join(heads) + (" | change |" if len(runs) == 2 else " |"))
     print("|---" * (len(runs) + 1 + (len(runs) == 2)) + "|")
     rows: list[tuple[str, list[float]]] = [("actions (count)", [r["actions"] for r in runs]), ("games (count)", [r["games"] for r in runs])]
@@ -543,6 +625,7 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=12, help="games counted on each database (after two to warm up)")
+    parser.add_argument("--accounts", action="store_true", help="signed-in people playing rated games, as web_load.py --accounts")
     parser.add_argument("--instructions", action="store_true", help="count machine instructions (valgrind) instead of Python calls")
     parser.add_argument("--load", type=float, default=None, metavar="SECONDS", help="count under web_load.py's clients for this long instead")
     parser.add_argument("--only", choices=("sqlite", "postgresql"), help="one database instead of both")
