@@ -330,21 +330,25 @@ def updated_to(version: int) -> Any:
 People = tuple[dict[str, str], dict[str, str]]  # two signed-in accounts' headers (web_load.signed_up)
 
 
-async def one_game(http: httpx.AsyncClient, url: str, number: int, rng: random.Random, tally: Tally, people: People | None) -> None:
+async def one_game(url: str, number: int, rng: random.Random, tally: Tally, people: People | None) -> None:
     """Two seats play one game to its end, one action at a time: guests with a seat token
     each, or (`people`) two signed-in accounts playing a rated game, as web_load.py's do."""
     from web_load import pick
 
-    if people is None:
-        game_id = (await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"]})).json()["id"]
-        tokens = [(await http.post(f"/api/games/{game_id}/join", json={"seat": s, "name": f"p{s}-{number}"})).json()["token"] for s in (0, 1)]
-        auths = [{"Authorization": f"Bearer {t}"} for t in tokens]
-    else:
-        made = await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"], "rated": True, "take": [{"seat": 0}]},
-                               headers=people[0])
-        game_id = made.raise_for_status().json()["id"]
-        (await http.post(f"/api/games/{game_id}/join", json={"seat": 1}, headers=people[1])).raise_for_status()
-        auths = [{"Cookie": person["Cookie"]} for person in people]  # the account's seat, by its session
+    # An HTTP connection of its own for each game's set-up: one kept alive from game to game
+    # sat idle through a game, longer under a profiler than the server keeps one open, and
+    # a request sent just as the server closed it failed.
+    async with httpx.AsyncClient(base_url=url, timeout=600) as http:
+        if people is None:
+            game_id = (await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"]})).json()["id"]
+            joined = [await http.post(f"/api/games/{game_id}/join", json={"seat": s, "name": f"p{s}-{number}"}) for s in (0, 1)]
+            auths = [{"Authorization": f"Bearer {j.json()['token']}"} for j in joined]
+        else:
+            made = await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"], "rated": True, "take": [{"seat": 0}]},
+                                   headers=people[0])
+            game_id = made.raise_for_status().json()["id"]
+            (await http.post(f"/api/games/{game_id}/join", json={"seat": 1}, headers=people[1])).raise_for_status()
+            auths = [{"Cookie": person["Cookie"]} for person in people]  # the account's seat, by its session
     ws_url = url.replace("http", "ws") + f"/ws/games/{game_id}"
     sockets = [await connect(ws_url, additional_headers=auth, compression=None) for auth in auths]
     try:
@@ -386,7 +390,7 @@ async def drive(url: str, args: argparse.Namespace, server: subprocess.Popen[byt
                 made = [await signed_up(url, f"loaded {i}") for i in range(LOAD_CONNECTIONS)]
                 pairs = [(made[i], made[i + 1]) for i in range(0, LOAD_CONNECTIONS, 2)]
         for number in range(WARM_UP):
-            await one_game(http, url, number, rng, Tally(), people)
+            await one_game(url, number, rng, Tally(), people)
         await marked(server, signal.SIGUSR1, out.with_suffix(".started"))
         if args.mode == "instructions":
             callgrind(server.pid, "--instr=on")
@@ -395,7 +399,7 @@ async def drive(url: str, args: argparse.Namespace, server: subprocess.Popen[byt
             await under_load(url, args, server.pid, tally, pairs)
         else:
             for number in range(WARM_UP, WARM_UP + args.games):
-                await one_game(http, url, number, rng, tally, people)
+                await one_game(url, number, rng, tally, people)
         await marked(server, signal.SIGUSR2, out)  # after the ratings being written
         if args.mode == "instructions":
             callgrind(server.pid, "--dump")
