@@ -39,10 +39,13 @@ joining them included, as in `web_load.py`'s CPU per action), divided by the act
   same to 0.1%; between two commits, differences under half a percent can come from where
   objects fall in dictionaries rather than from the code. System calls (socket writes,
   database round trips) are not in it;
-- always, SQL statements as SQLAlchemy hands them to the driver (its
-  `before_cursor_execute` event), with the rows of each executemany; transactions committed
-  and rolled back; connections taken from the pool; tasks handed to a thread pool
-  (executor submits: hops off the event loop);
+- always, SQL statements as SQLAlchemy hands them to the driver (its dialect's
+  `do_execute` and `do_executemany`), with the rows of each executemany; transactions
+  committed and rolled back; connections taken from the pool; tasks handed to a thread pool
+  (executor submits: hops off the event loop). These are counted by wrapping the methods
+  SQLAlchemy's events fire from rather than by listening to its events, as a listener
+  turns on event dispatch for every statement (since 2026-11-27; counts before then
+  include that dispatch);
 
 and in the clients, the frames they received, by type, and their bytes.
 
@@ -145,22 +148,22 @@ class Counting:
         self.marks: list[dict[str, Any]] = []
 
     def install(self) -> None:
-        from sqlalchemy import event
-        from sqlalchemy.engine import Engine
-        from sqlalchemy.pool import Pool
+        """Count by wrapping the methods that SQLAlchemy's events would fire from, not by
+        listening to those events: a listener turns on the engine's event dispatch for every
+        statement, which the server does not run (and which costs more on PostgreSQL's
+        autocommit engine than on SQLite's)."""
+        from sqlalchemy.engine import Connection
+        from sqlalchemy.engine.default import DefaultDialect
+        from sqlalchemy.pool.base import _ConnectionFairy
 
-        event.listen(Engine, "before_cursor_execute", self._statement)
-        for name in ("commit", "rollback"):
-            event.listen(Engine, name, self._count(name))
-        for name in ("checkout", "reset"):
-            event.listen(Pool, name, self._count(name))
-        submit, count = ThreadPoolExecutor.submit, self._count("submit")
-
-        def counted_submit(executor: ThreadPoolExecutor, *args: Any, **kwargs: Any) -> Any:
-            count()
-            return submit(executor, *args, **kwargs)
-
-        ThreadPoolExecutor.submit = counted_submit  # type: ignore[method-assign]
+        for name in ("do_execute", "do_execute_no_params", "do_executemany"):  # where a statement goes to the driver
+            setattr(DefaultDialect, name, self._statement(getattr(DefaultDialect, name), many=name == "do_executemany"))
+        for cls, name, what in ((Connection, "_commit_impl", "commit"), (Connection, "_rollback_impl", "rollback"),
+                                (_ConnectionFairy, "_reset", "reset")):  # where the events of those names fire
+            setattr(cls, name, self._counted(getattr(cls, name), what))
+        checkout = _ConnectionFairy._checkout.__func__  # type: ignore[attr-defined]
+        _ConnectionFairy._checkout = classmethod(self._counted(checkout, "checkout"))  # type: ignore[assignment,method-assign]
+        ThreadPoolExecutor.submit = self._counted(ThreadPoolExecutor.submit, "submit")  # type: ignore[method-assign]
         if self.profile:
             threading.setprofile(self._start_thread)
             self.loop.enable()
@@ -172,16 +175,25 @@ class Counting:
             self.workers.append(profiler)
         profiler.enable()
 
-    def _statement(self, _conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, executemany: bool) -> None:
-        text = " ".join(statement.split())
-        with self.lock:
-            self.sql[text] += 1
-            self.rows[text] += len(parameters) if executemany else 1
+    def _statement(self, method: Any, many: bool) -> Any:
+        """`method` of the dialect (statement, parameters after the cursor), counting each statement."""
 
-    def _count(self, name: str) -> Any:
-        def counted(*_: Any) -> None:
+        def counted(dialect: Any, cursor: Any, statement: str, *args: Any, **kwargs: Any) -> Any:
+            text = " ".join(statement.split())
+            with self.lock:
+                self.sql[text] += 1
+                self.rows[text] += len(args[0]) if many else 1
+            return method(dialect, cursor, statement, *args, **kwargs)
+
+        return counted
+
+    def _counted(self, method: Any, name: str) -> Any:
+        """`method`, counting its calls under `name`."""
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
             with self.lock:
                 self.events[name] += 1
+            return method(*args, **kwargs)
 
         return counted
 
