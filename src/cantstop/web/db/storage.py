@@ -74,7 +74,7 @@ class Storage:
         # READ COMMITTED level each statement sees its own snapshot inside one too, and BEGIN
         # and ROLLBACK were two round trips of every read (each, under load, also a wait for
         # the interpreter lock). SQLite's driver begins no transaction for a read anyway.
-        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.shared else self.engine
+        self.autocommit = open_engine(url, autocommit=True) if self.shared else self.engine
 
     def migrate(self) -> None:
         """Bring the schema up to date with the migrations shipped in the package."""
@@ -82,6 +82,8 @@ class Storage:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.autocommit is not self.engine:
+            self.autocommit.dispose()
 
     def checkpoint(self) -> None:
         """SQLite: start the write-ahead log over (see `engine.checkpoint`). Other databases: nothing."""
