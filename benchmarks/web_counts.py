@@ -216,13 +216,26 @@ class Counting:
 def hold_checkpoints() -> None:
     """SQLite's write-ahead log is checkpointed once a second of wall time, however many
     actions that second held: under a profiler or valgrind, seconds are many times longer,
-    and whether one falls in the window is chance. Held off here (the log just grows)."""
+    and whether one falls in the window is chance. Held off here (the log just grows), and
+    the recorder's round of them put off to a day: a checkpoint that does nothing still cost
+    a hop to its thread each second."""
     for module in ("cantstop.web.db.storage", "cantstop.web.storage"):  # where it lives now, and did before
         try:
             storage = importlib.import_module(module)
         except ImportError:
             continue
         storage.Storage.checkpoint = lambda self: None
+        break
+    for module in ("cantstop.web.db.recorder", "cantstop.web.recorder"):
+        try:
+            recorder = importlib.import_module(module).Recorder
+        except (ImportError, AttributeError):
+            continue
+        def rarely(self: Any, *args: Any, init: Any = recorder.__init__, **kwargs: Any) -> None:
+            init(self, *args, **kwargs)
+            self.checkpoint_every = DAY
+
+        recorder.__init__ = rarely
         return
 
 
