@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
 from web_helpers import new_game, pg_schema, postgres_url, wait_for
@@ -93,6 +93,23 @@ def test_a_group_commit_stores_each_game_and_refuses_only_the_stale_one(any_stor
         # the clean batch tells each game's last version once (in no set order); the stale one's
         # Appends, stored one by one after the refusal, each theirs
         assert sorted(told[:2]) == sorted([f"{one} 2", f"{three} 1"]) and told[2:] == [f"{three} 2", f"{three} 3"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reasons=st.lists(st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=60), min_size=1, max_size=3), seat=st.integers(0, 1))
+def test_a_group_commit_stores_every_reason_as_it_was_written(any_storage: Storage, reasons: list[str], seat: int) -> None:
+    """A fallback's or a resignation's reason is free text (quotes, backslashes, any script):
+    the group commit hands it to PostgreSQL inside JSON, and it comes back unchanged."""
+    game_id = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    any_storage.start(game_id, 0, {})
+    moves = tuple(Move.fallback(seat, why) if i % 2 else Move.resign(seat, why) for i, why in enumerate(reasons))
+    other = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    any_storage.start(other, 0, {})
+    batch = [Append(game_id, 1, moves, to_move=1 - seat), Append(other, 1, (Move.rolled((1, 2, 3, 4)),), winner=None, to_move=0)]
+    assert any_storage.append_many(batch) == [True, True]
+    assert any_storage.events(game_id) == [decode_move(*encode_move(move)) for move in moves]
+    stored = any_storage.game(game_id)
+    assert stored is not None and stored.version == len(moves) and stored.to_move == 1 - seat
 
 
 @pytest.fixture

@@ -389,14 +389,10 @@ class Storage:
             conn.execute(queries.SET_WINNER, ended)
 
     def _columns(self, items: list[Append]) -> dict[str, Any]:
-        """PostgreSQL's one-statement group commit's parameters: a list per column."""
-        games, seqs, kinds, data = zip(*self._events(items), strict=True)
-        latest = self._last_of_each_game(items)
-        return {
-            "stamp": now(), "event_game": list(games), "event_seq": list(seqs), "event_kind": list(kinds), "event_data": list(data),
-            "game": [a.game_id for a in latest], "version": [a.last for a in latest],
-            "to_move": [a.to_move for a in latest], "winner": [a.winner for a in latest],
-        }
+        """PostgreSQL's one-statement group commit's parameters: the events (game, seq, kind,
+        data) and the games (id, version, seat to move, winner) as JSON arrays of arrays."""
+        games = [(a.game_id, a.last, a.to_move, a.winner) for a in self._last_of_each_game(items)]
+        return {"stamp": now(), "events": json.dumps(list(self._events(items))), "games": json.dumps(games)}
 
     def _notify(self, s: Session | Connection, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
