@@ -20,7 +20,7 @@ from cantstop.core.state import ROLL, STOP
 from cantstop.table import Move, StaleMoveError
 from cantstop.web.app import create_app
 from cantstop.web.db.moves import decode_move, encode_move
-from cantstop.web.db.notify import CHANNEL, libpq_url
+from cantstop.web.db.notify import CHANNEL, NOTICE_GAMES, libpq_url, news_of
 from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.rows import EventRow, SeatRow
 from cantstop.web.db.storage import Storage
@@ -88,11 +88,35 @@ def test_a_group_commit_stores_each_game_and_refuses_only_the_stale_one(any_stor
     assert any_storage.events(two) == [Move.rolled((6, 6, 6, 6))]
     assert any_storage.events(three) == [Move.rolled((2, 2, 3, 3)), Move.of((4, 6)), Move.of(STOP)]
     if listener is not None:
-        told = [n.payload for n in listener.notifies(timeout=1, stop_after=5)]
+        told = [news_of(n.payload) for n in listener.notifies(timeout=1, stop_after=4)]
         listener.close()
-        # the clean batch tells each game's last version once (in no set order); the stale one's
-        # Appends, stored one by one after the refusal, each theirs
-        assert sorted(told[:2]) == sorted([f"{one} 2", f"{three} 1"]) and told[2:] == [f"{three} 2", f"{three} 3"]
+        # the clean batch tells each game's last version once, in one notice (in no set order);
+        # the stale one's Appends, stored one by one after the refusal, each theirs
+        assert sorted(told[0]) == sorted([(one, "2"), (three, "1")]) and told[1:] == [[(three, "2")], [(three, "3")]]
+
+
+@pytest.mark.postgres
+def test_a_group_commit_of_many_games_names_each_once_in_notices_that_fit(pg_storage: Storage) -> None:
+    """A notice holds at most 8,000 bytes: a batch moving more games than one notice names
+    sends several, and every game is named once with its new version."""
+    games = [pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")]) for _ in range(2 * NOTICE_GAMES + 1)]
+    for game_id in games:
+        pg_storage.start(game_id, 0, {})
+    listener = psycopg.connect(libpq_url(pg_storage.url), autocommit=True)
+    listener.execute(f"LISTEN {CHANNEL}")
+    assert pg_storage.append_many([Append(game_id, 1, (Move.rolled((1, 2, 3, 4)),), to_move=0) for game_id in games]) == [True] * len(games)
+    told = [news_of(n.payload) for n in listener.notifies(timeout=1, stop_after=4)]
+    listener.close()
+    assert len(told) == 3 and all(len(news) <= NOTICE_GAMES for news in told)
+    assert sorted(pair for news in told for pair in news) == sorted((game_id, "1") for game_id in games)
+
+
+def test_a_notice_is_read_as_each_games_news() -> None:
+    assert news_of("abc 3 d-_9 12") == [("abc", "3"), ("d-_9", "12")]
+    assert news_of("abc -1") == [("abc", "-1")]
+    assert news_of('abc {"type": "chat", "text": "a b 3"}') == [("abc", '{"type": "chat", "text": "a b 3"}')]
+    with pytest.raises(ValueError, match="in pairs"):
+        news_of("abc 3 def")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

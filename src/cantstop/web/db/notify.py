@@ -1,9 +1,11 @@
 """Several server processes, one PostgreSQL: each learns of the others' moves by LISTEN/NOTIFY.
 
-Storage sends `NOTIFY` (`pg_notify('cantstop', '<game> <version>')`) inside the transaction
-that stores an action (so the notice goes out exactly when the action is committed); this
-module's listener hands each notice to the game service, which catches up from the
-database and broadcasts to its own clients.
+Storage sends `NOTIFY` (`pg_notify('cantstop', ...)`) inside the transaction or statement
+that stores a change (so the notice goes out exactly when it is committed): a group commit
+one notice for the games it moved, `'<game> <version> <game> <version> ...'`; a game's
+seats changed, `'<game> -1'`; a chat frame, `'<game> <frame JSON>'`. This module's listener
+hands each game's news to the game service, which catches up from the database and
+broadcasts to its own clients.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 CHANNEL = "cantstop"  # the channel of game changes
+# Games named in one notice of a group commit: a notice is at most 7,999 bytes, and a game's
+# entry at most 45 (an id of up to 32 characters, a version, two spaces).
+NOTICE_GAMES = 150
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # its payload: `notice(...)`
 
 log = logging.getLogger("cantstop.web")
@@ -25,6 +30,19 @@ log = logging.getLogger("cantstop.web")
 def notice(game_id: str, news: int | str) -> dict[str, str]:
     """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON text)."""
     return {"channel": CHANNEL, "payload": f"{game_id} {news}"}
+
+
+def news_of(payload: str) -> list[tuple[str, str]]:
+    """A notice's news, game by game: (game, version) pairs, or one (game, chat frame JSON).
+
+    Raises ValueError for a payload that is neither (a game without its version)."""
+    game_id, _, rest = payload.partition(" ")
+    if rest.startswith("{"):
+        return [(game_id, rest)]
+    words = payload.split(" ")
+    if len(words) % 2:
+        raise ValueError(f"a notice names games and their versions in pairs, not {payload[:80]!r}")
+    return list(zip(words[::2], words[1::2], strict=True))
 
 
 def libpq_url(url: str) -> str:
@@ -50,14 +68,19 @@ async def listen(
                     await on_reconnect()  # notices sent while we were away are lost: look at everything
                 first, delay = False, 0.5
                 async for note in conn.notifies():
-                    game_id, _, rest = note.payload.partition(" ")
                     try:
-                        if rest.startswith("{"):
-                            await on_chat(game_id, rest)
-                        else:
-                            await on_change(game_id, int(rest))
-                    except Exception:  # one game's trouble must not stop the others' updates
-                        log.exception("catching up game %s", game_id)
+                        news = news_of(note.payload)
+                    except ValueError:
+                        log.exception("a notice of no game")
+                        continue
+                    for game_id, told in news:
+                        try:
+                            if told.startswith("{"):
+                                await on_chat(game_id, told)
+                            else:
+                                await on_change(game_id, int(told))
+                        except Exception:  # one game's trouble must not stop the others' updates
+                            log.exception("catching up game %s", game_id)
         except asyncio.CancelledError:
             raise
         except Exception as error:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, select, text
 
-from cantstop.web.db.notify import CHANNEL
+from cantstop.web.db.notify import CHANNEL, NOTICE_GAMES
 from cantstop.web.db.rows import EVENTS, GAMES, SEATS, SeatRow
 from cantstop.web.db.values import GameStatus, SeatKind
 
@@ -29,7 +29,9 @@ SET_VERSION = GAMES.update().where(GAMES.c.id == bindparam("key")).values(
 # is atomic): the events inserted, each game's new version (and its winner, if the batch ends
 # it) set, and the notice of it sent to every server process at commit. One round trip instead
 # of four (BEGIN, the insert, the updates, COMMIT), and under load each round trip is a wait
-# for the interpreter lock as well as for the network. Its parameters: the time, and the events
+# for the interpreter lock as well as for the network. Its notice names every game the batch
+# moved (up to NOTICE_GAMES a notice): a listener wakes once for the batch, not once for each
+# game, and PostgreSQL queues one notice. Its parameters: the time, and the events
 # and the games as JSON text, one array per row: the driver adapts one string each, where eight
 # Python lists took it a pass over each list and a dumper for every item.
 APPEND_AND_NOTIFY = text(f"""
@@ -45,7 +47,9 @@ WITH stored AS (
     WHERE g.id = m->>0
     RETURNING g.id, g.version
 )
-SELECT pg_notify('{CHANNEL}', moved.id || ' ' || moved.version) FROM moved
+SELECT pg_notify('{CHANNEL}', string_agg(m.id || ' ' || m.version, ' '))
+FROM (SELECT id, version, (row_number() OVER ()) / {NOTICE_GAMES} AS part FROM moved) AS m
+GROUP BY m.part
 """)
 SET_WINNER = GAMES.update().where(GAMES.c.id == bindparam("key")).values(status=GameStatus.OVER.value, winner=bindparam("new_winner"))
 # A person leaves a game before it starts: their seat is open again, their token holds nothing.
