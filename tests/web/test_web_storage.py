@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
+from sqlalchemy.exc import OperationalError
 from web_helpers import new_game, pg_schema, postgres_url, wait_for
 
 from cantstop.core.state import ROLL, STOP
@@ -163,6 +164,46 @@ def test_a_group_commit_undone_to_break_a_deadlock_is_made_again(pg_storage: Sto
     assert pg_storage.events(game_id) == [Move.rolled((1, 2, 3, 4))]
     with pg_storage.engine.connect() as conn:
         assert conn.execute(text("SELECT last_value FROM tries")).scalar() == 2  # undone once, made the second time
+
+
+def test_the_hot_reads_hand_out_what_sqlalchemys_execution_reads(any_storage: Storage) -> None:
+    """On PostgreSQL a game, its seats, moves and chat are read on psycopg's cursors rather
+    than through SQLAlchemy's execution (`db.driver`): the same values, timestamps, JSON,
+    booleans and empty fields included."""
+    game_id = any_storage.create_game("classic", [("open", None), ("bot", "random")], clock=60, rated=True)
+    claimed = any_storage.claim_seat(game_id, 0, "Ann")
+    assert claimed is not None
+    any_storage.start(game_id, 1, {"RollOff": "A:3 B:9", "Note": "é \"quoted\""})
+    any_storage.append(game_id, 1, Move.rolled((1, 2, 3, 4)), to_move=1)
+    any_storage.seen_now([game_id], datetime(2026, 11, 27, 21, 0, 0, 123456))
+    with any_storage.engine.connect() as conn:
+        through_sqlalchemy = any_storage._read(conn, game_id)
+    game = any_storage.game(game_id)
+    assert game is not None and game == through_sqlalchemy and game.seen == datetime(2026, 11, 27, 21, 0, 0, 123456)
+    assert game.tags["Note"] == 'é "quoted"' and game.rated is True and game.winner is None and game.to_move == 1
+    assert any_storage.game("no-such-game") is None
+    assert any_storage.seat_of(game_id, claimed[0]) == 0 and any_storage.seat_of("no-such-game", claimed[0]) is None
+    assert any_storage.events(game_id, 0) == [Move.rolled((1, 2, 3, 4))] and any_storage.events(game_id, 1) == []
+    assert any_storage.chat(game_id, 10) == ([], False)
+
+
+@pytest.mark.postgres
+def test_a_read_on_a_connection_lost_fails_as_sqlalchemys_and_the_next_gets_a_new_one(pg_storage: Storage) -> None:
+    """The database server ended a pooled connection (a restart, an idle timeout): the read
+    on it fails with SQLAlchemy's OperationalError, as storage's callers expect, and the
+    connection is not handed out again."""
+    game_id = pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    assert pg_storage.driver is not None
+    with pg_storage.driver.reading() as read:
+        backend = read(text("SELECT pg_backend_pid()"), {})[0][0]
+    with pg_storage.engine.connect() as conn:
+        assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend}).scalar()
+    with pytest.raises(OperationalError):
+        pg_storage.game(game_id)
+    game = pg_storage.game(game_id)
+    assert game is not None and game.id == game_id
+    with pg_storage.driver.reading() as read:
+        assert read(text("SELECT pg_backend_pid()"), {})[0][0] != backend
 
 
 @pytest.mark.postgres

@@ -4,16 +4,54 @@ than the database did."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select, text
+from datetime import datetime
+from typing import NamedTuple
 
+from sqlalchemy import Integer, bindparam, select, text
+
+from cantstop.web.db.moves import END
 from cantstop.web.db.notify import CHANNEL, NOTICE_GAMES
-from cantstop.web.db.rows import EVENTS, GAMES, SEATS, SeatRow
+from cantstop.web.db.rows import CHAT, EVENTS, GAMES, SEATS, SeatRow
 from cantstop.web.db.values import GameStatus, SeatKind
 
-GAME = select(GAMES).where(GAMES.c.id == bindparam("key"))
+
+class GameFields(NamedTuple):
+    """A game's row as `GAME` reads it, by name (a driver hands out plain tuples)."""
+
+    id: str
+    variant: str
+    first: int | None
+    tags: dict[str, str] | None
+    status: str
+    winner: int | None
+    version: int
+    created: datetime
+    updated: datetime | None
+    rematch: str | None
+    clock: int
+    rated: bool
+    to_move: int | None
+    seen: datetime | None
+
+
+# The reads on every game's and every connection's way: a game and its seats, its moves, a
+# seat by its token or its account, its chat.
+GAME = select(*(GAMES.c[name] for name in GameFields._fields)).where(GAMES.c.id == bindparam("key"))
 SEATS_OF_GAME = (
     select(SeatRow.seat, SeatRow.kind, SeatRow.bot, SeatRow.name, SeatRow.account_id).where(SeatRow.game_id == bindparam("key")).order_by(SeatRow.seat)
 )
+EVENTS_AFTER = (
+    select(EVENTS.c.kind, EVENTS.c.data)
+    .where(EVENTS.c.game_id == bindparam("key"), EVENTS.c.seq > bindparam("after"), EVENTS.c.kind != END)
+    .order_by(EVENTS.c.seq)
+)
+SEAT_OF_TOKEN = select(SEATS.c.seat).where(SEATS.c.game_id == bindparam("key"), SEATS.c.token_hash == bindparam("hash"))
+SEAT_OF_ACCOUNT = select(SEATS.c.seat).where(SEATS.c.game_id == bindparam("key"), SEATS.c.account_id == bindparam("account"))
+LAST_CHAT = (
+    select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text, CHAT.c.account_id, CHAT.c.created)
+    .where(CHAT.c.game_id == bindparam("key")).order_by(CHAT.c.id.desc()).limit(bindparam("last", type_=Integer))
+)
+MUTED = select(GAMES.c.spectators_muted).where(GAMES.c.id == bindparam("key"))
 # One conditional update each: a game starts only while still waiting, a seat is taken only while still open.
 START = GAMES.update().where(GAMES.c.id == bindparam("key"), GAMES.c.status == GameStatus.WAITING.value).values(
     status=GameStatus.PLAYING.value, first=bindparam("first_seat"), tags=bindparam("new_tags"), updated=bindparam("stamp"),
