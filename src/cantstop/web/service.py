@@ -27,6 +27,8 @@ from cantstop.web.ops.metrics import Reading
 from cantstop.web.players.profiles import Profiles
 from cantstop.web.players.service import Players
 from cantstop.web.settings import Settings
+from cantstop.web.social.blocks import BLOCKS_TOPIC, Blocks
+from cantstop.web.social.service import Social
 from cantstop.web.webhooks import WebhookSender
 
 
@@ -57,6 +59,20 @@ class GameService:
         self.hooks = Hooks(storage)  # one per process: it remembers the webhooks read for "your turn"
         self.identity = AccountService(Accounts(storage), self.recorder.db, settings, self.hooks, self.leaving, now)
         self.turns = TurnHooks(self.games, self.recorder, self.hooks, WebhookSender(allow_private=settings.webhook_private), settings.public_origin)
+        self.social = Social(self.recorder, self.profiles, Blocks(storage), self.identity.stamp)
+        self.social.on_blocks.append(self._reblock)
+
+    def _reblock(self, account: int, blocked: frozenset[int]) -> None:
+        """An account's blocks changed: its connections to the games held here follow."""
+        for game in list(self.games.held.values()):
+            if account in game.connections.accounts.values():
+                game.connections.reblock(account, blocked)
+
+    async def news(self, topic: str, text: str) -> None:
+        """Another process (or this one) told every process of something that is no game's
+        move: an account's blocks changed."""
+        if topic == BLOCKS_TOPIC:
+            await self.social.blocks_changed(int(text))
 
     def readings(self) -> list[Reading]:
         """What the metrics read from the games at each scrape (`ops.Operations`)."""

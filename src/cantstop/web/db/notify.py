@@ -5,7 +5,9 @@ that stores a change (so the notice goes out exactly when it is committed): a gr
 one notice for the games it moved, `'<game> <version> <game> <version> ...'`; a game's
 seats changed, `'<game> -1'`; a chat frame, `'<game> <frame JSON>'`. This module's listener
 hands each game's news to the game service, which catches up from the database and
-broadcasts to its own clients.
+broadcasts to its own clients. News that is about no game (an account's blocks changed)
+goes the same way under a topic starting with `~`, which no game id does:
+'~blocks <account id>'.
 """
 
 from __future__ import annotations
@@ -27,17 +29,22 @@ NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # its payload: `notice(..
 log = logging.getLogger("cantstop.web")
 
 
+TOPIC = "~"  # what starts a notice's first word when it is about no game
+
+
 def notice(game_id: str, news: int | str) -> dict[str, str]:
-    """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON text)."""
+    """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON
+    text); or, for a topic (`TOPIC...`) in place of the game, the news of that topic."""
     return {"channel": CHANNEL, "payload": f"{game_id} {news}"}
 
 
 def news_of(payload: str) -> list[tuple[str, str]]:
-    """A notice's news, game by game: (game, version) pairs, or one (game, chat frame JSON).
+    """A notice's news, game by game: (game, version) pairs, or one (game, chat frame JSON),
+    or one (topic, its news).
 
-    Raises ValueError for a payload that is neither (a game without its version)."""
+    Raises ValueError for a payload that is none of these (a game without its version)."""
     game_id, _, rest = payload.partition(" ")
-    if rest.startswith("{"):
+    if game_id.startswith(TOPIC) or rest.startswith("{"):
         return [(game_id, rest)]
     words = payload.split(" ")
     if len(words) % 2:
@@ -55,9 +62,11 @@ async def listen(
     on_change: Callable[[str, int], Awaitable[None]],
     on_reconnect: Callable[[], Awaitable[None]],
     on_chat: Callable[[str, str], Awaitable[None]],
+    on_news: Callable[[str, str], Awaitable[None]],
 ) -> None:
     """Listen until cancelled; after a lost connection, reconnect and let the caller catch up.
-    A notice is '<game> <version>' (-1: its seats changed) or '<game> <chat frame JSON>'."""
+    A notice is '<game> <version> ...' (the games a group commit moved; -1: a game's seats
+    changed), '<game> <chat frame JSON>' or '<topic> <news>' (`on_news`)."""
     delay = 0.5
     first = True
     while True:
@@ -75,7 +84,9 @@ async def listen(
                         continue
                     for game_id, told in news:
                         try:
-                            if told.startswith("{"):
+                            if game_id.startswith(TOPIC):
+                                await on_news(game_id, told)
+                            elif told.startswith("{"):
                                 await on_chat(game_id, told)
                             else:
                                 await on_change(game_id, int(told))
