@@ -1,6 +1,6 @@
 """Web counts: what the server does per action, counted instead of timed.
 
-Run: `python benchmarks/web_counts.py [--games 12] [--instructions | --load SECONDS]
+Run: `python benchmarks/web_counts.py [--games 12] [--accounts] [--instructions | --load SECONDS]
 [--only sqlite|postgresql] [--pg URL] [--src PATH] [--out FILE.json] [--pstats FILE]`,
 then `python benchmarks/web_counts.py --compare A.json B.json` (the databases both hold).
 
@@ -17,6 +17,13 @@ and both seats' updates before the next action. Nothing overlaps, so the same co
 the same games and runs the same path on every run: the games are fingerprinted (every
 action and its version), and `--compare` says whether two runs played the same ones.
 
+With `--accounts` the two seats are signed-in people, as with `web_load.py --accounts`: two
+accounts made before the warm-up, every game rated, created and joined with the session
+cookie and its CSRF token, the WebSockets signed in by the cookie; the window closes once
+every rating the server is writing is written. Besides the sweeper, two things a server does
+per minute of wall time are put off: writing down a session's last use and reading an
+account's "your turn" hook again (each is read once, in the warm-up).
+
 What is counted in the server between the first and the last of those games (creating and
 joining them included, as in `web_load.py`'s CPU per action), divided by the actions:
 
@@ -32,10 +39,13 @@ joining them included, as in `web_load.py`'s CPU per action), divided by the act
   same to 0.1%; between two commits, differences under half a percent can come from where
   objects fall in dictionaries rather than from the code. System calls (socket writes,
   database round trips) are not in it;
-- always, SQL statements as SQLAlchemy hands them to the driver (its
-  `before_cursor_execute` event), with the rows of each executemany; transactions committed
-  and rolled back; connections taken from the pool; tasks handed to a thread pool
-  (executor submits: hops off the event loop);
+- always, SQL statements as SQLAlchemy hands them to the driver (its dialect's
+  `do_execute` and `do_executemany`), with the rows of each executemany; transactions
+  committed and rolled back; connections taken from the pool; tasks handed to a thread pool
+  (executor submits: hops off the event loop). These are counted by wrapping the methods
+  SQLAlchemy's events fire from rather than by listening to its events, as a listener
+  turns on event dispatch for every statement (since 2026-11-27; counts before then
+  include that dispatch);
 
 and in the clients, the frames they received, by type, and their bytes.
 
@@ -85,6 +95,8 @@ from websockets.asyncio.client import ClientConnection, connect
 WARM_UP = 2  # games played before counting starts
 SEED = 1
 QUIET = {"CANTSTOP_SWEEP_EVERY": "86400"}  # a sweep in the window or not would make two runs differ
+DAY = 86400.0
+LOAD_CONNECTIONS = 200  # --load: web_load.py's clients, two a game
 MODES = ("calls", "instructions", "load")
 
 
@@ -136,22 +148,22 @@ class Counting:
         self.marks: list[dict[str, Any]] = []
 
     def install(self) -> None:
-        from sqlalchemy import event
-        from sqlalchemy.engine import Engine
-        from sqlalchemy.pool import Pool
+        """Count by wrapping the methods that SQLAlchemy's events would fire from, not by
+        listening to those events: a listener turns on the engine's event dispatch for every
+        statement, which the server does not run (and which costs more on PostgreSQL's
+        autocommit engine than on SQLite's)."""
+        from sqlalchemy.engine import Connection
+        from sqlalchemy.engine.default import DefaultDialect
+        from sqlalchemy.pool.base import _ConnectionFairy
 
-        event.listen(Engine, "before_cursor_execute", self._statement)
-        for name in ("commit", "rollback"):
-            event.listen(Engine, name, self._count(name))
-        for name in ("checkout", "reset"):
-            event.listen(Pool, name, self._count(name))
-        submit, count = ThreadPoolExecutor.submit, self._count("submit")
-
-        def counted_submit(executor: ThreadPoolExecutor, *args: Any, **kwargs: Any) -> Any:
-            count()
-            return submit(executor, *args, **kwargs)
-
-        ThreadPoolExecutor.submit = counted_submit  # type: ignore[method-assign]
+        for name in ("do_execute", "do_execute_no_params", "do_executemany"):  # where a statement goes to the driver
+            setattr(DefaultDialect, name, self._statement(getattr(DefaultDialect, name), many=name == "do_executemany"))
+        for cls, name, what in ((Connection, "_commit_impl", "commit"), (Connection, "_rollback_impl", "rollback"),
+                                (_ConnectionFairy, "_reset", "reset")):  # where the events of those names fire
+            setattr(cls, name, self._counted(getattr(cls, name), what))
+        checkout = _ConnectionFairy._checkout.__func__  # type: ignore[attr-defined]
+        _ConnectionFairy._checkout = classmethod(self._counted(checkout, "checkout"))  # type: ignore[assignment,method-assign]
+        ThreadPoolExecutor.submit = self._counted(ThreadPoolExecutor.submit, "submit")  # type: ignore[method-assign]
         if self.profile:
             threading.setprofile(self._start_thread)
             self.loop.enable()
@@ -163,16 +175,25 @@ class Counting:
             self.workers.append(profiler)
         profiler.enable()
 
-    def _statement(self, _conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, executemany: bool) -> None:
-        text = " ".join(statement.split())
-        with self.lock:
-            self.sql[text] += 1
-            self.rows[text] += len(parameters) if executemany else 1
+    def _statement(self, method: Any, many: bool) -> Any:
+        """`method` of the dialect (statement, parameters after the cursor), counting each statement."""
 
-    def _count(self, name: str) -> Any:
-        def counted(*_: Any) -> None:
+        def counted(dialect: Any, cursor: Any, statement: str, *args: Any, **kwargs: Any) -> Any:
+            text = " ".join(statement.split())
+            with self.lock:
+                self.sql[text] += 1
+                self.rows[text] += len(args[0]) if many else 1
+            return method(dialect, cursor, statement, *args, **kwargs)
+
+        return counted
+
+    def _counted(self, method: Any, name: str) -> Any:
+        """`method`, counting its calls under `name`."""
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
             with self.lock:
                 self.events[name] += 1
+            return method(*args, **kwargs)
 
         return counted
 
@@ -195,36 +216,100 @@ class Counting:
 def hold_checkpoints() -> None:
     """SQLite's write-ahead log is checkpointed once a second of wall time, however many
     actions that second held: under a profiler or valgrind, seconds are many times longer,
-    and whether one falls in the window is chance. Held off here (the log just grows)."""
+    and whether one falls in the window is chance. Held off here (the log just grows), and
+    the recorder's round of them put off to a day: a checkpoint that does nothing still cost
+    a hop to its thread each second."""
     for module in ("cantstop.web.db.storage", "cantstop.web.storage"):  # where it lives now, and did before
         try:
             storage = importlib.import_module(module)
         except ImportError:
             continue
         storage.Storage.checkpoint = lambda self: None
+        break
+    for module in ("cantstop.web.db.recorder", "cantstop.web.recorder"):
+        try:
+            recorder = importlib.import_module(module).Recorder
+        except (ImportError, AttributeError):
+            continue
+        def rarely(self: Any, *args: Any, init: Any = recorder.__init__, **kwargs: Any) -> None:
+            init(self, *args, **kwargs)
+            self.checkpoint_every = DAY
+
+        recorder.__init__ = rarely
         return
+
+
+def hold_per_minute() -> None:
+    """A signed-in server writes down a session's last use at most once a minute and trusts
+    an account's "your turn" hook for a minute: how often either falls in the window depends
+    on how long the window lasts (under a profiler or valgrind, many minutes). Both are put
+    off to a day here, so each is done once, in the warm-up; under a real load they come to
+    a few hundredths of a database call per action."""
+    from datetime import timedelta
+
+    for module, name, value in (("cantstop.web.identity.sessions", "SEEN_EVERY", timedelta(seconds=DAY)),
+                                ("cantstop.web.identity.hooks", "HOOK_FRESH", DAY)):
+        try:
+            setattr(importlib.import_module(module), name, value)
+        except ImportError:  # an older commit, without accounts
+            continue
+
+
+def live_games() -> list[Any]:
+    """Every `LiveGames` the server makes, kept as it is made (to wait for its ratings)."""
+    made: list[Any] = []
+    try:
+        from cantstop.web.games.live import LiveGames
+    except ImportError:
+        return made
+    init = LiveGames.__init__
+
+    def kept(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        made.append(self)
+
+    LiveGames.__init__ = kept  # type: ignore[method-assign]
+    return made
 
 
 def serve(port: int, db: str, out: Path, mode: str, pstats: str) -> None:
     """The server process: `cantstop serve` with seeded dice and the counters on. SIGUSR1
-    marks the start of the window, SIGUSR2 its end: the counts then go to `out`, and the
-    event loop's profile since the start to `pstats` unless that is '-'."""
+    marks the start of the window, SIGUSR2 its end, once the ratings being written are
+    written: the counts then go to `out`, and the event loop's profile since the start to
+    `pstats` unless that is '-'."""
     import cantstop.core.dice as dice
 
     seeded = dice.SeededDice  # every game the service deals comes from one seeded source, in order
     dice.SecureDice = lambda: seeded(SEED)  # type: ignore[assignment,misc]
     hold_checkpoints()
+    hold_per_minute()
+    services = live_games()
+    ending: list[asyncio.Task[None]] = []  # held, so that the end's task is not collected
     counting = Counting(profile=mode == "calls")
     counting.install()
 
-    def on_signal(signum: int, _frame: Any) -> None:
+    def end() -> None:
         counting.mark()
-        if signum == signal.SIGUSR1:
-            out.with_suffix(".started").touch()
-            return
         out.write_text(json.dumps(counting.window()))
         if counting.profile and pstats != "-":
             counting.loop.dump_stats(pstats)
+
+    async def rated_then_end() -> None:
+        # A rated game's last move is answered before its rating is written: the window
+        # holds every rating of its games, however the last one's thread was scheduled.
+        for games in services:
+            if hasattr(games, "ratings_written"):
+                await games.ratings_written()
+        end()
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        if signum == signal.SIGUSR1:
+            counting.mark()
+            out.with_suffix(".started").touch()
+            return
+        # A signal handler runs on the event loop's thread, between two steps of the loop.
+        loop = asyncio.get_running_loop()
+        loop.call_soon_threadsafe(lambda: ending.append(loop.create_task(rated_then_end())))
 
     signal.signal(signal.SIGUSR1, on_signal)
     signal.signal(signal.SIGUSR2, on_signal)
@@ -267,13 +352,30 @@ def updated_to(version: int) -> Any:
     return lambda m: m["type"] == "update" and m["game"]["version"] == version
 
 
-async def one_game(http: httpx.AsyncClient, url: str, number: int, rng: random.Random, tally: Tally) -> None:
-    """Two seats play one game to its end, one action at a time."""
+People = tuple[dict[str, str], dict[str, str]]  # two signed-in accounts' headers (web_load.signed_up)
+
+
+async def one_game(url: str, number: int, rng: random.Random, tally: Tally, people: People | None) -> None:
+    """Two seats play one game to its end, one action at a time: guests with a seat token
+    each, or (`people`) two signed-in accounts playing a rated game, as web_load.py's do."""
     from web_load import pick
-    game_id = (await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"]})).json()["id"]
-    tokens = [(await http.post(f"/api/games/{game_id}/join", json={"seat": s, "name": f"p{s}-{number}"})).json()["token"] for s in (0, 1)]
+
+    # An HTTP connection of its own for each game's set-up: one kept alive from game to game
+    # sat idle through a game, longer under a profiler than the server keeps one open, and
+    # a request sent just as the server closed it failed.
+    async with httpx.AsyncClient(base_url=url, timeout=600) as http:
+        if people is None:
+            game_id = (await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"]})).json()["id"]
+            joined = [await http.post(f"/api/games/{game_id}/join", json={"seat": s, "name": f"p{s}-{number}"}) for s in (0, 1)]
+            auths = [{"Authorization": f"Bearer {j.json()['token']}"} for j in joined]
+        else:
+            made = await http.post("/api/games", json={"variant": "classic", "seats": ["open", "open"], "rated": True, "take": [{"seat": 0}]},
+                                   headers=people[0])
+            game_id = made.raise_for_status().json()["id"]
+            (await http.post(f"/api/games/{game_id}/join", json={"seat": 1}, headers=people[1])).raise_for_status()
+            auths = [{"Cookie": person["Cookie"]} for person in people]  # the account's seat, by its session
     ws_url = url.replace("http", "ws") + f"/ws/games/{game_id}"
-    sockets = [await connect(ws_url, additional_headers={"Authorization": f"Bearer {t}"}, compression=None) for t in tokens]
+    sockets = [await connect(ws_url, additional_headers=auth, compression=None) for auth in auths]
     try:
         game = (await until(sockets[0], tally, lambda m: m["type"] == "hello"))["game"]
         await until(sockets[1], tally, lambda m: m["type"] == "hello")
@@ -300,34 +402,42 @@ async def one_game(http: httpx.AsyncClient, url: str, number: int, rng: random.R
 
 async def drive(url: str, args: argparse.Namespace, server: subprocess.Popen[bytes], out: Path) -> Tally:
     """Warm up, then play what is counted between the two marks."""
-    from web_load import wait_until_up
+    from web_load import signed_up, wait_until_up
 
     rng = random.Random(args.seed)
     async with httpx.AsyncClient(base_url=url, timeout=600) as http:
         await wait_until_up(http, server)
+        people: People | None = None
+        pairs: list[People] | None = None
+        if args.accounts:  # made before the warm-up: a sign-up hashes a password
+            people = (await signed_up(url, "counted one"), await signed_up(url, "counted two"))
+            if args.mode == "load":  # one pair a game, as web_load.py's
+                made = [await signed_up(url, f"loaded {i}") for i in range(LOAD_CONNECTIONS)]
+                pairs = [(made[i], made[i + 1]) for i in range(0, LOAD_CONNECTIONS, 2)]
         for number in range(WARM_UP):
-            await one_game(http, url, number, rng, Tally())
+            await one_game(url, number, rng, Tally(), people)
         await marked(server, signal.SIGUSR1, out.with_suffix(".started"))
         if args.mode == "instructions":
             callgrind(server.pid, "--instr=on")
         tally = Tally()
         if args.mode == "load":
-            await under_load(url, args, server.pid, tally)
+            await under_load(url, args, server.pid, tally, pairs)
         else:
             for number in range(WARM_UP, WARM_UP + args.games):
-                await one_game(http, url, number, rng, tally)
+                await one_game(url, number, rng, tally, people)
+        await marked(server, signal.SIGUSR2, out)  # after the ratings being written
         if args.mode == "instructions":
             callgrind(server.pid, "--dump")
-        await marked(server, signal.SIGUSR2, out)
         return tally
 
 
-async def under_load(url: str, args: argparse.Namespace, pid: int, tally: Tally) -> None:
-    """`web_load.py`'s clients for `--load` seconds; the server's CPU and the latency in `tally.extra`."""
+async def under_load(url: str, args: argparse.Namespace, pid: int, tally: Tally, pairs: list[People] | None) -> None:
+    """`web_load.py`'s clients (guests, or the signed-in `pairs`) for `--load` seconds; the
+    server's CPU and the latency in `tally.extra`."""
     from web_load import cpu_seconds, latency, play
 
     cpu = cpu_seconds(pid)
-    load, elapsed = await play(url, 200, args.load, 10, args.seed)
+    load, elapsed = await play(url, LOAD_CONNECTIONS, args.load, 10, args.seed, pairs)
     spent = cpu_seconds(pid)
     tally.actions, tally.games = len(load.latencies), load.games
     tally.extra = {**latency(load, elapsed), "refused": dict(load.errors)}
@@ -382,6 +492,7 @@ def count(db: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     return {
         "database": name,
         "mode": args.mode,
+        "accounts": args.accounts,
         "commit": commit_of(Path(args.src) if args.src else Path(__file__).parent),
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "games": tally.games,
@@ -495,7 +606,7 @@ def per_name(run: dict[str, Any], what: str) -> dict[str, float]:
 def show(runs: list[dict[str, Any]], top: int) -> None:
     """Each figure per action, one column per run; with two runs, the change, and the
     statements and functions whose counts per action changed most."""
-    heads = [f"{r['database']} {r['commit']}" for r in runs]
+    heads = [f"{r['database']}{' signed in' if r.get('accounts') else ''} {r['commit']}" for r in runs]
     print("| per action | " + " | ".join(heads) + (" | change |" if len(runs) == 2 else " |"))
     print("|---" * (len(runs) + 1 + (len(runs) == 2)) + "|")
     rows: list[tuple[str, list[float]]] = [("actions (count)", [r["actions"] for r in runs]), ("games (count)", [r["games"] for r in runs])]
@@ -543,6 +654,7 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=12, help="games counted on each database (after two to warm up)")
+    parser.add_argument("--accounts", action="store_true", help="signed-in people playing rated games, as web_load.py --accounts")
     parser.add_argument("--instructions", action="store_true", help="count machine instructions (valgrind) instead of Python calls")
     parser.add_argument("--load", type=float, default=None, metavar="SECONDS", help="count under web_load.py's clients for this long instead")
     parser.add_argument("--only", choices=("sqlite", "postgresql"), help="one database instead of both")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 import cantstop.web.games.live as games_module
 from cantstop.core.dice import SeededDice
 from cantstop.core.state import ROLL, Phase
-from cantstop.table import Collected, Kind, Move, Table
+from cantstop.table import Collected, Kind, Move, StaleMoveError, Table
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
 from cantstop.web.db.values import Taker
@@ -69,10 +71,13 @@ def test_concurrent_loads_of_a_game_make_one_live_game_and_leave_nothing_behind(
     asyncio.run(run())
 
 
-def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing_and_waits_for_nothing(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """PostgreSQL tells every process of a move at commit, this one too, and the notice can
-    come while the move's act path still holds the game: once it has the game, the move is
-    played and there is nothing to read (it used to read the events all the same)."""
+    come while the move's act path still holds the game: the act path plays the move, so the
+    notice neither reads the events (it once did) nor waits for the game (the listener hears
+    no other notice while it waits)."""
     reads: list[int] = []
 
     async def run() -> None:
@@ -92,13 +97,88 @@ def test_the_notice_of_an_own_move_that_overtakes_it_reads_nothing(storage: Stor
         act = asyncio.create_task(service.games.act(game_id, game.state.seat, 0, Move.of(ROLL)))
         while not game.lock.locked():
             await asyncio.sleep(0)
-        notice = asyncio.create_task(service.games.notified(game_id, 1))
-        await asyncio.sleep(0)
-        assert not notice.done()  # it waits for the game, which the act path holds
+        await asyncio.wait_for(service.games.notified(game_id, 1), 30)  # at once, though the act path holds the game
+        assert game.lock.locked() and game.version == 0
         committed.set()
         await act
-        await notice
         assert game.version == 1 and reads == []
+        await service.games.notified(game_id, 1)  # and after it
+        assert reads == []
+        await service.close()
+
+    asyncio.run(run())
+
+
+def test_a_notice_past_the_version_being_stored_is_read(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A notice of a version beyond the one the act path is storing (another process stored
+    more) is no notice of this process's move: it waits for the game and reads what is new."""
+    async def run() -> None:
+        service, other = GameService(storage, bot_delay=0), GameService(storage, bot_delay=0)
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())})
+        game, theirs = await service.games.live(game_id), await other.games.live(game_id)
+        assert game.state is not None
+        seat = game.state.seat
+        real_append = service.recorder.append
+        release = asyncio.Event()
+
+        async def held_append(append: Any) -> None:
+            await release.wait()
+            await real_append(append)
+
+        monkeypatch.setattr(service.recorder, "append", held_append)
+        act = asyncio.create_task(service.games.act(game_id, seat, 0, Move.of(ROLL)))
+        while not game.lock.locked():
+            await asyncio.sleep(0)
+        await other.games.act(game_id, seat, 0, Move.of(ROLL))  # the other process takes versions 1 and 2
+        assert theirs.state is not None and theirs.state.phase is Phase.CHOOSE
+        await other.games.act(game_id, seat, 1, Move.of(theirs.state.legal_actions()[0]))
+        notice = asyncio.create_task(service.games.notified(game_id, 2))
+        await asyncio.sleep(0)
+        assert not notice.done()  # beyond version 1, the one being stored here: it waits for the game
+        release.set()
+        with pytest.raises(StaleMoveError):
+            await act
+        await notice
+        assert game.version == 2
+        await service.close()
+        await other.close()
+
+    asyncio.run(run())
+
+
+def test_an_act_path_cancelled_after_its_move_was_stored_still_shows_the_move(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move handed to storage is stored even if its act path is cancelled meanwhile (a
+    server stopping, a request dropped). Its notice, come while the move was being stored,
+    was passed over: the game catches up once it is free, as that notice would have made it,
+    and its clients are sent the move."""
+    async def run() -> None:
+        service = GameService(storage, bot_delay=0)
+        game_id = await service.lobby.create("classic", ["open", "open"], {0: Taker("Ann", new_token()), 1: Taker("Bob", new_token())})
+        game = await service.games.live(game_id)
+        assert game.state is not None
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        game.connections.open(queue, True)
+        stored, answer = threading.Event(), threading.Event()
+        real_append_many = storage.append_many
+
+        def held_append_many(items: Any) -> Any:
+            done = real_append_many(items)
+            stored.set()
+            answer.wait(30)  # committed, not yet answered
+            return done
+
+        monkeypatch.setattr(storage, "append_many", held_append_many)
+        act = asyncio.create_task(service.games.act(game_id, game.state.seat, 0, Move.of(ROLL)))
+        while not stored.is_set():
+            await asyncio.sleep(0.001)
+        await service.games.notified(game_id, 1)  # the commit's notice, passed over
+        assert game.version == 0
+        act.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await act
+        answer.set()
+        update = json.loads(await asyncio.wait_for(queue.get(), 30))
+        assert update["type"] == "update" and update["game"]["version"] == 1 and game.version == 1
         await service.close()
 
     asyncio.run(run())

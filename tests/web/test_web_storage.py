@@ -11,16 +11,17 @@ from pathlib import Path
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
+from sqlalchemy.exc import OperationalError
 from web_helpers import new_game, pg_schema, postgres_url, wait_for
 
 from cantstop.core.state import ROLL, STOP
 from cantstop.table import Move, StaleMoveError
 from cantstop.web.app import create_app
 from cantstop.web.db.moves import decode_move, encode_move
-from cantstop.web.db.notify import CHANNEL, libpq_url
+from cantstop.web.db.notify import CHANNEL, NOTICE_GAMES, libpq_url, news_of
 from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.rows import EventRow, SeatRow
 from cantstop.web.db.storage import Storage
@@ -88,11 +89,53 @@ def test_a_group_commit_stores_each_game_and_refuses_only_the_stale_one(any_stor
     assert any_storage.events(two) == [Move.rolled((6, 6, 6, 6))]
     assert any_storage.events(three) == [Move.rolled((2, 2, 3, 3)), Move.of((4, 6)), Move.of(STOP)]
     if listener is not None:
-        told = [n.payload for n in listener.notifies(timeout=1, stop_after=5)]
+        told = [news_of(n.payload) for n in listener.notifies(timeout=1, stop_after=4)]
         listener.close()
-        # the clean batch tells each game's last version once (in no set order); the stale one's
-        # Appends, stored one by one after the refusal, each theirs
-        assert sorted(told[:2]) == sorted([f"{one} 2", f"{three} 1"]) and told[2:] == [f"{three} 2", f"{three} 3"]
+        # the clean batch tells each game's last version once, in one notice (in no set order);
+        # the stale one's Appends, stored one by one after the refusal, each theirs
+        assert sorted(told[0]) == sorted([(one, "2"), (three, "1")]) and told[1:] == [[(three, "2")], [(three, "3")]]
+
+
+@pytest.mark.postgres
+def test_a_group_commit_of_many_games_names_each_once_in_notices_that_fit(pg_storage: Storage) -> None:
+    """A notice holds at most 8,000 bytes: a batch moving more games than one notice names
+    sends several, and every game is named once with its new version."""
+    games = [pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")]) for _ in range(2 * NOTICE_GAMES + 1)]
+    for game_id in games:
+        pg_storage.start(game_id, 0, {})
+    listener = psycopg.connect(libpq_url(pg_storage.url), autocommit=True)
+    listener.execute(f"LISTEN {CHANNEL}")
+    assert pg_storage.append_many([Append(game_id, 1, (Move.rolled((1, 2, 3, 4)),), to_move=0) for game_id in games]) == [True] * len(games)
+    told = [news_of(n.payload) for n in listener.notifies(timeout=1, stop_after=4)]
+    listener.close()
+    assert len(told) == 3 and all(len(news) <= NOTICE_GAMES for news in told)
+    assert sorted(pair for news in told for pair in news) == sorted((game_id, "1") for game_id in games)
+
+
+def test_a_notice_is_read_as_each_games_news() -> None:
+    assert news_of("abc 3 d-_9 12") == [("abc", "3"), ("d-_9", "12")]
+    assert news_of("abc -1") == [("abc", "-1")]
+    assert news_of('abc {"type": "chat", "text": "a b 3"}') == [("abc", '{"type": "chat", "text": "a b 3"}')]
+    assert news_of("~blocks 12") == [("~blocks", "12")]  # a topic's news, about no game
+    with pytest.raises(ValueError, match="in pairs"):
+        news_of("abc 3 def")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reasons=st.lists(st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=60), min_size=1, max_size=3), seat=st.integers(0, 1))
+def test_a_group_commit_stores_every_reason_as_it_was_written(any_storage: Storage, reasons: list[str], seat: int) -> None:
+    """A fallback's or a resignation's reason is free text (quotes, backslashes, any script):
+    the group commit hands it to PostgreSQL inside JSON, and it comes back unchanged."""
+    game_id = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    any_storage.start(game_id, 0, {})
+    moves = tuple(Move.fallback(seat, why) if i % 2 else Move.resign(seat, why) for i, why in enumerate(reasons))
+    other = any_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    any_storage.start(other, 0, {})
+    batch = [Append(game_id, 1, moves, to_move=1 - seat), Append(other, 1, (Move.rolled((1, 2, 3, 4)),), winner=None, to_move=0)]
+    assert any_storage.append_many(batch) == [True, True]
+    assert any_storage.events(game_id) == [decode_move(*encode_move(move)) for move in moves]
+    stored = any_storage.game(game_id)
+    assert stored is not None and stored.version == len(moves) and stored.to_move == 1 - seat
 
 
 @pytest.fixture
@@ -122,6 +165,46 @@ def test_a_group_commit_undone_to_break_a_deadlock_is_made_again(pg_storage: Sto
     assert pg_storage.events(game_id) == [Move.rolled((1, 2, 3, 4))]
     with pg_storage.engine.connect() as conn:
         assert conn.execute(text("SELECT last_value FROM tries")).scalar() == 2  # undone once, made the second time
+
+
+def test_the_hot_reads_hand_out_what_sqlalchemys_execution_reads(any_storage: Storage) -> None:
+    """On PostgreSQL a game, its seats, moves and chat are read on psycopg's cursors rather
+    than through SQLAlchemy's execution (`db.driver`): the same values, timestamps, JSON,
+    booleans and empty fields included."""
+    game_id = any_storage.create_game("classic", [("open", None), ("bot", "random")], clock=60, rated=True)
+    claimed = any_storage.claim_seat(game_id, 0, "Ann")
+    assert claimed is not None
+    any_storage.start(game_id, 1, {"RollOff": "A:3 B:9", "Note": "é \"quoted\""})
+    any_storage.append(game_id, 1, Move.rolled((1, 2, 3, 4)), to_move=1)
+    any_storage.seen_now([game_id], datetime(2026, 11, 27, 21, 0, 0, 123456))
+    with any_storage.engine.connect() as conn:
+        through_sqlalchemy = any_storage._read(conn, game_id)
+    game = any_storage.game(game_id)
+    assert game is not None and game == through_sqlalchemy and game.seen == datetime(2026, 11, 27, 21, 0, 0, 123456)
+    assert game.tags["Note"] == 'é "quoted"' and game.rated is True and game.winner is None and game.to_move == 1
+    assert any_storage.game("no-such-game") is None
+    assert any_storage.seat_of(game_id, claimed[0]) == 0 and any_storage.seat_of("no-such-game", claimed[0]) is None
+    assert any_storage.events(game_id, 0) == [Move.rolled((1, 2, 3, 4))] and any_storage.events(game_id, 1) == []
+    assert any_storage.chat(game_id, 10) == ([], False)
+
+
+@pytest.mark.postgres
+def test_a_read_on_a_connection_lost_fails_as_sqlalchemys_and_the_next_gets_a_new_one(pg_storage: Storage) -> None:
+    """The database server ended a pooled connection (a restart, an idle timeout): the read
+    on it fails with SQLAlchemy's OperationalError, as storage's callers expect, and the
+    connection is not handed out again."""
+    game_id = pg_storage.create_game("classic", [("bot", "random"), ("bot", "random")])
+    assert pg_storage.driver is not None
+    with pg_storage.driver.reading() as read:
+        backend = read(text("SELECT pg_backend_pid()"), {})[0][0]
+    with pg_storage.engine.connect() as conn:
+        assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend}).scalar()
+    with pytest.raises(OperationalError):
+        pg_storage.game(game_id)
+    game = pg_storage.game(game_id)
+    assert game is not None and game.id == game_id
+    with pg_storage.driver.reading() as read:
+        assert read(text("SELECT pg_backend_pid()"), {})[0][0] != backend
 
 
 @pytest.mark.postgres

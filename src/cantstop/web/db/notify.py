@@ -1,10 +1,12 @@
 """Several server processes, one PostgreSQL: each learns of the others' moves by LISTEN/NOTIFY.
 
-Storage sends `NOTIFY` (`pg_notify('cantstop', '<game> <version>')`) inside the transaction
-that stores an action (so the notice goes out exactly when the action is committed); this
-module's listener hands each notice to the game service, which catches up from the
-database and broadcasts to its own clients. News that is about no game (an account's blocks
-changed) goes the same way under a topic starting with `~`, which no game id does:
+Storage sends `NOTIFY` (`pg_notify('cantstop', ...)`) inside the transaction or statement
+that stores a change (so the notice goes out exactly when it is committed): a group commit
+one notice for the games it moved, `'<game> <version> <game> <version> ...'`; a game's
+seats changed, `'<game> -1'`; a chat frame, `'<game> <frame JSON>'`. This module's listener
+hands each game's news to the game service, which catches up from the database and
+broadcasts to its own clients. News that is about no game (an account's blocks changed)
+goes the same way under a topic starting with `~`, which no game id does:
 '~blocks <account id>'.
 """
 
@@ -19,6 +21,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 CHANNEL = "cantstop"  # the channel of game changes
+# Games named in one notice of a group commit: a notice is at most 7,999 bytes, and a game's
+# entry at most 45 (an id of up to 32 characters, a version, two spaces).
+NOTICE_GAMES = 150
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # its payload: `notice(...)`
 
 log = logging.getLogger("cantstop.web")
@@ -31,6 +36,20 @@ def notice(game_id: str, news: int | str) -> dict[str, str]:
     """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON
     text); or, for a topic (`TOPIC...`) in place of the game, the news of that topic."""
     return {"channel": CHANNEL, "payload": f"{game_id} {news}"}
+
+
+def news_of(payload: str) -> list[tuple[str, str]]:
+    """A notice's news, game by game: (game, version) pairs, or one (game, chat frame JSON),
+    or one (topic, its news).
+
+    Raises ValueError for a payload that is none of these (a game without its version)."""
+    game_id, _, rest = payload.partition(" ")
+    if game_id.startswith(TOPIC) or rest.startswith("{"):
+        return [(game_id, rest)]
+    words = payload.split(" ")
+    if len(words) % 2:
+        raise ValueError(f"a notice names games and their versions in pairs, not {payload[:80]!r}")
+    return list(zip(words[::2], words[1::2], strict=True))
 
 
 def libpq_url(url: str) -> str:
@@ -46,8 +65,8 @@ async def listen(
     on_news: Callable[[str, str], Awaitable[None]],
 ) -> None:
     """Listen until cancelled; after a lost connection, reconnect and let the caller catch up.
-    A notice is '<game> <version>' (-1: its seats changed), '<game> <chat frame JSON>' or
-    '<topic> <news>' (`on_news`)."""
+    A notice is '<game> <version> ...' (the games a group commit moved; -1: a game's seats
+    changed), '<game> <chat frame JSON>' or '<topic> <news>' (`on_news`)."""
     delay = 0.5
     first = True
     while True:
@@ -58,16 +77,21 @@ async def listen(
                     await on_reconnect()  # notices sent while we were away are lost: look at everything
                 first, delay = False, 0.5
                 async for note in conn.notifies():
-                    game_id, _, rest = note.payload.partition(" ")
                     try:
-                        if game_id.startswith(TOPIC):
-                            await on_news(game_id, rest)
-                        elif rest.startswith("{"):
-                            await on_chat(game_id, rest)
-                        else:
-                            await on_change(game_id, int(rest))
-                    except Exception:  # one game's trouble must not stop the others' updates
-                        log.exception("catching up game %s", game_id)
+                        news = news_of(note.payload)
+                    except ValueError:
+                        log.exception("a notice of no game")
+                        continue
+                    for game_id, told in news:
+                        try:
+                            if game_id.startswith(TOPIC):
+                                await on_news(game_id, told)
+                            elif told.startswith("{"):
+                                await on_chat(game_id, told)
+                            else:
+                                await on_change(game_id, int(told))
+                        except Exception:  # one game's trouble must not stop the others' updates
+                            log.exception("catching up game %s", game_id)
         except asyncio.CancelledError:
             raise
         except Exception as error:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -22,9 +22,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from cantstop.core.record import Event
 from cantstop.table import Kind, Move, StaleMoveError
 from cantstop.web.db import queries
+from cantstop.web.db.driver import Driver, Read, sqlalchemy_reading
 from cantstop.web.db.engine import checkpoint, is_sqlite, migrate, open_engine
 from cantstop.web.db.moves import END, STORED_CHARS, decode_move, encode_move
 from cantstop.web.db.notify import NOTIFY, notice
+from cantstop.web.db.queries import GameFields
 from cantstop.web.db.rows import (
     CHAT,
     EVENTS,
@@ -74,7 +76,9 @@ class Storage:
         # READ COMMITTED level each statement sees its own snapshot inside one too, and BEGIN
         # and ROLLBACK were two round trips of every read (each, under load, also a wait for
         # the interpreter lock). SQLite's driver begins no transaction for a read anyway.
-        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.shared else self.engine
+        self.autocommit = open_engine(url, autocommit=True) if self.shared else self.engine
+        # PostgreSQL runs those on psycopg itself, SQLAlchemy's execution left out (`driver`).
+        self.driver = Driver(self.autocommit) if self.shared else None
 
     def migrate(self) -> None:
         """Bring the schema up to date with the migrations shipped in the package."""
@@ -82,11 +86,24 @@ class Storage:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.autocommit is not self.engine:
+            self.autocommit.dispose()
 
     def checkpoint(self) -> None:
         """SQLite: start the write-ahead log over (see `engine.checkpoint`). Other databases: nothing."""
         if self.sqlite:
             checkpoint(self.engine)
+
+    @contextmanager
+    def reading(self) -> Iterator[Read]:
+        """The way of the hot reads (`queries`): a function that runs a statement and returns
+        its rows, on one connection, each statement on its own."""
+        if self.driver is not None:
+            with self.driver.reading() as read:
+                yield read
+        else:
+            with sqlalchemy_reading(self.engine) as read:
+                yield read
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -150,9 +167,9 @@ class Storage:
     def game(self, game_id: str) -> StoredGame | None:
         # Plain statements rather than the ORM: every join, start and game end reads a game,
         # and the ORM's session took more CPU than the two queries did.
-        with self.autocommit.connect() as conn:
-            row = conn.execute(queries.GAME, {"key": game_id}).first()
-            return None if row is None else self._stored(conn, row)
+        with self.reading() as read:
+            found = read(queries.GAME, {"key": game_id})
+            return stored_game(GameFields._make(found[0]), read(queries.SEATS_OF_GAME, {"key": game_id})) if found else None
 
     def _read(self, conn: Connection, game_id: str) -> StoredGame:
         """A game that exists (its row was just written), read in the caller's transaction."""
@@ -161,12 +178,7 @@ class Storage:
 
     def _stored(self, conn: Session | Connection, row: Any) -> StoredGame:
         """A game's row (an ORM row or a plain one: the same fields) with its seats."""
-        seats = conn.execute(queries.SEATS_OF_GAME, {"key": row.id}).all()
-        return StoredGame(
-            row.id, row.variant, row.first, dict(row.tags or {}), GameStatus(row.status), row.winner, row.version,
-            row.created, tuple(Seat(seat, SeatKind(kind), bot, name, account) for seat, kind, bot, name, account in seats),
-            row.rematch, row.clock, row.updated, bool(row.rated), row.to_move, row.seen,
-        )
+        return stored_game(row, conn.execute(queries.SEATS_OF_GAME, {"key": row.id}).all())
 
     def games(
         self, status: tuple[GameStatus, ...], limit: int = 50, player: str | None = None, account: int | None = None,
@@ -209,15 +221,15 @@ class Storage:
         return True
 
     def seat_of(self, game_id: str, token: str) -> int | None:
-        with self.autocommit.connect() as s:  # no ORM session for a read on every connection's way in
-            return s.scalar(
-                select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
-            )
+        with self.reading() as read:  # no ORM session for a read on every connection's way in
+            found = read(queries.SEAT_OF_TOKEN, {"key": game_id, "hash": hash_token(token)})
+        return found[0][0] if found else None
 
     def seat_of_account(self, game_id: str, account_id: int) -> int | None:
         """The seat the account holds in the game, if any (an account takes one seat a game)."""
-        with self.autocommit.connect() as s:
-            return s.scalar(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.account_id == account_id))
+        with self.reading() as read:
+            found = read(queries.SEAT_OF_ACCOUNT, {"key": game_id, "account": account_id})
+        return found[0][0] if found else None
 
     def held_games(self, tokens: Mapping[str, str], status: tuple[GameStatus, ...]) -> list[tuple[StoredGame, int]]:
         """The games of these statuses in which a token of `tokens` (game id -> token) holds a
@@ -329,13 +341,9 @@ class Storage:
     # ----------------------------------------------------------------- events
     def events(self, game_id: str, after: int = 0) -> list[Move]:
         """The moves stored after version `after` (a game's `end` row is no move: see `end_game`)."""
-        with self.autocommit.connect() as s:  # as `game`: the read every catch-up makes
-            rows = s.execute(
-                select(EventRow.kind, EventRow.data)
-                .where(EventRow.game_id == game_id, EventRow.seq > after, EventRow.kind != END)
-                .order_by(EventRow.seq)
-            ).all()
-            return [decode_move(kind, data) for kind, data in rows]
+        with self.reading() as read:  # as `game`: the read every catch-up makes
+            rows = read(queries.EVENTS_AFTER, {"key": game_id, "after": after})
+        return [decode_move(kind, data) for kind, data in rows]
 
     def append(self, game_id: str, seq: int, move: Move, winner: int | None = None, to_move: int | None = None) -> None:
         """Store move number `seq`; StaleMoveError if that number is already taken."""
@@ -365,10 +373,10 @@ class Storage:
         no set order, so with another server process's commit (or any transaction holding
         several games' rows) it can deadlock: the one PostgreSQL picks is undone whole and
         tried again, as PostgreSQL's manual advises."""
+        assert self.driver is not None, "PostgreSQL's"
         for attempt in range(DEADLOCK_TRIES):
             try:
-                with self.autocommit.connect() as conn:
-                    conn.execute(queries.APPEND_AND_NOTIFY, self._columns(items))
+                self.driver.execute(queries.APPEND_AND_NOTIFY, self._columns(items))
                 return
             except OperationalError as error:
                 if getattr(error.orig, "sqlstate", None) != DEADLOCK or attempt == DEADLOCK_TRIES - 1:
@@ -398,14 +406,10 @@ class Storage:
             conn.execute(queries.SET_WINNER, ended)
 
     def _columns(self, items: list[Append]) -> dict[str, Any]:
-        """PostgreSQL's one-statement group commit's parameters: a list per column."""
-        games, seqs, kinds, data = zip(*self._events(items), strict=True)
-        latest = self._last_of_each_game(items)
-        return {
-            "stamp": now(), "event_game": list(games), "event_seq": list(seqs), "event_kind": list(kinds), "event_data": list(data),
-            "game": [a.game_id for a in latest], "version": [a.last for a in latest],
-            "to_move": [a.to_move for a in latest], "winner": [a.winner for a in latest],
-        }
+        """PostgreSQL's one-statement group commit's parameters: the events (game, seq, kind,
+        data) and the games (id, version, seat to move, winner) as JSON arrays of arrays."""
+        games = [(a.game_id, a.last, a.to_move, a.winner) for a in self._last_of_each_game(items)]
+        return {"stamp": now(), "events": json.dumps(list(self._events(items))), "games": json.dumps(games)}
 
     def _notify(self, s: Session | Connection, game_id: str, version: int) -> None:
         """PostgreSQL: tell every server process (at commit) that a game changed; -1 for its seats."""
@@ -437,14 +441,11 @@ class Storage:
 
     def chat(self, game_id: str, last: int) -> tuple[list[ChatLine], bool]:
         """A game's `last` chat messages, oldest first, and whether spectators are muted."""
-        with self.autocommit.connect() as conn:
-            rows = conn.execute(
-                select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text, CHAT.c.account_id, CHAT.c.created)
-                .where(CHAT.c.game_id == game_id).order_by(CHAT.c.id.desc()).limit(last)
-            ).all()
-            muted = conn.scalar(select(GAMES.c.spectators_muted).where(GAMES.c.id == game_id))
+        with self.reading() as read:
+            rows = read(queries.LAST_CHAT, {"key": game_id, "last": last})
+            muted = read(queries.MUTED, {"key": game_id})
         lines = [ChatLine(game_id, seat, name, text, account, number, at) for number, seat, name, text, account, at in reversed(rows)]
-        return lines, bool(muted)
+        return lines, bool(muted and muted[0][0])
 
     # ---------------------------------------------------------------- players
     def finished_games(
@@ -469,6 +470,16 @@ class Storage:
                 if move.kind is Kind.RESIGN or not move.out_of_band:
                     events[game_id].append(move.event)
             return [(g, events[g.id]) for g in games]
+
+
+def stored_game(row: Any, seats: Iterable[Sequence[Any]]) -> StoredGame:
+    """A game's row (`GameFields`, or an ORM row: the same fields by name) and its seats'
+    (`queries.SEATS_OF_GAME`) as the value storage hands out."""
+    return StoredGame(
+        row.id, row.variant, row.first, dict(row.tags or {}), GameStatus(row.status), row.winner, row.version,
+        row.created, tuple(Seat(seat, SeatKind(kind), bot, name, account) for seat, kind, bot, name, account in seats),
+        row.rematch, row.clock, row.updated, bool(row.rated), row.to_move, row.seen,
+    )
 
 
 def _sat_in(query: Any, name: str | None, account: int | None) -> Any:

@@ -70,6 +70,10 @@ class LiveGame:
     # The version this process brought about (a move or the start), -1 if none: its bots
     # and its clock move on from there at once, while other processes only stand by.
     driven: int = -1
+    # The last version this process is storing now (-1: none): whatever the database answers,
+    # the act path brings the game that far or further, so a notice up to it is only noted.
+    storing: int = -1
+    noticed: bool = False  # a notice came up to `storing` meanwhile (should the act path be cancelled)
     # When the current version came about (seconds since the epoch): the move clock counts from here.
     moved_at: float = field(default_factory=time.time)
     clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
@@ -314,6 +318,7 @@ class LiveGames:
         # step of any action); what shows a rating waits for it (`ratings_written`, `rate`),
         # and should this process stop first, the sweep rates the game (`Sweeper`).
         self._rating: dict[str, asyncio.Task[bool]] = {}
+        self._catching_up: set[asyncio.Task[None]] = set()  # games whose act path was cancelled while storing
         self.on_move: list[Callable[[LiveGame], None]] = []  # bot seats and the move clock hook in here
         self.on_load: list[Callable[[LiveGame], None]] = []  # the move clock: any process holding a game watches its clock
         self.on_act: list[Callable[[float], None]] = []  # the metrics: seconds from an action's arrival to its commit
@@ -478,6 +483,13 @@ class LiveGames:
         game = self.held.get(game_id)
         if game is None or (version >= 0 and game.version >= version):
             return
+        if 0 <= version <= game.storing:
+            # The notice of this process's own move, come before its act path has played it,
+            # or another process's that the act path finds when the database refuses it the
+            # same version: the act path catches up either way, so the listener goes on to
+            # the next notice rather than wait for the game.
+            game.noticed = True
+            return
         async with game.lock:
             # Asked again: the notice of this process's own move can come before its act
             # path, which holds the lock, has played it; then there is nothing to read.
@@ -639,6 +651,7 @@ class LiveGames:
         table = game.table
         assert table is not None
         before = table.seat
+        game.storing = game.version + len(moves)
         try:
             await self.recorder.append(Append(game.meta.id, game.version + 1, tuple(moves), winner, to_move_after(table, moves)))
         except StaleMoveError as stale:
@@ -646,6 +659,12 @@ class LiveGames:
             if game.ended:  # the version was taken by the game's end, not by a move
                 raise GameOverError(f"nothing was stored: {ended_words(game)}", None) from None
             raise StaleMoveError(stale.made_on, game.version) from None
+        except asyncio.CancelledError:
+            if game.noticed:  # stored after all, and the notice that said so was passed over
+                self._catch_up_soon(game)
+            raise
+        finally:
+            game.storing, game.noticed = -1, False
         happened = [h for move in moves for h in table.restore(move)]
         game.moved_at = self.now()
         entries = game.told(happened)
@@ -658,6 +677,19 @@ class LiveGames:
         if not table.over and table.seat != before:
             self.turn_begins(game)
         await self._tell_held(game)
+
+    def _catch_up_soon(self, game: LiveGame) -> None:
+        """Catch the game up once it is free, as a notice would have (the one passed over)."""
+        async def catch_up() -> None:
+            try:
+                async with game.lock:
+                    await self.refresh(game)
+            except Exception:  # as the listener's own catching up: one game's trouble is logged
+                log.exception("catching up game %s", game.meta.id)
+
+        task = asyncio.create_task(catch_up())
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
 
     # --------------------------------------------------------------- ratings
     def _rate_soon(self, game: LiveGame) -> None:

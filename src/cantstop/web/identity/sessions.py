@@ -72,17 +72,18 @@ class Sessions:
         stamp = self.clock()
         key = hash_token(token)
         # A plain read (every signed-in request makes one); a write only now and then.
-        with self.storage.autocommit.connect() as conn:
-            found = conn.execute(_SIGNED_IN, {"key": key}).first()
-        if found is None:
+        with self.storage.reading() as read:
+            found = read(_SIGNED_IN, {"key": key})
+        if not found:
             return None
-        if stamp - found.seen > self.idle or stamp - found.started > self.longest:
+        seen, started, account_id, name, created = found[0]
+        if stamp - seen > self.idle or stamp - started > self.longest:
             self.close(key)
             return None
-        if stamp - found.seen > SEEN_EVERY:
+        if stamp - seen > SEEN_EVERY:
             with self.storage.engine.begin() as conn:
                 conn.execute(update(SessionRow).where(SessionRow.token_hash == key).values(seen=stamp))
-        return SignedIn(Account(found.id, found.name, found.created), key)
+        return SignedIn(Account(account_id, name, created), key)
 
     def close(self, token_hash: str) -> None:
         with self.storage.session() as s:
