@@ -5,6 +5,8 @@ Hypothesis picks its "ci" profile when it sees a CI, and that profile derandomiz
 run would try the very inputs of the last. Here CI keeps the profile's other settings but
 draws a fresh seed per run instead, and the run prints it at its start and in its summary.
 `CANTSTOP_HYPOTHESIS_SEED=N` (in CI or not) makes a run try the inputs of seed N again.
+Out of CI too, no example has a deadline (hypothesis's default is 200 ms): a test of
+speed belongs in benchmarks/, and a busy machine failed one that had nothing to do with it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ IN_CI = settings.get_current_profile_name() == "ci"  # hypothesis chose it: a CI
 if IN_CI:
     settings.register_profile("ci-fresh", settings.get_profile("ci"), derandomize=False)
     settings.load_profile("ci-fresh")
+else:  # no deadline, as in CI: an example's time is no test's subject, and a loaded machine stretches it
+    settings.register_profile("no-deadline", settings.get_profile("default"), deadline=None)
+    settings.load_profile("no-deadline")
 
 
 def run_seed() -> int | None:
