@@ -19,7 +19,7 @@ from test_bots import play_game, random_position, wins_with_seats_swapped
 from cantstop import PRESETS, Phase, SetupError, State
 from cantstop.bots import Budget, get_bot
 from cantstop.bots.learned_value import FEATURES, load_models
-from cantstop.bots.rivals import rivals_for
+from cantstop.bots.rivals import board_name, rivals_for
 from cantstop.core.errors import BotUnfitError
 from cantstop.core.state import ROLL, STOP, make_state
 from cantstop.core.variant import Variant, preset
@@ -53,7 +53,7 @@ def test_rivals_plays_the_classic_board_with_its_published_rules() -> None:
 
 
 def test_rivals_plays_the_small_boards_it_learned_with_two_players_only() -> None:
-    boards = [key.replace("solitaire", "classic", 1) for key in load_models() if "heights=" in key]
+    boards = [board_name(key) for key in load_models() if "heights=" in key]
     assert "classic+heights=1.2.3.4.3.2.1+faces=4" in boards
     for spec in boards:
         assert RIVALS.fits(preset(spec), 2) is None
@@ -65,7 +65,7 @@ def test_rivals_plays_the_small_boards_it_learned_with_two_players_only() -> Non
     ("variant", "players", "why"),
     [
         ("classic+heights=3.5.7.9.11.13.11.9.7.5.4", 2, "learned on these boards only"),
-        ("turtles", 2, "learned on these boards only"),
+        ("turtles+runners=2", 2, "learned on these boards only"),
     ],
 )
 def test_rivals_refuses_up_front_what_it_cannot_play(variant: str, players: int, why: str) -> None:

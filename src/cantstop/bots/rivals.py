@@ -64,12 +64,18 @@ def fits_rivals(variant: Variant, num_players: int) -> str | None:
     models = load_models()
     model = models.get(solver_key(variant))
     if model is None:
-        boards = ", ".join(sorted(key.replace("solitaire", "classic", 1) for key in models))
-        return f"its value was learned on these boards only (with their rules and to_win): {boards}"
+        boards = ", ".join(sorted(board_name(key) for key in models))
+        return f"its value was learned on these boards only (with or without skip and no_stop_on_occupied): {boards}"
     if num_players not in model.players:
         counts = ", ".join(map(str, model.players))
         return f"on this board its value was learned for {counts} players, not {num_players}"
     return None
+
+
+def board_name(key: str) -> str:
+    """A value's board as players write it: its solver key without the one-player fields, classic for solitaire."""
+    name = key.replace("+min_players=1", "").replace("+max_players=1", "")
+    return "classic" + name.removeprefix("solitaire") if name.startswith("solitaire") else name
 
 
 @register(
