@@ -11,9 +11,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Playing needs only the package; testing adds the test tools (browser driver, numpy, ...).
+# Playing takes the package with its compiled extra (the rivals bot, game analysis, the roll
+# map); testing adds the test tools (browser driver, ...).
 $(PLAY_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[fast]'
 	touch $(PLAY_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python

@@ -171,10 +171,10 @@ def in_turn_spaces(turn_rivals: object, progress: np.ndarray, room: np.ndarray) 
 @given(players=st.integers(2, 4), seed=st.integers(0, 10**6), moves=st.integers(0, 400))
 def test_compiled_stop_values_are_the_numpy_values_chances(players: int, seed: int, moves: int) -> None:
     """Every in-turn state's stop value equals 1 - the model's chance for the mover after that stop."""
-    from cantstop.bots.rivals import _rivals
+    from cantstop.bots.rivals import rivals_for
 
     state = random_position("classic", players, seed, moves)
-    rivals = _rivals(state.variant, players)
+    rivals = rivals_for(state.variant, players)
     turn = rivals.turn(state)
     turn.whole()
     progress, owner = rivals.position(state)
@@ -201,10 +201,10 @@ def test_a_turn_worked_out_as_decisions_need_it_values_them_as_the_whole_turn(
 ) -> None:
     """Each decision evaluates only the states it can lead to; their values are the whole turn's."""
     from cantstop.bots.rival_turns import LazyTurn
-    from cantstop.bots.rivals import _rivals
+    from cantstop.bots.rivals import rivals_for
 
     state = random_position("classic", players, seed, moves)
-    rivals = _rivals(state.variant, players)
+    rivals = rivals_for(state.variant, players)
     lazy = LazyTurn(rivals, *rivals.position(state))
     whole = LazyTurn(rivals, *rivals.position(state))
     whole.whole()

@@ -47,7 +47,8 @@ def test_a_person_plays_a_whole_game_against_the_random_bot(client: TestClient) 
     assert final["log"][-1]["kind"] == "win"
     text = client.get(f"/api/games/{game_id}/record").text
     record = read_record(text)  # the download is a valid record that replays to the end
-    assert record.players == ["Ann", "bot:random"]
+    assert record.players == ["Ann", "Random bot"]  # as the page and the terminal game's records name them
+    assert record.tags["Seats"] == "Ann,bot:random"  # and as the server seats them, for programs
     assert len(record.events) == final["version"]
     assert record.final().winner == final["state"]["winner"]
     finished = client.get("/api/games", params={"finished": 1}).json()

@@ -289,6 +289,6 @@ def test_a_game_left_alone_ends_abandoned_and_moves_to_the_finished_games(browse
     assert [who.endswith("not rated") for who, _ in summary_rows(page)] == [True, True]
     page.goto(quick_server.url)
     page.wait_for_selector("#finished li a")
-    assert "abandoned after 0 turns" in page.text_content("#finished")
+    assert "abandoned before the first roll" in page.text_content("#finished")
     assert page.text_content("#live") == "None yet: create one above."
     assert errors == []

@@ -56,6 +56,7 @@ def test_the_tour_names_as_many_steps_as_it_counts(browser: Any, server: Server)
     context = browser.browser.new_context(viewport={"width": 1280, "height": 900})  # a newcomer
     page = context.new_page()
     page.goto(server.url)
+    page.click("#tour-start")  # the home page offers it; the first game page starts it by itself
     page.wait_for_selector("dialog.tour[open]")
     welcome = page.text_content(".tour-say") or ""
     assert "Five short steps" in welcome and page.text_content(".tour-steps") == ""

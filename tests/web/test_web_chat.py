@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import icu
 import pytest
 from account_helpers import PASSWORD, people, play_between, post, rated_game
 from fastapi.testclient import TestClient
@@ -15,7 +16,9 @@ from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
-from cantstop.web.games.chat import HISTORY, MAX_CHAT, ChatRoom
+from cantstop.web.errors import Invalid
+from cantstop.web.games.chat import HISTORY, MAX_CHAT, ChatRoom, chat_text
+from cantstop.web.spoof import PRESENTATION
 
 
 def seated(client: TestClient) -> tuple[str, dict[int, str]]:
@@ -243,3 +246,18 @@ def test_a_room_keeps_the_latest_messages_once_each_in_the_order_said(ids: list[
     kept = [m["id"] for m in room.messages]
     assert kept == sorted(set(kept)) and len(kept) <= HISTORY
     assert set(kept) <= set(ids) and (len(kept) == HISTORY or set(kept) >= set(ids) - set(range(min(kept, default=0))))
+
+
+# What a name refuses as showing nothing (`spoof.invisible_character`), from Unicode's own
+# tables: but the presentation selectors, which a chat line keeps after an emoji.
+INVISIBLE = [str(ch) for ch in icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:][\\u2800]-[:Cn:]]") if str(ch) not in PRESENTATION]
+
+
+@given(st.sampled_from(INVISIBLE), st.integers(0, 10))
+def test_chat_refuses_every_character_a_name_refuses_as_invisible(hidden: str, at: int) -> None:
+    """What may show as nothing in a name may not in a chat line either, alone or among words."""
+    text = "good game"
+    for line in (hidden, hidden * 3, text[:at] + hidden + text[at:]):
+        with pytest.raises(Invalid) as refused:
+            chat_text(line)
+        assert refused.value.code == "bad_chat"

@@ -12,8 +12,8 @@ from web_helpers import new_game
 
 from cantstop.web.errors import Invalid
 from cantstop.web.identity.accounts import name_hashes
-from cantstop.web.identity.spoof import invisible_character, lookalike_key
 from cantstop.web.names import checked_name, normal
+from cantstop.web.spoof import invisible_character, lookalike_key
 
 
 def code_points(pattern: str) -> list[str]:
@@ -100,3 +100,20 @@ def test_invisible_names_are_refused_for_accounts_and_seats(client: TestClient, 
     assert refused.status_code == 422 and refused.json()["error"] == "bad_name"
     seated = client.post(f"/api/games/{new_game(client, ['open'])}/join", json={"seat": 0, "name": name})
     assert seated.status_code == 422 and seated.json()["error"] == "bad_name"
+
+
+SOFT_DOTTED = code_points("[:Soft_Dotted:]")
+
+
+@given(PLAIN, st.sampled_from(SOFT_DOTTED), st.integers(0, 20))
+def test_a_dot_above_a_letter_that_shows_its_dot_keeps_the_key(name: str, letter: str, at: int) -> None:
+    """Every soft-dotted letter (i, j, and their kin in other scripts and styles) shows its dot
+    until a mark above takes its place: a dot above it adds nothing to the eye."""
+    plain = name[:at] + letter + name[at:]
+    dotted = name[:at] + letter + "\u0307" + name[at:]
+    assert lookalike_key(normal(dotted)) == lookalike_key(normal(plain))
+
+
+def test_a_dot_above_another_mark_above_does_show() -> None:
+    """Once an accent takes the dot's place, a dot above it is seen: 'i\u0301\u0307' is not 'i\u0301'."""
+    assert lookalike_key(normal("Ali\u0301\u0307ce")) != lookalike_key(normal("Ali\u0301ce"))

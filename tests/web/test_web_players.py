@@ -41,7 +41,7 @@ def test_a_profile_has_the_rating_its_history_and_recent_games_with_turns(storag
         assert g["display"] == ["Ann/Z", "Bob", "Random bot"]
     # Win rates by variant and by number of players, counted from the games themselves.
     wins = sum(record_winner(ann, g["id"]) == 0 for g in profile["games"])
-    assert profile["stats"]["by_variant"] == [{"variant": "classic", "games": 2, "wins": wins, "rate": round(wins / 2, 3)}]
+    assert profile["stats"]["by_variant"] == [{"variant": "classic", "title": "Classic", "games": 2, "wins": wins, "rate": round(wins / 2, 3)}]
     assert profile["stats"]["by_players"] == [{"players": 3, "games": 2, "wins": wins, "rate": round(wins / 2, 3)}]
 
 

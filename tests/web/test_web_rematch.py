@@ -158,7 +158,7 @@ def test_another_process_tells_its_watchers_of_the_rematch(storage: Storage) -> 
             await here.games.act(game_id, 0, game.version, parse_action(action))
         watched = await there.games.live(game_id)
         queue: asyncio.Queue[str] = asyncio.Queue()
-        watched.listeners.add(queue)
+        watched.connections.open(queue, seated=False)
         with pytest.raises(NotAllowed, match="only a player"):
             await here.lobby.rematch(game_id, set())
         new_id, tokens = await here.lobby.rematch(game_id, {0})

@@ -13,7 +13,8 @@ from test_webhooks import Receiver, receiver  # noqa: F401  (a fixture)
 from web_helpers import pick
 
 from cantstop.web.db.storage import Storage
-from cantstop.web.identity.accounts import HOOK_FRESH, Accounts
+from cantstop.web.identity.accounts import Accounts
+from cantstop.web.identity.hooks import HOOK_FRESH, Hooks
 from cantstop.web.webhooks import verify
 
 
@@ -94,20 +95,20 @@ def test_a_hook_set_or_removed_during_a_game_counts_from_the_next_turn(storage: 
 
 def test_a_hook_changed_by_another_process_is_seen_within_the_freshness_window(storage: Storage) -> None:
     """Each process remembers the hooks it read for `HOOK_FRESH` seconds; a change made
-    through another process (another `Accounts`) is read again once that time is up."""
+    through another process (another `Hooks`) is read again once that time is up."""
     now = [1000.0]
-    here, elsewhere = Accounts(storage, clock=lambda: now[0]), Accounts(storage)
-    ann = here.create("Ann", None).id
-    assert here.known_hook(ann) == (False, None) and here.turn_hook(ann) is None
-    assert here.known_hook(ann) == (True, None)  # no query on the next turn
-    elsewhere.set_webhook(ann, "https://example.org/hook", "s" * 64)
+    here, elsewhere = Hooks(storage, clock=lambda: now[0]), Hooks(storage)
+    ann = Accounts(storage).create("Ann", None).id
+    assert here.known(ann) == (False, None) and here.for_turn(ann) is None
+    assert here.known(ann) == (True, None)  # no query on the next turn
+    elsewhere.set(ann, "https://example.org/hook", "s" * 64)
     now[0] += HOOK_FRESH / 2
-    assert here.known_hook(ann) == (True, None)
+    assert here.known(ann) == (True, None)
     now[0] += HOOK_FRESH
-    assert here.known_hook(ann) == (False, None)
-    assert here.turn_hook(ann) == ("https://example.org/hook", "s" * 64)
-    here.set_webhook(ann, None, None)  # through this process: forgotten at once
-    assert here.known_hook(ann) == (False, None) and here.turn_hook(ann) is None
+    assert here.known(ann) == (False, None)
+    assert here.for_turn(ann) == ("https://example.org/hook", "s" * 64)
+    here.set(ann, None, None)  # through this process: forgotten at once
+    assert here.known(ann) == (False, None) and here.for_turn(ann) is None
 
 
 def clock_of(by_clock: dict[int, str], game_id: str) -> int:

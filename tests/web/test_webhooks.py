@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cantstop.web.webhooks import (
+    EMBEDDINGS,
     WebhookRefused,
     WebhookSender,
     checked_address,
@@ -127,11 +129,43 @@ def test_the_operator_may_allow_private_addresses_but_never_unspecified_or_multi
     assert refusal(ipaddress.ip_address("224.0.0.1"), allow_private=True) is not None
 
 
+EMBEDDED = {  # each an IPv6 form that carries 127.0.0.1, 10.0.0.1 or 169.254.169.254 inside
+    "[::127.0.0.1]": "IPv4-compatible", "[::a00:1]": "IPv4-compatible",
+    "[64:ff9b::7f00:1]": "NAT64", "[64:ff9b::a9fe:a9fe]": "NAT64", "[64:ff9b:1::a00:1]": "local NAT64",
+    "[2002:7f00:1::]": "6to4", "[2002:a9fe:a9fe::1]": "6to4",
+    "[2001:0:4136:e378:8000:63bf:80ff:fffe]": "Teredo",  # its client is ~0x80fffffe: 127.0.0.1
+    "[::ffff:0:7f00:1]": "IPv4-translated (SIIT)",
+}
+
+
 @given(st.ip_addresses())
-def test_an_address_is_allowed_only_when_global_and_unicast(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
+def test_an_address_is_allowed_only_when_global_unicast_and_no_embedding_of_ipv4(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
     plain = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped else address
     allowed = refusal(address, allow_private=False) is None
-    assert allowed == (plain.is_global and not plain.is_multicast and not plain.is_unspecified)
+    embeds = isinstance(plain, ipaddress.IPv6Address) and any(plain in network for network in EMBEDDINGS.values())
+    assert allowed == (plain.is_global and not plain.is_multicast and not plain.is_unspecified and not embeds)
+
+
+@pytest.mark.parametrize(("host", "form"), EMBEDDED.items())
+def test_every_ipv6_form_that_embeds_an_ipv4_address_is_refused(host: str, form: str) -> None:
+    hook = parse_hook_url(f"https://{host}/hook")
+    with pytest.raises(WebhookRefused, match=re.escape(f"of the {form} form")):
+        asyncio.run(checked_address(hook, False, resolver()))
+    with pytest.raises(WebhookRefused, match=re.escape(f"of the {form} form")):  # and a name that resolves to it
+        asyncio.run(checked_address(parse_hook_url("https://hooks.example/"), False, resolver(host.strip("[]"))))
+
+
+def test_a_name_that_resolves_to_an_embedding_by_the_delivery_is_not_called(receiver: Receiver) -> None:
+    answers = iter([["93.184.215.14"], ["64:ff9b::7f00:1"]])
+
+    async def rebinding(host: str, port: int) -> list[str]:
+        return next(answers)
+
+    hook = parse_hook_url(receiver.url(host="rebind.example"))
+    asyncio.run(checked_address(hook, False, rebinding))  # public when set
+    with pytest.raises(WebhookRefused, match="NAT64"):
+        asyncio.run(deliver(hook.url, SECRET, {}, allow_private=False, resolve=rebinding))
+    assert receiver.seen == []
 
 
 def test_a_name_with_any_private_address_is_refused() -> None:

@@ -67,7 +67,7 @@ def estimate(heights: tuple[int, ...], to_win: int, knots: tuple[tuple[float, ..
 
 
 @lru_cache(maxsize=16)
-def _policy(variant: Variant) -> Policy | None:
+def fitted_policy(variant: Variant) -> Policy | None:
     """The turn optimiser of a one-player variant with a fitted curve, else None."""
     from cantstop.solve.board import board_of
     from cantstop.solve.errors import SolveError
@@ -88,7 +88,7 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     if num_players != 1:
         return None
     try:
-        policy = _policy(variant)
+        policy = fitted_policy(variant)
     except ImportError as error:
         return str(error)
     # The policy loads without numba; its first turn would not.
@@ -103,7 +103,7 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     fits_expert2,
 )
 def play_expert2(state: State, rng: random.Random, budget: Budget) -> Action:
-    policy = _policy(state.variant) if state.num_players == 1 else None
+    policy = fitted_policy(state.variant) if state.num_players == 1 else None
     if policy is None:
         return play_expert(state, rng, budget)
     return policy.action(state)

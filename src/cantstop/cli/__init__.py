@@ -6,6 +6,7 @@ import click
 
 from cantstop import __version__
 from cantstop.cli.admin import admin
+from cantstop.cli.analyse import analyse_command, rollmap_command
 from cantstop.cli.arena import arena, tournament
 from cantstop.cli.engine import odds, options, replay
 from cantstop.cli.play import play
@@ -33,3 +34,5 @@ main.add_command(bot)
 main.add_command(serve)
 main.add_command(solve)
 main.add_command(admin)
+main.add_command(analyse_command)
+main.add_command(rollmap_command)

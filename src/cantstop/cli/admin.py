@@ -52,8 +52,13 @@ def admin() -> None:
 @click.argument("name", required=False)
 def sessions(db_url: str | None, name: str | None) -> None:
     """List live sessions (of the account NAME, if given), most recently used first."""
+    from datetime import timedelta
+
+    from cantstop.web.identity.sessions import Sessions
+
     with accounts_at(db_url) as accounts:
-        found = accounts.sessions(name)
+        forever = timedelta.max  # a listing expires nothing
+        found = Sessions(accounts.storage, forever, forever).listed(name)
     listing("session", [f"{s.account}\tsigned in {s.created:%Y-%m-%d %H:%M} UTC\tlast used {s.seen:%Y-%m-%d %H:%M} UTC\tfrom {s.address}"
                         for s in found])
 
@@ -76,14 +81,49 @@ def rename(db_url: str | None, old: str, new: str) -> None:
 @click.argument("name")
 @click.option("--yes", is_flag=True, help="Do not ask to confirm.")
 def remove(db_url: str | None, name: str, yes: bool) -> None:
-    """Remove the account NAME as its owner's deletion would: sessions and passkeys end, its
-    finished games stay under "deleted player #ID", and the name stays taken."""
+    """Remove the account NAME as its owner's deletion would: its seats in games under way
+    resign, its sessions, passkeys and seat tokens end, its finished games stay under
+    "deleted player #ID", and the name stays taken."""
+    import asyncio
+
+    from cantstop.core.dice import SecureDice
+    from cantstop.web.db.recorder import Recorder
+    from cantstop.web.games.leaving import Leaving
+    from cantstop.web.games.live import LiveGames
+    from cantstop.web.identity.service import remove_account
+
     with accounts_at(db_url) as accounts:
         found = accounts.named(name)
         if not yes:
             click.confirm(f"remove the account {found.name!r}?", abort=True)
-        accounts.delete(found.id)
+
+        async def removing() -> None:
+            # The games' own path, without bots or clocks: the servers holding the games hear of
+            # the moves (PostgreSQL), or read them when next asked (SQLite), and play on.
+            recorder = Recorder(accounts.storage)
+            games = LiveGames(recorder, SecureDice())
+            try:
+                await remove_account(accounts, Leaving(games), found.id)
+                await games.ratings_written()
+            finally:
+                await recorder.close()
+
+        asyncio.run(removing())
     click.echo(f"removed: {found.name!r} (account #{found.id})")
+
+
+@admin.command()
+@DB
+def rekey(db_url: str | None) -> None:
+    """Keep every account's name under today's look-alike key: run once after an upgrade
+    whose notes say the look-alike rules changed, so the names they now join are taken."""
+    with accounts_at(db_url) as accounts:
+        changed, clashing = accounts.rekey()
+    for name in clashing:
+        click.echo(f"looks like another account's name, left as it was (rename one of them): {name}")
+    click.echo(f"{changed} account{'s' if changed != 1 else ''} rekeyed", err=True)
+    if clashing:
+        raise SystemExit(1)
 
 
 @admin.command()

@@ -30,6 +30,11 @@ def seat_letter(seat: int) -> str:
     return SEATS[seat]
 
 
+def action_json(action: object) -> Any:
+    """A legal action as JSON: a choice as its list of columns, any other by its name."""
+    return list(action) if isinstance(action, tuple) else str(action)
+
+
 def format_dice(dice: Dice) -> str:
     return "".join(str(d) for d in dice)
 

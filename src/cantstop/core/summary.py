@@ -38,6 +38,12 @@ class GameSummary:
     biggest: BigTurn | None
 
 
+def turns_taken(state: State) -> int:
+    """Turns taken up to `state`: those finished, and the one in progress once it has rolled
+    (as each seat's `turns` counts them), so a game that ended mid-turn counts that turn."""
+    return state.turn + state.turn_begun
+
+
 def kept_spaces(state: State) -> int:
     """Spaces the runners have gained this turn, as a stop now would keep them."""
     own = state.pieces[state.seat]

@@ -137,6 +137,20 @@ PRESET_TITLES: dict[str, str] = {
 }
 
 
+def variant_title(spec: str) -> str:
+    """What people read for a variant spec: its preset's title, with any changes after it as
+    written ('Classic + to_win=4'); a spec that names no preset is shown as it is.
+
+    >>> variant_title("classic-no-stop-on-occupied")
+    'Classic, no stopping on an occupied space'
+    >>> variant_title("turtles+to_win=2")
+    "Can't Stop the Turtles + to_win=2"
+    """
+    base, *changes = spec.strip().split("+")
+    title = PRESET_TITLES.get(base)
+    return spec if title is None else " + ".join([title, *changes])
+
+
 _SPEC_FIELDS = (
     "heights",
     "runners",

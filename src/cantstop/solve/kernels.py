@@ -46,6 +46,9 @@ _parallel = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, parallel=T
 # four fifths of the pass's time). Its helpers inherit the setting.
 uncounted = counted_jit(False)
 _range: Any = numba.prange
+# The roll of one state, inside the turn pass's loop over every state: numba's own inlining
+# keeps the pass as fast as when the loop held it (a call there cost 12% of the pass).
+_inlined = cast(Callable[[F], F], numba.njit(cache=True, nogil=True, inline="always"))
 
 NEWTON_STEPS = 100  # a safety net: convergence takes 2 to 5 passes alone, 3 to 8 pairs of passes
 TOLERANCE = 1e-13  # relative change of x at which the solver's Newton has converged (turns)
@@ -258,14 +261,9 @@ def turn_pass_in(graph: TurnGraph, x: float, rules: TurnRules, scratch: PassScra
     it, or was evaluated before), since a state's successors are in its mask's supersets.
     """
     room, offsets, stops, best_a, best_b = graph
-    masks, key_slot, slot_start, group_kind = rules.runner_masks, rules.key_slot, rules.slot_start, rules.group_kind
-    n = room.shape[0]
-    open_mask = 0
-    for i in range(n):
-        if room[i] > 0:
-            open_mask |= 1 << i
-    seen, kind_found, kind_a, kind_b = scratch.seen, scratch.kind_found, scratch.kind_a, scratch.kind_b
-    seen[:] = 0  # the state number + 1 a kind's entry is for
+    masks = rules.runner_masks
+    open_mask = _open(room)
+    scratch.seen[:] = 0  # the state number + 1 a kind's entry is for
     start_a = 0.0
     start_b = 0.0
     for j in range(masks.shape[0] - 1, -1, -1):
@@ -273,45 +271,13 @@ def turn_pass_in(graph: TurnGraph, x: float, rules: TurnRules, scratch: PassScra
         if size == 0 or not scratch.todo[j]:
             continue
         m = masks[j]
-        k = 0
-        stride = 1
-        for i in range(n):
-            if m >> i & 1:
-                k += 1
-                scratch.local_stride[i] = stride
-                stride *= room[i]
-        left = rules.runners - k
-        slot = key_slot[m] if left == 0 else key_slot[open_mask]
-        placed = left == 0 and rules.step_limit < 0  # each group has one option (see `_played`)
+        left, slot, placed = _mask_setup(m, open_mask, room, rules, scratch)
         for local in range(size - 1, -1, -1):
             number = offsets[j] + local
             steps = decode(m, local, room, scratch.taken)
             here = Here(m, number, left, NO_LIMIT if rules.step_limit < 0 else rules.step_limit - steps)
-            ra = 0.0
-            rb = 0.0
-            for cl in range(slot_start[slot], slot_start[slot + 1]):
-                found = False
-                va = 0.0
-                vb = 0.0
-                for g in range(rules.class_start[cl], rules.class_start[cl + 1]):
-                    kd = group_kind[g]
-                    if placed:
-                        idx = _played(kd, number, graph, scratch, rules)
-                        if idx >= 0:
-                            found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
-                        continue
-                    if seen[kd] != number + 1:
-                        seen[kd] = number + 1
-                        kind_found[kd], kind_a[kd], kind_b[kd] = _best_option(kd, here, x, graph, scratch, rules)
-                    if kind_found[kd]:
-                        found, va, vb = _least(found, va, vb, kind_a[kd], kind_b[kd], x)
-                w = rules.class_weight[cl]
-                if found:
-                    ra += w * va
-                    rb += w * vb
-                else:
-                    rb += w
-            if k == 0:
+            ra, rb = _rolled(here, slot, placed, x, graph, scratch, rules)
+            if left == rules.runners:
                 start_a = ra
                 start_b = rb
             elif stops[number] <= ra + rb * x:  # ties stop: a sure thing over a gamble
@@ -321,6 +287,89 @@ def turn_pass_in(graph: TurnGraph, x: float, rules: TurnRules, scratch: PassScra
                 best_a[number] = ra
                 best_b[number] = rb
     return start_a, start_b
+
+
+@jit
+def _open(room: Any) -> int:
+    """The mask of the columns with room left."""
+    open_mask = 0
+    for i in range(room.shape[0]):
+        if room[i] > 0:
+            open_mask |= 1 << i
+    return open_mask
+
+
+@jit
+def _mask_setup(m: int, open_mask: int, room: Any, rules: TurnRules, scratch: PassScratch) -> tuple[int, int, bool]:
+    """For the states of runner mask m: set each runner column's stride in their numbering;
+    return the runners left, the slot of the rolls' classes, and whether every runner is placed
+    with no step limit (then each group has one option, `_played`)."""
+    k = 0
+    stride = 1
+    for i in range(room.shape[0]):
+        if m >> i & 1:
+            k += 1
+            scratch.local_stride[i] = stride
+            stride *= room[i]
+    left = rules.runners - k
+    slot = rules.key_slot[m] if left == 0 else rules.key_slot[open_mask]
+    return left, slot, left == 0 and rules.step_limit < 0
+
+
+@_inlined
+def _rolled(
+    here: Here, slot: int, placed: bool, x: float, graph: TurnGraph, scratch: PassScratch, rules: TurnRules
+) -> tuple[float, float]:
+    """The value (a, b) of rolling at `here`: every roll's best choice, a bust worth x.
+
+    `scratch` holds the state's steps taken and its mask's strides (`decode`, `_mask_setup`).
+    """
+    best_a, best_b = graph.best_a, graph.best_b
+    seen, kind_found, kind_a, kind_b = scratch.seen, scratch.kind_found, scratch.kind_a, scratch.kind_b
+    number = here.number
+    ra = 0.0
+    rb = 0.0
+    for cl in range(rules.slot_start[slot], rules.slot_start[slot + 1]):
+        found = False
+        va = 0.0
+        vb = 0.0
+        for g in range(rules.class_start[cl], rules.class_start[cl + 1]):
+            kd = rules.group_kind[g]
+            if placed:
+                idx = _played(kd, number, graph, scratch, rules)
+                if idx >= 0:
+                    found, va, vb = _least(found, va, vb, best_a[idx], best_b[idx], x)
+                continue
+            if seen[kd] != number + 1:
+                seen[kd] = number + 1
+                kind_found[kd], kind_a[kd], kind_b[kd] = _best_option(kd, here, x, graph, scratch, rules)
+            if kind_found[kd]:
+                found, va, vb = _least(found, va, vb, kind_a[kd], kind_b[kd], x)
+        w = rules.class_weight[cl]
+        if found:
+            ra += w * va
+            rb += w * vb
+        else:
+            rb += w
+    return ra, rb
+
+
+@uncounted
+def roll_value(graph: TurnGraph, x: float, rules: TurnRules, number: int, scratch: PassScratch) -> float:
+    """The value of rolling in in-turn state `number` (0: the turn's start), its successors
+    evaluated: the expectation over every roll of its best choice, a bust worth x. What
+    `turn_pass` weighs against stopping, for one state (an analysis asks it of each roll)."""
+    room, offsets = graph.room, graph.offsets
+    j = 0
+    while offsets[j + 1] <= number:  # the runner mask the number falls in
+        j += 1
+    m = rules.runner_masks[j]
+    left, slot, placed = _mask_setup(m, _open(room), room, rules, scratch)
+    steps = decode(m, number - offsets[j], room, scratch.taken)
+    here = Here(m, number, left, NO_LIMIT if rules.step_limit < 0 else rules.step_limit - steps)
+    scratch.seen[:] = 0
+    a, b = _rolled(here, slot, placed, x, graph, scratch, rules)
+    return float(a + b * x)
 
 
 @jit

@@ -160,6 +160,33 @@ class Policy:
             self._turns.popitem(last=False)
         return turn
 
+    @property
+    def rules(self) -> TurnRules:
+        """What the kernels read of the board's rolls."""
+        return self._rules
+
+    def locate(self, state: State) -> tuple[int, list[int]]:
+        """The index of the position whose turn `state` is in, and the steps taken in each column."""
+        return self.board.turn_position(state)
+
+    def settled(self, index: int) -> Turn:
+        """The turn from `index` with every value at the turn's own x (an analysis reads them all).
+
+        Against an estimate, Newton's last pass ran at the x before the one it returned, so
+        a state's value and its decision can lag x by the tolerance; one more pass settles
+        them. From a value file x is the file's and the turn is settled already.
+        """
+        turn = self.turn(index)
+        if self._estimate is None:
+            return turn
+        import numpy as np
+
+        from cantstop.solve import kernels
+
+        graph = turn.graph._replace(best_a=np.empty_like(turn.graph.best_a), best_b=np.empty_like(turn.graph.best_b))
+        kernels.turn_pass(graph, turn.x, self._rules)
+        return Turn(turn.x, graph)
+
     def _after(self, turn: Turn, taken: list[int], choice: Choice) -> float:
         moved = list(taken)
         for column in choice:
@@ -172,7 +199,7 @@ class Policy:
             raise SolveError(
                 f"this value file is for {self.board.players}-player games; this game has {state.num_players} players"
             )
-        index, taken = self.board.turn_position(state)
+        index, taken = self.locate(state)
         turn = self.turn(index)
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():

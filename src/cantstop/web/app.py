@@ -1,7 +1,7 @@
 """The FastAPI application: JSON API under /api, live updates on /ws, the client's files at /.
 
-`create_app` only wires: the service, its start and stop, the middleware, and one router
-per job (routes/). A new group of routes is one more `include_router` line here.
+`create_app` only wires: the service, its start and stop, the middleware, and each room's
+routers (its `routes.py`). A new room is one more entry in `routers` here.
 """
 
 from __future__ import annotations
@@ -17,13 +17,16 @@ from fastapi.staticfiles import StaticFiles
 
 from cantstop.web.db.notify import listen
 from cantstop.web.db.storage import Storage
+from cantstop.web.games import routes as games
+from cantstop.web.games import socket
 from cantstop.web.http import BodyGuard, HeadAsGet, SecurityHeaders, install_error_handlers
 from cantstop.web.identity import routes as identity
+from cantstop.web.lobby import routes as lobby
 from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
+from cantstop.web.players import routes as players
 from cantstop.web.rate_limit import RateLimiter
-from cantstop.web.routes import lobby, pages, play, players, seats, socket
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
@@ -35,10 +38,10 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     settings = (settings or Settings()).model_copy(update=knobs)
     service = GameService(
         storage, settings.bot_delay, clock_scale=settings.clock_scale, forfeit_after=settings.timeouts_to_forfeit,
-        abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now,
-        webhook_private=settings.webhook_private, origin=settings.public_origin,
+        abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now, settings=settings,
     )
-    ops = Operations(service, settings)
+    ops = Operations(settings, storage.engine, service.readings(), lambda: service.recorder.errors)
+    service.games.on_act.append(ops.metrics.acted)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
@@ -60,13 +63,12 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     app.state.service = service
     app.state.settings = settings
     app.state.limiter = RateLimiter(settings)
-    app.state.accounts = service.accounts  # one per process: it remembers webhooks read for "your turn"
     app.add_middleware(BodyGuard)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    routers = (lobby.router, seats.router, play.router, socket.router, pages.router, players.router, ops_routes.router, identity.router)
+    routers = (lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, ops_routes.router, identity.router)
     for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -19,7 +19,7 @@ from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
 COOKIE_PREFIX = "cantstop_"  # a seat's cookie: the prefix and the game's id
-NOT_SEATS = frozenset({"session", "csrf"})  # the account's cookies share the prefix
+NOT_SEATS = frozenset({"session", "csrf", "passkey"})  # the account's cookies share the prefix
 
 
 def cookie_name(game_id: str) -> str:

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cantstop.core.errors import CantStopError
+from cantstop.core.notation import action_json
 from cantstop.table import GameOverError, IllegalMoveError, NotYourTurnError, StaleMoveError
 from cantstop.web.errors import (
     Conflict,
@@ -29,7 +30,6 @@ from cantstop.web.errors import (
     Refused,
     TooMany,
 )
-from cantstop.web.games.describe import action_json
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
 log = logging.getLogger("cantstop.web")

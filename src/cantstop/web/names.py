@@ -13,7 +13,7 @@ from functools import cache
 from cantstop.bots import bot_names, get_bot
 from cantstop.core.notation import seat_letter
 from cantstop.web.errors import Invalid
-from cantstop.web.identity.spoof import invisible_character
+from cantstop.web.spoof import invisible_character
 
 MAX_NAME = 40
 DELETED = "deleted player"  # what a deleted account's seats read, with its number

@@ -3,6 +3,7 @@ around each page's own body (static/pages/NAME.html), put together once per proc
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -48,3 +49,12 @@ def page_html(name: str, api_docs: bool = False) -> str:
 
 def page_response(name: str, api_docs: bool = False) -> HTMLResponse:
     return HTMLResponse(page_html(name, api_docs))
+
+
+def page(name: str) -> Callable[[], Awaitable[HTMLResponse]]:
+    """A route that serves page `name`, for a room to add to its router."""
+
+    async def serve() -> HTMLResponse:
+        return page_response(name)
+
+    return serve

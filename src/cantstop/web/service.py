@@ -19,8 +19,14 @@ from cantstop.web.games.live import LiveGames
 from cantstop.web.games.sweeper import WEEK, Sweeper
 from cantstop.web.games.turns import TurnHooks
 from cantstop.web.identity.accounts import Accounts
-from cantstop.web.lobby import Lobby
+from cantstop.web.identity.hooks import Hooks
+from cantstop.web.identity.service import AccountService
+from cantstop.web.lobby.seats import Seats
+from cantstop.web.lobby.service import Lobby
+from cantstop.web.ops.metrics import Reading
 from cantstop.web.players.profiles import Profiles
+from cantstop.web.players.service import Players
+from cantstop.web.settings import Settings
 from cantstop.web.webhooks import WebhookSender
 
 
@@ -28,13 +34,14 @@ class GameService:
     def __init__(
         self, storage: Storage, bot_delay: float = 0.8, bot_standby: float = 5.0, clock_scale: float = 1.0, *,
         forfeit_after: int = 3, abandon_after: float = WEEK, sweep_every: float = 60.0, now: Callable[[], float] = time.time,
-        webhook_private: bool = False, origin: str = "",
+        settings: Settings | None = None,
     ) -> None:
         """`forfeit_after`: timeouts in a row that forfeit a seat (0: never); `abandon_after`:
         seconds a game with no clock running may go untouched and unopened before it ends;
         `sweep_every`: seconds between looks for such games and for clocks nearing their end;
-        `now`: the clock, in seconds since the epoch (tests move it on); `webhook_private`:
-        "your turn" webhooks may call private addresses; `origin`: the site's, for their links."""
+        `now`: the clock, in seconds since the epoch (tests move it on); `settings`: the
+        server's (if None, the defaults) for accounts and their webhooks."""
+        settings = settings or Settings()
         self.storage = storage
         self.recorder = Recorder(storage)
         self.games = LiveGames(self.recorder, SecureDice(), clock_scale, now)
@@ -45,8 +52,25 @@ class GameService:
         self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
         self.profiles = Profiles(storage, clock_scale)
-        self.accounts = Accounts(storage)
-        self.turns = TurnHooks(self.games, self.recorder, self.accounts, WebhookSender(allow_private=webhook_private), origin)
+        self.players = Players(self.games, self.profiles)
+        self.seats = Seats(self.games, self.players)
+        self.hooks = Hooks(storage)  # one per process: it remembers the webhooks read for "your turn"
+        self.identity = AccountService(Accounts(storage), self.recorder.db, settings, self.hooks, self.leaving, now)
+        self.turns = TurnHooks(self.games, self.recorder, self.hooks, WebhookSender(allow_private=settings.webhook_private), settings.public_origin)
+
+    def readings(self) -> list[Reading]:
+        """What the metrics read from the games at each scrape (`ops.Operations`)."""
+        games = self.games
+        return [
+            Reading("cantstop_live_games", "Games in progress held in memory",
+                    lambda: sum(1 for g in list(games.held.values()) if g.table is not None and not g.table.over)),
+            Reading("cantstop_held_games", "Games held in memory (waiting, playing, or watched after the end)", lambda: len(games.held)),
+            Reading("cantstop_clock_timeouts", "Moves the move clock made for people out of time", lambda: self.clock.timeouts, counter=True),
+            Reading("cantstop_seats_forfeited", "Seats that forfeited on the clock (timeouts in a row)", lambda: games.forfeited, counter=True),
+            Reading("cantstop_games_abandoned", "Games this process ended as abandoned (left alone)", lambda: self.sweeper.abandoned, counter=True),
+            Reading("cantstop_games_rated_late", "Rated games this process's sweep rated: their own process stopped first",
+                    lambda: self.sweeper.rated, counter=True),
+        ]
 
     async def chat_notified(self, game_id: str, text: str) -> None:
         """Another process (or this one) relayed a chat frame: for our clients of that game."""

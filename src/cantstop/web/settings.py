@@ -9,7 +9,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
-MAX_MESSAGE = 2 * 1024  # bytes of one WebSocket message
+MAX_MESSAGE = 5 * 1024  # bytes of one WebSocket message: a chat message of 1000 code points (4 bytes at most each) fits
 MAX_DEPTH = 8  # nesting of JSON arrays and objects in a body or message (the API needs 3)
 
 Words = Annotated[tuple[str, ...], NoDecode]  # written as space-separated words, not as JSON

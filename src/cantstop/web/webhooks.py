@@ -82,13 +82,40 @@ def parse_hook_url(text: str) -> HookAddress:
     return HookAddress(text, scheme, host, port if port is not None else default)
 
 
+# IPv6 ranges whose addresses carry an IPv4 address inside, which a router or the host may
+# reach instead: [::127.0.0.1], [64:ff9b::7f00:1] or [2002:7f00:1::] can be 127.0.0.1 in
+# the end. Python calls most of them global, so each is refused by name.
+EMBEDDINGS = {
+    "IPv4-mapped": ipaddress.IPv6Network("::ffff:0:0/96"),
+    "IPv4-compatible": ipaddress.IPv6Network("::/96"),
+    "IPv4-translated (SIIT)": ipaddress.IPv6Network("::ffff:0:0:0/96"),
+    "NAT64": ipaddress.IPv6Network("64:ff9b::/96"),
+    "local NAT64": ipaddress.IPv6Network("64:ff9b:1::/48"),
+    "6to4": ipaddress.IPv6Network("2002::/16"),
+    "Teredo": ipaddress.IPv6Network("2001::/32"),
+}
+
+
+def embedding(address: IpAddress) -> str | None:
+    """The name of the IPv6 form `address` embeds an IPv4 address in, or None."""
+    if isinstance(address, ipaddress.IPv4Address):
+        return None
+    return next((name for name, network in EMBEDDINGS.items() if address in network), None)
+
+
 def refusal(address: IpAddress, allow_private: bool) -> str | None:
     """Why the server must not connect to `address`, or None when it may."""
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1
     if address.is_unspecified or address.is_multicast:
         return f"{address} is not an address a server can be reached at"
-    if allow_private or address.is_global:
+    if allow_private:
+        return None
+    form = embedding(address)
+    if form is not None and not address.is_loopback:
+        return (f"{address} is an IPv6 address of the {form} form, which carries an IPv4 address that may be private; "
+                "give a plain public address (the operator can allow private ones)")
+    if address.is_global:
         return None
     return (
         f"{address} is a private, loopback or reserved address; only public addresses are "

@@ -82,7 +82,10 @@ class EventRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
-CHAT_CHARS = 200  # the longest chat message, in characters (`games.chat`)
+CHAT_CHARS = 200  # the longest chat message, in characters as people see them (`games.chat`)
+# What the column holds, in code points: a character a reader counts once may be several
+# (an accent written apart, a family emoji), so the column is wider than CHAT_CHARS.
+CHAT_CODE_POINTS = 1000
 
 
 class ChatRow(Base):
@@ -99,7 +102,7 @@ class ChatRow(Base):
     spectator: Mapped[bool] = mapped_column(Boolean)  # a spectator's line: kept from a rated game's players until it ends
     name: Mapped[str] = mapped_column(String(40))
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
-    text: Mapped[str] = mapped_column(String(CHAT_CHARS))
+    text: Mapped[str] = mapped_column(String(CHAT_CODE_POINTS))
     created: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 

@@ -20,11 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import icu
+
 from cantstop.web.db.recorder import Recorder
-from cantstop.web.db.rows import CHAT_CHARS
+from cantstop.web.db.rows import CHAT_CHARS, CHAT_CODE_POINTS
 from cantstop.web.db.values import ChatLine
 from cantstop.web.errors import Invalid, NotAllowed
 from cantstop.web.names import refused_character
+from cantstop.web.spoof import invisible_character
 
 if TYPE_CHECKING:
     from cantstop.web.games.live import LiveGame
@@ -71,14 +74,28 @@ class ChatRoom:
         return True
 
 
+def characters(text: str) -> int:
+    """How many characters a reader counts in `text`: its grapheme clusters (Unicode's
+    extended ones, as ICU and the browser's Intl.Segmenter find them), so an accent written
+    apart from its letter, a flag or a family emoji is one character, not two or seven."""
+    breaks = icu.BreakIterator.createCharacterInstance(icu.Locale.getRoot())
+    breaks.setText(text)
+    return sum(1 for _ in breaks)
+
+
 def chat_text(text: str) -> str:
-    """A message as plain text: NFC, trimmed, 1..MAX_CHAT characters, nothing invisible."""
+    """A message as plain text: NFC, trimmed, 1..MAX_CHAT characters as a reader counts them
+    (`characters`) and at most CHAT_CODE_POINTS code points, nothing invisible: what a name
+    may not hold, a chat line may not either (but an emoji's presentation selector)."""
     text = unicodedata.normalize("NFC", text).strip()
-    wrong = refused_character(text)
+    wrong = refused_character(text) or invisible_character(text, emoji=True)
     if wrong is not None:
         raise Invalid("bad_chat", f"a chat message is plain text on one line: it holds {wrong}")
-    if not 1 <= len(text) <= MAX_CHAT:
-        raise Invalid("bad_chat", f"a chat message has 1..{MAX_CHAT} characters, not {len(text)}")
+    count = characters(text)
+    if not 1 <= count <= MAX_CHAT:
+        raise Invalid("bad_chat", f"a chat message has 1..{MAX_CHAT} characters, not {count}")
+    if len(text) > CHAT_CODE_POINTS:  # a few characters piled high with accents, which no reader needs
+        raise Invalid("bad_chat", f"a chat message holds at most {CHAT_CODE_POINTS} code points (letters with their accents), not {len(text)}")
     return text
 
 
@@ -121,7 +138,7 @@ class Chat:
         if not game.chat.take(frame):
             return
         hidden = frame["type"] == "chat" and frame["seat"] is None and game.hides_spectators
-        self.send(game, json.dumps(frame), game.listeners - game.seated if hidden else None)
+        self.send(game, json.dumps(frame), game.connections.spectators if hidden else None)
 
     async def catch_up(self, game: LiveGame) -> None:
         """Read the game's chat again and pass on what this process missed (its notices lost

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, assert_never
 
 from cantstop.bots import get_bot
 from cantstop.core.dice import Dice
 from cantstop.core.errors import UnknownBotError
-from cantstop.core.notation import seat_letter, to_json
+from cantstop.core.notation import action_json, seat_letter, to_json
+from cantstop.core.record import Record
 from cantstop.core.state import Phase, State
-from cantstop.core.variant import Variant
+from cantstop.core.variant import Variant, variant_title
 from cantstop.table import Fault, Happening
 from cantstop.table import happenings as kinds
 from cantstop.table.wording import say
@@ -33,6 +35,16 @@ def display_names(names: list[str]) -> list[str]:
     """Display names of a game's seats; two seats that would read alike get their seat letter."""
     shown = [display_name(n) or n for n in names]
     return [f"{s} {seat_letter(i)}" if shown.count(s) > 1 else s for i, s in enumerate(shown)]
+
+
+SEATS_TAG = "Seats"  # the seats as the server knows them, in a downloaded record (the terminal game's tag)
+
+
+def readable_record(record: Record) -> Record:
+    """A game's record as people download it: its players by the names the page shows (a bot
+    by its display name, 'Rule-of-28 bot'), as the terminal game writes them, and the seats
+    as the server knows them ('Ann,bot:rule28') in the `Seats` tag, for programs."""
+    return replace(record, players=display_names(record.players), tags={**record.tags, SEATS_TAG: ",".join(record.players)})
 
 
 def dice_text(variant: Variant, dice: Dice) -> str:
@@ -88,10 +100,6 @@ def log_lines(happenings: list[Happening], names: list[str], variant: Variant) -
     return lines
 
 
-def action_json(action: object) -> Any:
-    return list(action) if isinstance(action, tuple) else str(action)
-
-
 def state_json(state: State) -> dict[str, Any]:
     """The position with what a client needs to draw it and to offer the legal actions."""
     v = state.variant
@@ -140,10 +148,12 @@ def game_json(game: StoredGame, state: State | None, version: int) -> dict[str, 
 
 
 def summary_json(game: StoredGame) -> dict[str, Any]:
+    """A game as the game lists show it: its rules by `title` (the spec stays in `variant`)."""
     shown = display_names([s.name or "" for s in game.seats])
     return {
         "id": game.id,
         "variant": game.variant,
+        "title": variant_title(game.variant),
         "status": game.status,
         "version": game.version,
         "created": game.created.isoformat(),

@@ -11,9 +11,10 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.summary import summarize
 from cantstop.table import Kind
 from cantstop.table.table import recorded_fault
+from cantstop.web.errors import Conflict
 from cantstop.web.games.describe import display_names
-from cantstop.web.games.live import LiveGame
-from cantstop.web.players.ratings import placings
+from cantstop.web.games.live import LiveGame, LiveGames
+from cantstop.web.players.ratings import placings, rating_changes
 from cantstop.web.players.standings import RatingChange
 
 
@@ -59,3 +60,21 @@ def summary_of(game: LiveGame, changes: list[RatingChange | None]) -> dict[str, 
         "seats": seats,
         **links,
     }
+
+
+async def finished_summary(games: LiveGames, game_id: str) -> dict[str, Any]:
+    """The summary of finished game `game_id`, its ratings written first; Conflict `not_over`
+    while it is played, NotFound for no such game."""
+    game = await games.live(game_id)
+    async with game.lock:
+        await games.refresh(game, seats=True)
+    if not game.finished:
+        raise Conflict("not_over", "a summary is for a finished game: this one is still being played")
+    await games.ratings_written(game_id)  # the rating this process may be writing
+    changes = await games.recorder.db(rating_changes, games.storage, game_id, game.names)
+    if game.meta.rated and game.table is not None and game.table.winner is not None and not any(changes):
+        # Not rated yet: another process is writing it, or one that stopped left it to the
+        # sweep; whoever comes first writes it, once.
+        await games.rate(game)
+        changes = await games.recorder.db(rating_changes, games.storage, game_id, game.names)
+    return summary_of(game, changes)

@@ -77,7 +77,7 @@ class Leaving:
         game = await games.live(game_id)
         async with game.lock:
             await games.refresh(game, seats=True)
-            if game.finished or game.people_here:
+            if game.finished or game.connections.people_here:
                 return False
             ended = await games.end(game, reason, idle_before)
         games.forget_if_idle(game)  # a sweep may end many games nobody watches: they need no memory

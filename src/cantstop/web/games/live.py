@@ -43,12 +43,11 @@ from cantstop.web.db.tokens import GAME_ID
 from cantstop.web.db.values import Append, GameStatus, SeatKind, StoredGame
 from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotFound
 from cantstop.web.games.chat import HISTORY, ChatRoom
+from cantstop.web.games.connections import Connections, Queue
 from cantstop.web.games.describe import display_names, game_json, log_lines
 from cantstop.web.players.ratings import rate_game
 
 log = logging.getLogger("cantstop.web")
-
-QUEUE_LIMIT = 1000  # updates a client that reads nothing may fall behind by; it misses later ones
 
 
 @dataclass
@@ -59,8 +58,7 @@ class LiveGame:
     table: Table | None
     log: list[dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set[asyncio.Queue[str]] = field(default_factory=set)  # JSON text to send
-    seated: set[asyncio.Queue[str]] = field(default_factory=set)  # the listeners of connections that hold a seat
+    connections: Connections = field(default_factory=Connections)  # who has it open in this process
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     chat: ChatRoom = field(default_factory=ChatRoom)
@@ -69,8 +67,6 @@ class LiveGame:
     driven: int = -1
     # When the current version came about (seconds since the epoch): the move clock counts from here.
     moved_at: float = field(default_factory=time.time)
-    present: Counter[int] = field(default_factory=Counter)  # seat -> connections of this process
-    seat_epoch: int = 0  # counts seat changes heard of (a seat moved by a link): sockets check their seat again
     clock_scale: float = 1.0  # the move clock's seconds are worth this many (tests make it tiny)
     now: Callable[[], float] = time.time  # the server's clock (tests move it on)
     # Seat -> its clock's timeouts in a row: a move of its own sets it back to 0. Counted from
@@ -121,11 +117,6 @@ class LiveGame:
             return None
         return state.seat
 
-    @property
-    def people_here(self) -> bool:
-        """Whether a player (not a spectator) has the game open in this process."""
-        return any(n > 0 for n in self.present.values())
-
     def deadline(self) -> float | None:
         """When the person to move runs out of time (seconds since the epoch), if the game has a clock."""
         if not self.meta.clock or self.person_to_move is None:
@@ -147,8 +138,7 @@ class LiveGame:
         and the server's time (ms), against which a browser reads the move clock's deadline."""
         state = self.state
         thinking = state.seat if state is not None and not state.is_over and not self.ended else None
-        connected = sorted(s for s, n in self.present.items() if n > 0)
-        return {"connected": connected, "thinking": thinking, "now": round(self.now() * 1000)}
+        return {"connected": self.connections.connected, "thinking": thinking, "now": round(self.now() * 1000)}
 
     def told(self, happenings: list[Happening]) -> list[dict[str, Any]]:
         """The log entries of what the last moves did, at the current version."""
@@ -372,17 +362,13 @@ class LiveGames:
         if over and not seats:
             return
         if seats:
-            game.seat_epoch += 1
+            game.connections.seats_moved()
         changed = False
+        retold: list[dict[str, Any]] = []  # what moves other processes made, once the game is told again
         if game.table is None or seats:
             meta = await self.recorder.db(self.storage.game, game.meta.id)
             if meta is not None and meta != game.meta:
-                # a seat taken is no rename: an open seat said nothing in the chat
-                renamed = any(was.name is not None and was.name != now.name for was, now in zip(game.meta.seats, meta.seats, strict=True))
-                game.meta, changed = meta, True
-                if renamed:  # a deleted account's lines read as its seats do now
-                    lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
-                    game.chat.read_again(lines, muted)
+                retold, changed = await self._take(game, meta), True
         ended = game.ended_line()  # another process ended it
         if over or game.meta.first is None or ended:  # over: only its rematch can have changed; waiting: only its seats
             if changed:
@@ -390,12 +376,39 @@ class LiveGames:
                 if ended:
                     self.moved(game)
             return
-        entries = await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, game.version))
+        entries = retold + await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, game.version))
         if entries or changed:
             if game.state is not None and game.state.is_over:
                 await self.reread(game)
             self.publish(game, entries)
             self.moved(game)
+
+    async def _take(self, game: LiveGame, meta: StoredGame) -> list[dict[str, Any]]:
+        """The game's row as just read. A seat renamed (a deleted account's) has its chat
+        lines, log and record read as its seat does now (`_retell`, whose entries of moves
+        not seen here yet come back)."""
+        # a seat taken is no rename: an open seat said nothing in the chat
+        renamed = any(was.name is not None and was.name != now.name for was, now in zip(game.meta.seats, meta.seats, strict=True))
+        game.meta = meta
+        if not renamed:
+            return []
+        lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
+        game.chat.read_again(lines, muted)
+        return await self._retell(game)
+
+    async def _retell(self, game: LiveGame) -> list[dict[str, Any]]:
+        """Tell a started game again from its stored moves, under the names its seats have now:
+        its log, replay and record say what they said, of the seat as it is called now. The
+        move clock and who drove the game on are kept. Returns the log entries of moves stored
+        since this process last caught up. The caller holds the game's lock."""
+        if game.table is None:  # not started: no move names anybody
+            return []
+        moved_at, driven, before = game.moved_at, game.driven, game.version
+        game.table, game.log, game.strikes = None, [], Counter()
+        await self._catch_up(game, await self.recorder.db(self.storage.events, game.meta.id, 0))
+        game.ended_line()
+        game.moved_at, game.driven = moved_at, driven
+        return [entry for entry in game.log if entry["version"] > before and entry["kind"] != "end"]
 
     async def begin(self, game: LiveGame, started: StoredGame) -> None:
         """This process started the game (`started`: its row as the start left it): its table
@@ -409,7 +422,7 @@ class LiveGames:
         """Read the game's row again: its seats, status or rematch may have changed (here or in another process)."""
         meta = await self.recorder.db(self.storage.game, game.meta.id)
         assert meta is not None, "a game is never deleted"
-        game.meta = meta
+        await self._take(game, meta)
 
     def moved(self, game: LiveGame) -> None:
         for hook in self.on_move:
@@ -433,29 +446,27 @@ class LiveGames:
 
     def forget_if_idle(self, game: LiveGame) -> None:
         """Drop a finished game nobody watches from memory; it is rebuilt from storage if asked for."""
-        if not game.listeners and game.finished:
+        if not game.connections.listeners and game.finished:
             self.held.pop(game.meta.id, None)
 
     # ------------------------------------------------------------ broadcasting
     def publish(self, game: LiveGame, entries: list[dict[str, Any]]) -> None:
         presence = game.presence()
         message = {"type": "update", "game": game.snapshot(), "log": entries, "presence": presence, "now": presence["now"]}
-        self.send(game, json.dumps(message))  # encoded once
+        game.connections.send(json.dumps(message))  # encoded once
         if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
             game.chat.revealed = True
-            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.seated)
+            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.connections.seated)
 
-    def send(self, game: LiveGame, message: str, to: set[asyncio.Queue[str]] | None = None) -> None:
+    def send(self, game: LiveGame, message: str, to: set[Queue] | None = None) -> None:
         """`message` to every client of the game (or to those of `to`)."""
-        for queue in list(game.listeners if to is None else to & game.listeners):
-            if queue.qsize() < QUEUE_LIMIT:  # a client that reads nothing misses updates; nobody waits for it
-                queue.put_nowait(message)
+        game.connections.send(message, to)
 
     def present(self, game: LiveGame, seat: int | None, joined: bool) -> None:
         """A client holding `seat` opened (or closed) the game here: everyone hears who is connected."""
         if seat is None:
             return
-        game.present[seat] += 1 if joined else -1
+        game.connections.arrived(seat, joined)
         self.seen.add(game.meta.id)
         self.send(game, json.dumps({"type": "presence", **game.presence()}))
 

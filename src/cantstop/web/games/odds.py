@@ -8,9 +8,9 @@ from typing import Any
 from cantstop.bots import get_bot
 from cantstop.bots.advice import advise
 from cantstop.core.errors import UnknownBotError
+from cantstop.core.notation import action_json
 from cantstop.core.odds import bust_after, next_roll
 from cantstop.core.state import Phase, State
-from cantstop.web.games.describe import action_json
 
 
 def percent(x: Fraction) -> float:

@@ -74,7 +74,7 @@ class Sweeper:
         ended, games rated)."""
         games = self.games
         now = games.now()
-        open_here = {g.meta.id for g in list(games.held.values()) if g.people_here} | games.seen
+        open_here = {g.meta.id for g in list(games.held.values()) if g.connections.people_here} | games.seen
         games.seen = set()
         await games.recorder.db(games.storage.seen_now, sorted(open_here), stamp(now))
         horizon = self.clock.horizon

@@ -17,7 +17,7 @@ from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.values import SeatKind
 from cantstop.web.games.describe import display_names
 from cantstop.web.games.live import LiveGame, LiveGames
-from cantstop.web.identity.accounts import Accounts
+from cantstop.web.identity.hooks import Hooks
 from cantstop.web.webhooks import WebhookSender
 
 
@@ -39,9 +39,9 @@ def your_turn(game: LiveGame, seat: int, origin: str) -> dict[str, Any]:
 class TurnHooks:
     """Hears each turn that begins (`LiveGames.on_turn`) and posts to the seat's account's hook."""
 
-    def __init__(self, games: LiveGames, recorder: Recorder, accounts: Accounts, sender: WebhookSender, origin: str = "") -> None:
+    def __init__(self, games: LiveGames, recorder: Recorder, hooks: Hooks, sender: WebhookSender, origin: str = "") -> None:
         self.recorder = recorder
-        self.accounts = accounts  # the app's own, so a hook changed through this process is seen at once
+        self.hooks = hooks  # the app's own, so a hook changed through this process is seen at once
         self.sender = sender
         self.origin = origin.rstrip("/")  # the site's public origin; without one the link is a path
         self.tasks: set[asyncio.Task[None]] = set()
@@ -51,7 +51,7 @@ class TurnHooks:
         taken = game.meta.seats[seat]
         if taken.kind is not SeatKind.PERSON or taken.account_id is None:
             return
-        known, hook = self.accounts.known_hook(taken.account_id)
+        known, hook = self.hooks.known(taken.account_id)
         if known:  # no round trip to the database for a hook read lately (most accounts have none)
             if hook is not None:
                 self.sender.submit(hook[0], hook[1], your_turn(game, seat, self.origin))
@@ -61,7 +61,7 @@ class TurnHooks:
         task.add_done_callback(self.tasks.discard)
 
     async def _post(self, account_id: int, payload: dict[str, Any]) -> None:
-        hook = await self.recorder.db(self.accounts.turn_hook, account_id)
+        hook = await self.recorder.db(self.hooks.for_turn, account_id)
         if hook is not None:
             self.sender.submit(hook[0], hook[1], payload)
 

@@ -1,5 +1,6 @@
-"""Who is signed in, as FastAPI dependencies any route can declare:
+"""Who is signed in, and the account service, as FastAPI dependencies any route can declare:
 
+    async def route(accounts: AccountsDep) -> ...     # the identity room's service
     async def route(account: CurrentAccount) -> ...   # an Account, or None for a guest
     async def route(me: SignedInSession) -> ...       # refused (401) unless signed in
 
@@ -13,33 +14,32 @@ from __future__ import annotations
 
 import hmac
 import math
-from collections.abc import Awaitable, Callable
-from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
 
-from cantstop.web.deps import get_settings, is_https
-from cantstop.web.errors import Conflict, NotAllowed, NotSignedIn
-from cantstop.web.identity.accounts import Account, Accounts, SignedIn, digest
+from cantstop.web.deps import get_service, get_settings, is_https
+from cantstop.web.errors import NotAllowed, NotSignedIn
+from cantstop.web.identity.accounts import Account, digest
+from cantstop.web.identity.passkeys import CHALLENGE_LASTS
+from cantstop.web.identity.service import AccountService
+from cantstop.web.identity.sessions import SignedIn
 
 SESSION_COOKIE = "cantstop_session"
 CSRF_COOKIE = "cantstop_csrf"
+CEREMONY_COOKIE = "cantstop_passkey"  # binds a passkey sign-in's challenge to the browser that asked
+CEREMONY_PATH = "/api/account"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_TOKEN = 100  # characters of a session cookie worth looking up
 
 
-def accounts_of(conn: HTTPConnection) -> Accounts:
-    accounts: Accounts = conn.app.state.accounts
-    return accounts
+def get_accounts(conn: HTTPConnection) -> AccountService:
+    return get_service(conn).identity
 
 
-def db_of(conn: HTTPConnection) -> Callable[..., Awaitable[Any]]:
-    """The server's way to run a blocking storage call off the event loop."""
-    run: Callable[..., Awaitable[Any]] = conn.app.state.service.recorder.db
-    return run
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 
 
 def csrf_token(session_token: str) -> str:
@@ -58,12 +58,6 @@ def own_origins(conn: HTTPConnection) -> set[str]:
     return {site_origin(conn), *get_settings(conn).origins}
 
 
-def session_limits(conn: HTTPConnection) -> tuple[timedelta, timedelta]:
-    """How long a session may go unused, and how long it lasts at most."""
-    settings = get_settings(conn)
-    return timedelta(seconds=settings.session_idle), timedelta(seconds=settings.session_longest)
-
-
 def check_origin(request: Request) -> None:
     """NotAllowed `csrf` for an unsafe request that a browser says comes from another origin."""
     origin = request.headers.get("origin")
@@ -71,14 +65,17 @@ def check_origin(request: Request) -> None:
         raise NotAllowed("csrf", f"a change is accepted from this site's own pages only, not from {origin[:100]}")
 
 
+def session_token(conn: HTTPConnection) -> str | None:
+    """The session cookie's token, if it is one worth looking up."""
+    token = conn.cookies.get(SESSION_COOKIE)
+    return token if token and len(token) <= MAX_TOKEN else None
+
+
 async def session_of(conn: HTTPConnection) -> SignedIn | None:
     """The session the cookie names, if live (no CSRF check: for reads, and for a WebSocket,
     whose origin is checked when it opens)."""
-    token = conn.cookies.get(SESSION_COOKIE)
-    if not token or len(token) > MAX_TOKEN:
-        return None
-    found: SignedIn | None = await db_of(conn)(accounts_of(conn).signed_in, token, *session_limits(conn))
-    return found
+    token = session_token(conn)
+    return None if token is None else await get_accounts(conn).session(token)
 
 
 def check_csrf(request: Request) -> None:
@@ -127,15 +124,18 @@ def set_session_cookies(request: Request, response: Response, token: str) -> Non
     response.set_cookie(CSRF_COOKIE, csrf_token(token), max_age=lasts, path="/", httponly=False, samesite="strict", secure=secure)
 
 
+def set_ceremony_cookie(request: Request, response: Response, secret: str) -> None:
+    """The secret of a passkey sign-in under way: HttpOnly, sent back only to the account API,
+    and only for as long as its challenge lasts."""
+    secure = get_settings(request).secure_cookies or is_https(request)
+    lasts = int(CHALLENGE_LASTS.total_seconds())
+    response.set_cookie(CEREMONY_COOKIE, secret, max_age=lasts, path=CEREMONY_PATH, httponly=True, samesite="strict", secure=secure)
+
+
+def clear_ceremony_cookie(response: Response) -> None:
+    response.delete_cookie(CEREMONY_COOKIE, path=CEREMONY_PATH)
+
+
 def clear_session_cookies(response: Response) -> None:
     for name in (SESSION_COOKIE, CSRF_COOKIE):
         response.delete_cookie(name, path="/")
-
-
-async def check_guest_names(request: Request, names: list[str]) -> None:
-    """Conflict `name_taken` if a name a guest plays under is (or looks like) an account's:
-    nobody sits at a table as somebody else (an account's own seat is under its own name)."""
-    accounts, db = accounts_of(request), db_of(request)
-    for name in names:
-        if await db(accounts.name_is_taken, name, None):
-            raise Conflict("name_taken", f"{name!r} is the name of an account, or looks like one: sign in as it, or play under another name")

@@ -5,6 +5,7 @@ device with the account's user handle), so signing in with one needs no name typ
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,11 +29,14 @@ from webauthn.helpers.structs import (
 
 from cantstop.web.db.rows import now
 from cantstop.web.errors import NotVerified
-from cantstop.web.identity.accounts import Account, Passkey
+from cantstop.web.identity.accounts import Account
+from cantstop.web.identity.passkey_store import Passkey
 
 RP_NAME = "Can't Stop"
 CHALLENGE_LASTS = timedelta(minutes=5)
 TIMEOUT_MS = 120_000
+MAX_ID = 1400  # characters of a credential id storage keeps (passkeys.credential_id)
+CREDENTIAL_ID = re.compile(f"[A-Za-z0-9_-]{{1,{MAX_ID}}}")
 
 
 def refused(message: str) -> NotVerified:
@@ -77,12 +81,21 @@ def authentication(origin: str) -> tuple[dict[str, Any], str]:
     return json.loads(options_to_json(options)), bytes_to_base64url(options.challenge)
 
 
+def checked_id(text: str) -> str:
+    """A passkey's id as sent; NotVerified `passkey_refused` unless it is one (base64url, of a
+    length storage holds): no NUL or other stray character ever reaches the database."""
+    if not CREDENTIAL_ID.fullmatch(text):
+        raise refused(f"a passkey's id is 1..{MAX_ID} base64url characters (A-Z, a-z, 0-9, - and _)")
+    return text
+
+
 def credential_id(credential: dict[str, Any]) -> str:
     """The id of the passkey an answer says it comes from (checked only by `authenticated`)."""
     try:
-        return str(parse_authentication_credential_json(json.dumps(credential)).id)
+        found = str(parse_authentication_credential_json(json.dumps(credential)).id)
     except (WebAuthnException, ValueError, KeyError, TypeError) as error:
         raise refused(f"not a passkey's answer: {error}") from None
+    return checked_id(found)
 
 
 def authenticated(credential: dict[str, Any], challenge: str, origin: str, key: Passkey) -> int:

@@ -4,47 +4,42 @@ database probe behind /readyz."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
 from sqlalchemy import text
+from sqlalchemy.engine import Engine
 
 from cantstop.web.ops.guard import STATE_KEY, ConnectionGuard
 from cantstop.web.ops.metrics import Metrics, Reading
 from cantstop.web.ops.requests import RequestLog, Tally
-from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 
 PROBE_TIMEOUT = 2.0  # seconds /readyz waits for the database before saying it is not ready
 
 
 class Operations:
-    def __init__(self, service: GameService, settings: Settings) -> None:
-        self.service = service
+    """`readings`: what the game service reports at each scrape (`GameService.readings`);
+    `database_errors`: its failed database calls, to which the probe's own are added."""
+
+    def __init__(self, settings: Settings, engine: Engine, readings: list[Reading], database_errors: Callable[[], int]) -> None:
         self.settings = settings
+        self.engine = engine
         self.guard = ConnectionGuard(settings)
         self.sockets = Tally()
         self.probe_errors = 0
-        games = service.games
         self.metrics = Metrics([
             Reading("cantstop_open_sockets", "WebSockets open", lambda: self.sockets.value),
-            Reading("cantstop_live_games", "Games in progress held in memory",
-                    lambda: sum(1 for g in list(games.held.values()) if g.table is not None and not g.table.over)),
-            Reading("cantstop_held_games", "Games held in memory (waiting, playing, or watched after the end)", lambda: len(games.held)),
-            Reading("cantstop_clock_timeouts", "Moves the move clock made for people out of time", lambda: service.clock.timeouts, counter=True),
-            Reading("cantstop_seats_forfeited", "Seats that forfeited on the clock (timeouts in a row)", lambda: games.forfeited, counter=True),
-            Reading("cantstop_games_abandoned", "Games this process ended as abandoned (left alone)", lambda: service.sweeper.abandoned, counter=True),
-            Reading("cantstop_games_rated_late", "Rated games this process's sweep rated: their own process stopped first",
-                    lambda: service.sweeper.rated, counter=True),
+            *readings,
             Reading("cantstop_database_errors", "Database calls that failed (readiness probes included)",
-                    lambda: service.recorder.errors + self.probe_errors, counter=True),
+                    lambda: database_errors() + self.probe_errors, counter=True),
             Reading("cantstop_open_connections", "Connections the guard counts (HTTP and WebSocket)", lambda: self.guard.open),
             Reading("cantstop_connections_refused", "Connections refused or shed: over an address's cap or for room",
                     lambda: self.guard.refused, counter=True),
             Reading("cantstop_requests_timed_out", "Requests dropped for not finishing their headers or body in time",
                     lambda: self.guard.dropped, counter=True),
         ])
-        games.on_act.append(self.metrics.acted)
 
     @property
     def lifespan_state(self) -> dict[str, Any]:
@@ -60,7 +55,7 @@ class Operations:
     async def database_reachable(self) -> bool:
         """One trivial query on a connection of its own, off the recorder's threads (a hung
         probe must not hold up actions), within PROBE_TIMEOUT."""
-        engine = self.service.storage.engine
+        engine = self.engine
 
         def probe() -> None:
             with engine.connect() as conn:

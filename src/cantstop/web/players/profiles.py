@@ -16,6 +16,8 @@ from urllib.parse import quote
 from sqlalchemy import func, select
 
 from cantstop.core.record import Event
+from cantstop.core.summary import turns_taken
+from cantstop.core.variant import variant_title
 from cantstop.web.db.rows import GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.values import LIVE, GameStatus, Rating, RatingKind, RatingPoint, StoredGame
@@ -47,10 +49,13 @@ def rates(outcomes: Iterable[tuple[str, int, bool]]) -> dict[str, list[dict[str,
         for key, value in (("variant", variant), ("players", players)):
             by[key][value][0] += 1
             by[key][value][1] += won
-    return {
+    rows = {
         f"by_{key}": [{key: value, "games": games, "wins": wins, "rate": round(wins / games, 3)} for value, (games, wins) in sorted(counts.items())]
         for key, counts in by.items()
     }
+    for row in rows["by_variant"]:  # a variant as people read it; the spec stays for programs
+        row["title"] = variant_title(row["variant"])
+    return rows
 
 
 class Profiles:
@@ -64,13 +69,15 @@ class Profiles:
         self._turns: dict[str, int] = {}  # game id -> the turns it took
 
     def turns(self, game: StoredGame, events: list[Event]) -> int | None:
-        """The turns a finished game took (busted turns count), replayed once and then remembered."""
+        """The turns a finished game took (busted turns count, and a turn under way when it was
+        abandoned, as its summary counts them), replayed once and then remembered; None for a
+        game that never started."""
         if game.id not in self._turns:
             if game.first is None:
                 return None
             if len(self._turns) >= TURNS_KEPT:
                 self._turns.clear()
-            self._turns[game.id] = game.record(events).final().turn
+            self._turns[game.id] = turns_taken(game.record(events).final())
         return self._turns[game.id]
 
     def finished(self, name: str | None, limit: int, account: int | None = None) -> list[dict[str, Any]]:

@@ -2,7 +2,18 @@
 // Every message is shown as text (textContent), never as markup.
 import { text } from "./api.js";
 
-const MAX = 200;
+const MAX = 200; // characters as people see them, as the server counts (games/chat.py)
+const CODE_POINTS = 1000; // what one message may hold underneath: letters with their accents
+const COUNT_FROM = MAX - 50; // the counter shows once a message nears the limit
+
+// Characters as a reader counts them: grapheme clusters, so an accent typed apart from its
+// letter, a flag or an emoji with a skin tone is one, as the server counts. (A browser without
+// Intl.Segmenter counts code points after NFC; the server's answer still has the last word.)
+const segmenter = "Segmenter" in Intl ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+export function characters(words) {
+  const normal = words.normalize("NFC");
+  return segmenter ? [...segmenter.segment(normal)].length : [...normal].length;
+}
 
 export function createChat(root, send) {
   const log = text("ol", null, "chat-log");
@@ -16,8 +27,18 @@ export function createChat(root, send) {
   input.setAttribute("aria-label", "chat message");
   const button = text("button", "Send", "button small secondary");
   button.type = "submit";
+  // How long the message is, shown as it nears the limit (a screen reader hears the note on
+  // sending instead of a number at every key).
+  const counter = text("span", null, "chat-count");
+  counter.setAttribute("aria-hidden", "true");
+  const count = () => {
+    const length = characters(input.value.trim());
+    counter.textContent = length >= COUNT_FROM ? `${length}/${MAX}` : "";
+    counter.classList.toggle("over", length > MAX);
+  };
+  input.addEventListener("input", count);
   const form = text("form", null, "chat-form");
-  form.append(input, button);
+  form.append(input, counter, button);
   const muteBox = document.createElement("input");
   muteBox.type = "checkbox";
   const muteRow = text("label", null, "chat-mute");
@@ -38,15 +59,20 @@ export function createChat(root, send) {
     event.preventDefault();
     const message = input.value.trim();
     if (!message) return;
-    const length = [...message].length; // characters, as the server counts them
+    const length = characters(message);
     if (length > MAX) {
       note.textContent = `A chat message has at most ${MAX} characters; this one has ${length}. Shorten it and send again.`;
+      return;
+    }
+    if ([...message.normalize("NFC")].length > CODE_POINTS) {
+      note.textContent = "This message holds too many accents and marks to send: shorten it and send again.";
       return;
     }
     note.textContent = "";
     if (send({ type: "chat", text: message, ...(who.token ? { token: who.token } : {}) })) {
       sent = message;
       input.value = "";
+      count();
     } else note.textContent = "Not connected: the message was not sent.";
   });
   muteBox.addEventListener("change", () => {
@@ -100,6 +126,7 @@ export function createChat(root, send) {
       } else if (message.type === "error") {
         note.textContent = message.message;
         if (sent !== null && !input.value) input.value = sent; // refused: the words come back to be fixed
+        count();
         sent = null;
       }
     },

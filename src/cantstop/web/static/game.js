@@ -1,5 +1,5 @@
 // The game page: live board, controls, odds, log and the replay of finished games.
-import { api, choiceLabel, text } from "./api.js";
+import { OFFLINE, api, choiceLabel, nameChoice, text } from "./api.js";
 import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, runnerIcon, wayText } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { createChat } from "./chat.js";
@@ -34,6 +34,10 @@ let skew = 0; // the server's clock minus this browser's (for the move clock)
 let me = null; // the signed-in account (its seats are found on any device), or null
 let meKnown = false; // whether the server has said who is signed in (until then, neither rated join is shown)
 let summarised = -1; // the version whose end-of-game summary is shown
+// Whether the live connection is open. While it is not, nothing on the page may pass for the
+// game as it stands: no "your turn", no controls, no seat shown as connected.
+let online = false;
+let offlineWhy = "Connecting to the server…";
 const clock = createClock(ui.status);
 const finished = () => game.status === "over" || game.status === "abandoned";
 const seatLink = createSeatLink($("move-seat"), gameId);
@@ -47,11 +51,11 @@ function render() {
   document.body.dataset.status = game.status;
   document.body.dataset.busy = String(busy); // an action of this page is on its way
   // A tab in the background tells its player the move is theirs (a turn-based game waits in one for days).
-  const yours = game.status === "playing" && game.state && game.state.winner === null && holds(game.state.player);
+  const yours = online && game.status === "playing" && game.state && game.state.winner === null && holds(game.state.player);
   document.title = `${yours ? "Your turn — " : ""}Can't Stop — ${game.seats.map((s) => s.display || s.name || "open").join(" vs ")}`;
   const state = replay ? replay.frames[replay.index].state : game.state;
   renderSeats(state);
-  markPresence(ui.seats, game, presence);
+  markPresence(ui.seats, game, online ? presence : null); // who is connected is unknown while this page is not
   $("fair").hidden = !fairPlay();
   ui.oddsToggle.hidden = fairPlay();
   if (fairPlay()) ui.odds.hidden = true;
@@ -132,7 +136,7 @@ function renderSeats(state) {
     const gone = state && (state.out || []).includes(s.seat);
     if (gone) li.classList.add("left");
     const who = s.kind === "open" ? text("span", "open seat", "seat-name") : text("a", name(s.seat), "seat-name");
-    if (s.kind !== "open") Object.assign(who, { href: profileUrl(s.name), target: "_blank", rel: "noopener", title: "profile and rating (new tab)" });
+    if (s.kind !== "open") Object.assign(who, { href: profileUrl(s.name), target: "_blank", rel: "noopener", title: `${name(s.seat)}: profile and rating (new tab)` });
     li.append(markSvg(s.seat, 22), who);
     if (holds(s.seat)) li.append(text("span", hotSeat() ? "here" : "you", "tag"));
     if (gone) li.append(text("span", "left the game", "tag"));
@@ -197,7 +201,8 @@ function renderRatedJoin(why) {
 function renderStatus(state) {
   const who = name(state.player);
   let line;
-  if (game.status === "abandoned") line = game.ended || "The game has ended.";
+  if (!online && !finished()) line = offlineWhy;
+  else if (game.status === "abandoned") line = game.ended || "The game has ended.";
   else if (game.status === "over" || state.winner !== null) {
     // Solitaire's score is its number of turns: fewer is better.
     const turns = `${state.turn} turn${state.turn === 1 ? "" : "s"}`;
@@ -218,7 +223,8 @@ function renderStatus(state) {
     ui.runners.replaceChildren(text("span", `Runners left: ${state.runners_left} of ${state.runners_max}`, "runners-label"), ...icons);
   }
   // A turn starting for another person here: the line stands out so the device gets passed.
-  ui.status.classList.toggle("pass", game.status === "playing" && state.phase === "roll" && holds(state.player) && hotSeat());
+  ui.status.classList.toggle("pass", online && game.status === "playing" && state.phase === "roll" && holds(state.player) && hotSeat());
+  ui.status.classList.toggle("offline", !online && !finished());
 }
 
 function renderControls(state) {
@@ -227,16 +233,13 @@ function renderControls(state) {
     ui.controls.append(nextGame()); // the replay and the record are in the summary below
     return;
   }
-  const mine = holds(state.player);
+  const mine = online && holds(state.player); // offline, a move could not be sent, nor the game known to wait for it
   if (state.phase === "choose") {
     state.legal.forEach((choice, i) => {
       const b = button(`${i + 1}`, "choice", () => act(choice));
       const how = state.ways && state.ways[i] ? pairsLabel(state.ways[i]) : "";
-      // The spoken name starts with the words on the button (as they are read, spaced), then
-      // explains them, so a person who says what they see ("click 6 + 10") reaches it.
-      b.replaceChildren(text("kbd", String(i + 1)), " ", text("span", choiceLabel(choice), "choice-columns"), " ", text("span", how, "choice-dice"));
       const explained = `move ${choice.join(" and ")}${how && state.ways ? `, from ${wayText(state.ways[i], state)}` : ""}`;
-      b.setAttribute("aria-label", `${b.textContent.trim()}: ${explained}`);
+      nameChoice(b, [text("kbd", String(i + 1)), text("span", choiceLabel(choice), "choice-columns"), text("span", how, "choice-dice")], explained);
       b.dataset.choice = JSON.stringify(choice);
       b.disabled = !mine || busy;
       // Hovering or focusing a choice shows its dice pairs and ghosts its runners on the board.
@@ -382,12 +385,32 @@ async function act(action) {
     if (Array.isArray(action)) notePlayed(before, action);
     if (snapshot.version > game.version) { game = { ...snapshot }; }
   } catch (error) {
-    ui.error.textContent = error.message;
-    if (error.data && error.data.error === "bad_token") forget(seat);
+    const code = error.data && error.data.error;
+    ui.error.textContent = REFUSED_MOVE[code] || error.message;
+    if (code === "bad_token") forget(seat);
+    if (code in REFUSED_MOVE) catchUp();
   } finally {
     busy = false;
     render();
   }
+}
+
+// A move refused because this page was behind the game (another move came first, or the turn
+// or the game ended meanwhile), in a player's words rather than the server's.
+const REFUSED_MOVE = {
+  stale: "The game had moved on before your move arrived, so it was not played. Here is the game as it stands.",
+  not_your_turn: "It was no longer your turn when your move arrived, so it was not played.",
+  game_over: "The game had ended before your move arrived.",
+  illegal: "That move was not possible in the position when it arrived, so it was not played. Here is the game as it stands.",
+  offline: OFFLINE,
+};
+
+// The game as the server has it, after a refusal showed this page was behind.
+async function catchUp() {
+  try {
+    const snapshot = await api(`/api/games/${gameId}`);
+    if (snapshot.version > game.version) { game = { ...snapshot }; render(); }
+  } catch { /* offline: the live connection catches up when it is back */ }
 }
 
 // The same seats again: this screen's seats (held tokens, or the cookie of a seat joined
@@ -419,7 +442,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (event.key === "o") return toggleOdds();
-  if (!game || !game.state || game.status !== "playing" || !holds(game.state.player)) return;
+  if (!online || !game || !game.state || game.status !== "playing" || !holds(game.state.player)) return;
   const state = game.state;
   if (event.key === "r" && state.phase !== "choose") act("roll");
   else if (event.key === "s" && state.phase === "decide") act("stop");
@@ -537,7 +560,7 @@ $("join").addEventListener("submit", async (event) => {
       announce(socket, held);
     } else {
       you = joined.seat;
-      socket?.close(); // it reconnects with the new cookie: the chat then speaks for this seat
+      reconnect(); // with the new cookie: the chat then speaks for this seat
     }
     $("join-name").value = ""; // the next person here types their own name
     ui.error.textContent = "";
@@ -584,7 +607,7 @@ const resign = createResign(gameId, {
   resigned: (seat, beforeStart) => {
     if (beforeStart) { // the seat is open again: this screen holds it no more
       if (seat in held) forget(seat);
-      if (seat === you) { you = null; socket?.close(); }
+      if (seat === you) { you = null; reconnect(); }
     }
     ui.error.textContent = "";
     render(); // the socket may have told of the opened seat before this answer came
@@ -651,22 +674,39 @@ function receive(message) {
 }
 
 const RESTARTING = 1012; // the close code a server sends its sockets when it stops (SIGTERM)
+let closing = false; // this page closed its socket to connect again at once
+function reconnect() {
+  closing = true;
+  socket?.close();
+}
 let retry = 500;
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${gameId}`);
   socket = ws;
-  ws.addEventListener("open", () => { retry = 500; ui.live.classList.add("on"); ui.live.title = "live"; });
+  ws.addEventListener("open", () => {
+    retry = 500;
+    online = true;
+    ui.live.classList.add("on");
+    ui.live.title = "live";
+    render();
+  });
   ws.addEventListener("message", (e) => {
     receive(JSON.parse(e.data));
   });
   ws.addEventListener("close", async (event) => {
+    online = false;
     ui.live.classList.remove("on");
     ui.live.title = "reconnecting…";
+    offlineWhy = "The connection to the server is lost: reconnecting… The game shows as it stands once it is back.";
     if (event.code === RESTARTING) {
       // The server is stopping to restart: come back once it is up, not all sockets at once.
       ui.live.title = "the server is restarting: reconnecting…";
+      offlineWhy = "The server is restarting: reconnecting… The game goes on where it was once it is back.";
       retry = 1000 + Math.floor(Math.random() * 2000);
     }
+    if (closing) offlineWhy = "Reconnecting…"; // this page closed it, to come back under a new seat
+    closing = false;
+    render();
     if (!game && await noSuchGame()) return; // nothing to wait for
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);

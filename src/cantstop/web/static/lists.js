@@ -28,10 +28,12 @@ export function gameItem(g) {
     if (g.winner === i) span.append(text("span", " (won)", "sr-only"));
     a.append(span);
   });
-  const progress = { waiting: "waiting for players", over: turnsText(g.turns), abandoned: `abandoned after ${turnsText(g.turns ?? 0)}` }[g.status] || "playing";
+  // An abandoned game counts the turn it was abandoned in, as its summary does (null: it never started).
+  const abandoned = g.turns === null || g.turns === undefined ? "abandoned before it started" : g.turns === 0 ? "abandoned before the first roll" : `abandoned after ${turnsText(g.turns)}`;
+  const progress = { waiting: "waiting for players", over: turnsText(g.turns), abandoned }[g.status] || "playing";
   // A seat's own list (your games, a profile's): the time left for the move it owes, on a move clock.
   const left = g.left === undefined ? "" : ` · ${timeLeft(g.left)} left`;
-  li.append(a, text("span", `${g.variant}${g.rated ? " · rated" : ""} · ${progress}${left}`, "meta"));
+  li.append(a, text("span", `${g.title || g.variant}${g.rated ? " · rated" : ""} · ${progress}${left}`, "meta"));
   if ((g.status === "over" || g.status === "abandoned") && g.turns !== null) {
     li.append(link("replay", "meta", `/game/${g.id}#replay`), link("record", "meta", `/api/games/${g.id}/record`));
   }

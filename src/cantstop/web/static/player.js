@@ -16,7 +16,7 @@ const KINDS = {
 function statsRows(rows, key) {
   return rows.map((r) => {
     const tr = text("tr");
-    for (const c of [String(r[key]), String(r.games), `${r.wins} (${Math.round(100 * r.rate)}%)`]) tr.append(text("td", c));
+    for (const c of [r.title ?? String(r[key]), String(r.games), `${r.wins} (${Math.round(100 * r.rate)}%)`]) tr.append(text("td", c));
     return tr;
   });
 }

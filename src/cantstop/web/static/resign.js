@@ -14,11 +14,12 @@ export function createResign(gameId, { tokenOf, resigned, failed }) {
     if (!game.state) return "Your seat opens again for someone else to take; the game has not started.";
     const playing = game.seats.map((s) => s.seat).filter((s) => !(game.state.out || []).includes(s));
     if (playing.length <= 1) return "The game ends here, unfinished.";
+    // Only a rated game moves ratings: a friendly one's dialog does not speak of them.
     if (playing.length === 2) {
       const other = game.seats[playing.find((s) => s !== seat)];
-      return `${other.display || other.name} wins the game. A resignation counts as a loss in the ratings.`;
+      return `${other.display || other.name} wins the game.${game.rated ? " A resignation counts as a loss in the ratings." : ""}`;
     }
-    return "Your pieces come off the board and the others play on. You are ranked last in the ratings.";
+    return `Your pieces come off the board and the others play on.${game.rated ? " You are ranked last in the ratings." : ""}`;
   }
 
   function describe() {

@@ -1,6 +1,6 @@
 // The first-visit tour: a few scenes on a small board that the newcomer plays through —
 // roll, choose, the bust, stopping, claiming. Skippable; once seen or skipped, remembered.
-import { text } from "./api.js";
+import { choiceLabel, nameChoice, text } from "./api.js";
 import { drawBoard, drawDice } from "./board.js";
 
 const SEEN = "cantstop-tour-done";
@@ -129,8 +129,8 @@ export function startTour() {
     (s.choices || []).forEach((c, i) => {
       const b = text("button", null, "button choice");
       b.type = "button";
-      b.append(text("span", c.columns.join(" + "), "choice-columns"), text("span", c.pairs.replaceAll(" and ", " · "), "choice-dice"));
-      b.setAttribute("aria-label", `move ${c.columns.join(" and ")}, from ${c.pairs}`);
+      nameChoice(b, [text("span", choiceLabel(c.columns), "choice-columns"), text("span", c.pairs.replaceAll(" and ", " · "), "choice-dice")],
+        `move ${c.columns.join(" and ")}, from ${c.pairs}`);
       const preview = () => { drawBoard(svg, s.position, c.columns); };
       b.addEventListener("mouseenter", preview);
       b.addEventListener("focus", preview);

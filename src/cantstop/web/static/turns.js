@@ -2,7 +2,7 @@
 // account's, and the guest seats it holds: cookies and the seats kept for people at its
 // screen), counted in the tab's title and favicon, and told by the browser's notifications
 // when the player allowed them and the tab is not in view.
-import { api, text } from "./api.js";
+import { OFFLINE, api, text } from "./api.js";
 import { gameItem } from "./lists.js";
 
 const SEATS_KEY = /^cantstop-seats-(.+)$/; // held.js keeps a game's screen seats under this key
@@ -57,7 +57,7 @@ function notifyButton(root) {
 
 function notify(game) {
   const others = (game.display || []).filter((_, i) => i !== game.seat).filter(Boolean).join(", ");
-  const shown = new Notification("Can't Stop: your turn", { body: `Against ${others || "the board"} (${game.variant})`, tag: game.id });
+  const shown = new Notification("Can't Stop: your turn", { body: `Against ${others || "the board"} (${game.title || game.variant})`, tag: game.id });
   shown.addEventListener("click", () => { window.focus(); location.assign(`/game/${game.id}`); });
 }
 
@@ -65,14 +65,23 @@ function notify(game) {
 // something to list. The tab's own title is `title`.
 export function yourTurn(card, list, title, every = 5000) {
   let known = null; // the games waiting at the last look (none notified at the first look)
+  const offline = text("p", null, "meta offline-note");
+  offline.setAttribute("role", "status");
+  card.append(offline);
   notifyButton(card);
   async function look() {
     let mine;
     try {
       mine = await api("/api/my-games", { method: "POST", body: { tokens: heldTokens() } });
     } catch {
-      return; // offline, or the server is restarting: the next look tries again
+      // Offline, or the server is restarting: whose turn it is cannot be known, so nothing says
+      // "your turn" (the list, the title, the icon) until the next look gets an answer.
+      list.querySelectorAll(".your-turn").forEach((tag) => tag.remove());
+      showCount(0, title);
+      offline.textContent = list.children.length ? `${OFFLINE} Whose turn it is shows again once it answers.` : "";
+      return;
     }
+    offline.textContent = "";
     card.hidden = mine.games.length === 0;
     list.replaceChildren(...mine.games.map((g) => {
       const li = gameItem(g);

@@ -1,4 +1,5 @@
-"""Live play: one WebSocket per client and game, for updates and (for seated clients) actions."""
+"""The games room's WebSocket route: one socket per client and game, for updates and (for
+seated clients) actions, chat and resigning."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cantstop.web.deps import ServiceDep, SettingsDep, client_address, get_limiter, token_of
 from cantstop.web.errors import Refused
+from cantstop.web.games.deps import account_id_of
 from cantstop.web.games.live import LiveGame, parse_action
+from cantstop.web.games.schemas import WsAction, WsChat, WsMute, WsPresent, WsResign
 from cantstop.web.http import DB_DOWN, REFUSALS, TOO_DEEP, field_problems, refusal, too_deep
 from cantstop.web.rate_limit import MESSAGE, RateLimiter
-from cantstop.web.schemas import WsAction, WsChat, WsMute, WsPresent, WsResign
-from cantstop.web.seating import account_id_of
 from cantstop.web.service import GameService
 from cantstop.web.settings import MAX_MESSAGE
 
@@ -65,14 +66,15 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
     here = client.here
     seat: int | None = None
     try:
-        token, account_id, epoch = token_of(ws, game_id), await account_id_of(ws), game.seat_epoch
+        connections = game.connections
+        token, account_id, epoch = token_of(ws, game_id), await account_id_of(ws), connections.epoch
         seat = await service.lobby.seat_of(game_id, token, account_id)
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
-            game.listeners.add(queue)
+            seated = seat is not None  # this connection's queue is among the players'
+            connections.open(queue, seated)
             if seat is not None:
                 here.add(seat)
-                game.seated.add(queue)
                 service.games.present(game, seat, joined=True)
             chat = game.chat.json(for_player=seat is not None, hiding=game.hides_spectators)
             hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": chat}
@@ -83,18 +85,20 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            if epoch != game.seat_epoch:  # a seat moved (a seat link used): is this one still held?
-                epoch = game.seat_epoch
+            if epoch != connections.epoch:  # a seat moved (a seat link used): is this one still held?
+                epoch = connections.epoch
                 now_held = await service.lobby.seat_of(game_id, token, account_id)
                 if now_held != seat:
                     if seat is not None:
                         here.discard(seat)
                         service.games.present(game, seat, joined=False)
-                        game.seated.discard(queue)
+                        connections.seat_held(queue, False)
+                        seated = False
                     seat = now_held
             reply = await handle(service, frame.get("text"), client, game, seat)
-            if here:
-                game.seated.add(queue)  # a screen holding seats (people at it) is a player's
+            if here and not seated:  # a screen holding seats (people at it) is a player's
+                connections.seat_held(queue, True)
+                seated = True
             if reply is not None:
                 await ws.send_text(ENCODE(reply))
                 if reply.get("error") == "too_fast":
@@ -105,8 +109,7 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
     except SQLAlchemyError:
         await ws.close(code=1011, reason=DB_DOWN["message"][:100])
     finally:
-        game.listeners.discard(queue)
-        game.seated.discard(queue)
+        game.connections.close(queue)
         for held in here:
             service.games.present(game, held, joined=False)
         if sender is not None:

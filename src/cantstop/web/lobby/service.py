@@ -8,6 +8,7 @@ one seats anybody, guests included, and several people at one screen.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from cantstop.bots import get_bot
 from cantstop.core.dice import roll_off
@@ -16,8 +17,17 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.variant import Variant, preset
 from cantstop.table.wording import roll_off_text
 from cantstop.web.db.tokens import new_token
-from cantstop.web.db.values import GameStatus, RematchExists, SeatKind, StoredGame, Taker
+from cantstop.web.db.values import (
+    ENDED,
+    LIVE,
+    GameStatus,
+    RematchExists,
+    SeatKind,
+    StoredGame,
+    Taker,
+)
 from cantstop.web.errors import Conflict, Invalid, NotAllowed
+from cantstop.web.games.describe import summary_json
 from cantstop.web.games.live import LiveGame, LiveGames
 from cantstop.web.names import checked_name, same_name
 from cantstop.web.players.ratings import rated_variant
@@ -33,6 +43,12 @@ def bot_spec(name: str, variant: Variant, players: int) -> str:
     except (UnknownBotError, BotUnfitError) as error:
         raise Invalid("bad_seat", str(error)) from None
     return info.name
+
+
+def new_taker(name: str, account_id: int | None, seat: int | None = None) -> Taker:
+    """Who takes a seat, with the seat's new token: an account under its own name, a guest
+    under `name` once checked (refused, saying why, naming `seat` if given)."""
+    return Taker(name if account_id is not None else checked_name(name, seat), new_token(), account_id)
 
 
 class Lobby:
@@ -169,6 +185,11 @@ class Lobby:
         else:
             await self.games.begin(game, started)
         self.games.turn_begins(game)
+
+    async def listed(self, finished: bool) -> list[dict[str, Any]]:
+        """Games waiting for players or in play, the last moved first; with `finished`, those that ended."""
+        games = await self.recorder.db(self.storage.games, ENDED if finished else LIVE, 100)
+        return [summary_json(g) for g in games]
 
     async def seat_of(self, game_id: str, token: str | None, account_id: int | None = None) -> int | None:
         """The seat `token` holds in the game, else the seat of the signed-in account

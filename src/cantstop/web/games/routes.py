@@ -1,4 +1,5 @@
-"""Game routes over HTTP: a game's state and log, acting, its record, its replay, odds."""
+"""The games room's HTTP routes: a game's state and log, acting, resigning, its record, its
+replay, its summary, odds, and the game page (its WebSocket is `socket.py`'s)."""
 
 from __future__ import annotations
 
@@ -6,21 +7,22 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from cantstop.core.record import write_record
 from cantstop.table import Table
 from cantstop.web.deps import ServiceDep, clear_seat_cookie, cookie_name, rate_limited
 from cantstop.web.errors import Conflict, NotAllowed
-from cantstop.web.games.describe import log_lines, state_json
-from cantstop.web.games.ending import summary_of
+from cantstop.web.games.deps import ActingSeat, SeatDep
+from cantstop.web.games.describe import log_lines, readable_record, state_json
+from cantstop.web.games.ending import finished_summary
 from cantstop.web.games.live import fallback_notes, parse_action, told_moves
 from cantstop.web.games.odds import odds_json
-from cantstop.web.players.ratings import rating_changes
-from cantstop.web.schemas import ActionIn
-from cantstop.web.seating import ActingSeat, SeatDep
+from cantstop.web.games.schemas import ActionIn
+from cantstop.web.pages import page_response
 
 router = APIRouter(prefix="/api/games/{game_id}")
+pages = APIRouter(include_in_schema=False)  # beside the API, not under it: no router nested in another
 FAIR_PLAY = ("this game is rated: odds and advice are off for everyone, players and spectators, until it ends"
              " (friendly games have them)")
 
@@ -55,12 +57,12 @@ async def resign(game_id: str, seat: ActingSeat, service: ServiceDep, request: R
 
 @router.get("/record", response_class=PlainTextResponse)
 async def record(game_id: str, service: ServiceDep) -> PlainTextResponse:
-    """The game in the engine's record format (a download)."""
+    """The game in the engine's record format (a download), players by their display names."""
     game = await service.games.live(game_id)
     if game.record is None:
         raise Conflict("not_started", "the game has not started: no record yet")
     return PlainTextResponse(
-        write_record(game.record, fallback_notes(game.table.moves if game.table else (), game.record.events)),
+        write_record(readable_record(game.record), fallback_notes(game.table.moves if game.table else (), game.record.events)),
         headers={"Content-Disposition": f'attachment; filename="cantstop-{game_id}.txt"'},
     )
 
@@ -91,19 +93,7 @@ async def summary(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """A finished game in short: the winner (or why it ended without one), each seat's rating
     change, turns, rolls, busts, columns and biggest turn, the game's biggest single turn,
     and the addresses of its replay and record."""
-    game = await service.games.live(game_id)
-    async with game.lock:
-        await service.games.refresh(game, seats=True)
-    if not game.finished:
-        raise Conflict("not_over", "a summary is for a finished game: this one is still being played")
-    await service.games.ratings_written(game_id)  # the rating this process may be writing
-    changes = await service.recorder.db(rating_changes, service.storage, game_id, game.names)
-    if game.meta.rated and game.table is not None and game.table.winner is not None and not any(changes):
-        # Not rated yet: another process is writing it, or one that stopped left it to the
-        # sweep; whoever comes first writes it, once.
-        await service.games.rate(game)
-        changes = await service.recorder.db(rating_changes, service.storage, game_id, game.names)
-    return summary_of(game, changes)
+    return await finished_summary(service.games, game_id)
 
 
 @router.get("/odds")
@@ -116,3 +106,9 @@ async def odds(game_id: str, service: ServiceDep) -> dict[str, Any]:
     if game.state is None or game.finished:
         raise Conflict("no_odds", "odds are for a game in progress")
     return await asyncio.to_thread(odds_json, game.state)
+
+
+@pages.get("/game/{game_id}")
+async def game_page(game_id: str) -> HTMLResponse:
+    return page_response("game")
+

@@ -1,1 +1,0 @@
-"""The HTTP and WebSocket routes, one router per job; `create_app` includes them."""
