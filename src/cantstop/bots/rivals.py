@@ -3,11 +3,11 @@
 Each turn is optimised exactly by the solver's turn kernel (every roll, every choice,
 roll or stop) against a value learned by self-play: every player's chance to win the
 positions a turn can end in (`learned_value`, `rival_turns`). `examples/train_rivals.py`
-fits the value of each board it plays (every rated board: classic and the Turtles, the
-relay race too, each with 3, 4 or 5 columns to win; and small solved boards); the weights
-ship in `weights/rivals.npz` and are read with numpy alone, while the turn kernel needs the
-`fast` extra (numba). A board's value serves the `skip` and `no_stop_on_occupied` options
-too: the turn kernel plays their rules exactly. Alone, it plays as `expert2`.
+fits the value of each board it plays (the boards and player counts `weights/rivals.npz`
+holds, listed in docs/bots.md; any other game is refused with the reason); the weights are
+read with numpy alone, while the turn kernel needs the `fast` extra (numba). A board's value
+serves the `skip` and `no_stop_on_occupied` options too: the turn kernel plays their rules
+exactly. Alone, it plays as `expert2`.
 
 `rivals_for(variant, players)` is the turn optimiser of a game, for an analysis to read
 (`rival_turns.Rivals`: every seat's chance to win, a turn's in-turn values).
