@@ -53,12 +53,12 @@ def test_rivals_plays_the_classic_board_with_its_published_rules() -> None:
 
 
 # The rated games the shipped weights cover (docs/bots.md lists each board's training and matches).
-LEARNED_RATED = {"classic": (2, 3, 4), "turtles": (2, 3, 4), "turtles-long": (2, 3)}
+LEARNED_RATED = {"classic": (2, 3, 4), "turtles": (2, 3, 4), "turtles-long": (2, 3), "turtles-relay": (2, 3, 4)}
 
 
 def test_every_rated_game_is_played_where_a_value_was_learned_and_refused_elsewhere_with_the_reason() -> None:
-    """With or without skip and no_stop_on_occupied; the rest (the relay race, the longer classic
-    game, to_win 5) is refused up front, by the bot and by `rivals_for`, naming the boards learned."""
+    """With or without skip and no_stop_on_occupied; the rest (the longer games but the Turtles' to 4)
+    is refused up front, by the bot and by `rivals_for`, naming the boards learned."""
     from cantstop.solve.board import solver_key
 
     learned = {board_name(key) for key in load_models()}
@@ -105,7 +105,7 @@ def test_rivals_refuses_up_front_what_it_cannot_play(variant: str, players: int,
     [
         ("classic", 2), ("classic", 3), ("classic", 4), ("solitaire", 1), ("classic-skip", 3),
         ("classic-no-stop-on-occupied", 2), ("classic+skip+no_stop_on_occupied", 4),
-        ("turtles", 3), ("turtles+skip", 2), ("turtles-long+no_stop_on_occupied", 3),
+        ("turtles", 3), ("turtles+skip", 2), ("turtles-long+no_stop_on_occupied", 3), ("turtles-relay", 4),
     ],
 )
 def test_rivals_plays_whole_games_legally(variant: str, players: int) -> None:
