@@ -1,7 +1,7 @@
 """Train the rivals bot's value of one board: fitted value iteration by play.
 
-Each iteration plays games on the board with the value fitted last (`--players`: 2, 3
-and 4 on the classic board; 2 on a small solved one): the rivals bot against itself,
+Each iteration plays games on the board with the value fitted last (`--players`: by
+default 2, 3 and 4 on the classic board, 2 on a small solved one): the rivals bot against itself,
 and against `expert`, `rule28` and `ga` (the rivals it is measured against). At every
 turn's start the turn is solved exactly against the value (the solver's turn kernel:
 every roll, choice, roll or stop), which gives the mover's chance to win that position
@@ -11,9 +11,11 @@ the players, `cantstop.bots.learned_value`) is refitted to those targets, blende
 the winners of the self-play games (`--outcome`, the share of the game's result in each
 target), by Fisher scoring of the cross-entropy. Then the next iteration plays with it.
 
-The turns-to-go feature is the board's: on a board whose solitaire game is solved
-(`cantstop solve solitaire+...`), its exact expected turns; on the classic board,
-`expert2`'s fitted curve. On a board also solved for two players
+The turns-to-go feature is the board's: on a board with a fitted curve (`KNOTS` of
+`cantstop.bots.expert2`, made by `examples/fit_expert2.py`: the classic board and the
+Turtles, each with its `to_win`), that curve; elsewhere the exact expected turns of the
+board's solved solitaire game (`cantstop solve solitaire+...`). A board's value serves
+its `skip` and `no_stop_on_occupied` options too. On a board also solved for two players
 (`cantstop solve classic+... --players 2`), every iteration reports how far the value
 is from the exact chance to win at the positions played, and `--target exact` fits the
 exact chances themselves instead of the look-ahead's.
@@ -30,6 +32,7 @@ boards' kept):
 
     python examples/train_rivals.py --variant classic --iterations 4 --games 300 --jobs 1
     python examples/train_rivals.py --variant 'classic+faces=4+heights=1.2.3.4.3.2.1' --players 2
+    python examples/train_rivals.py --variant turtles-long --players 2 3 --start-board turtles
 """
 
 from __future__ import annotations
@@ -193,6 +196,10 @@ def main() -> None:
     parser.add_argument("--target", choices=("ahead", "exact"), default="ahead")
     parser.add_argument("--out", type=Path, default=Path("runs/rivals"), help="curve, plot and weights")
     parser.add_argument("--start", type=Path, default=None, help="a weights file to start from (default: the shipped one)")
+    parser.add_argument(
+        "--start-board", metavar="SPEC", default=None,
+        help="start from this board's weights in that file (default: the board's own; a generic start if it has none)",
+    )
     parser.add_argument("--install", action="store_true", help="write the value into the shipped weights file")
     parser.add_argument(
         "--evaluate", type=int, default=0, metavar="DEALS",
@@ -206,7 +213,8 @@ def main() -> None:
     players = args.players or ([2, 3, 4] if key == "solitaire" else [2])
     turns = exact_turns(args.variant)
     shipped = load_models(args.start) if args.start else load_models()
-    coef = shipped[key].coef if key in shipped else START
+    start_key = solver_key(preset(args.start_board)) if args.start_board else key
+    coef = shipped[start_key].coef if start_key in shipped else START
     try:
         exact = ExactChances(args.variant) if players == [2] else None
     except SolveError:

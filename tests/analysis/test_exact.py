@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from analysis_games import games
 
-from cantstop.analysis import Method, Units, analyse, judge_for
+from cantstop.analysis import AnalysisError, Method, Units, analyse, judge_for
 from cantstop.core.record import Record
 from cantstop.core.variant import preset
 from cantstop.solve.duo import board_for
@@ -68,3 +69,20 @@ def test_alone_the_start_is_the_table_s_expected_turns(solved: Path) -> None:
             assert all(d.loss < 1e-9 for d in analysis.decisions)
         assert analysis.balance(0) == pytest.approx(0.0, abs=1e-9)
         assert all(abs(c.change) < 1e-9 for c in analysis.corrections)
+
+
+def test_a_value_file_solved_in_part_or_damaged_is_refused_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value file in the data folder is the analysis's: one it cannot trust is no reason to fall back on a model."""
+    monkeypatch.setenv("CANTSTOP_SOLVE_DIR", str(tmp_path))
+    board = board_for(DUO, 2)
+    path = default_path(board)
+    solve(board, path, threads=1, layers=(0, 3))
+    with pytest.raises(AnalysisError) as partly:
+        judge_for(preset(DUO), 2)
+    assert str(partly.value) == (
+        f"the value file of {DUO} cannot be used: the value file of {board.key} is only partly solved "
+        f"(3 of {board.layers} layers): run `cantstop solve '{board.key}' --players 2` to finish it"
+    )
+    path.write_bytes(path.read_bytes()[:-8])
+    with pytest.raises(AnalysisError, match=f"^the value file of {re.escape(DUO)} cannot be used: .* is truncated or padded"):
+        judge_for(preset(DUO), 2)

@@ -59,6 +59,18 @@ def test_each_event_moves_the_value_by_its_luck_its_loss_or_a_correction() -> No
         assert change == pytest.approx(explained, abs=1e-9)
 
 
+@pytest.mark.parametrize("options", ["+skip", "+skip+no_stop_on_occupied"])
+def test_under_skip_the_rivals_bot_still_loses_nothing_against_its_own_value(options: str) -> None:
+    # A runner that passes a rival's piece has climbed more spaces than it took steps: read as
+    # spaces, its in-turn state would be another one, and the bot's own moves would cost it.
+    for record in games(SMALL + options, ("rivals", "expert"), 40):
+        analysis = analyse(record)
+        rivals = record.players.index("rivals")
+        assert analysis.reports[rivals].loss == pytest.approx(0.0, abs=1e-9), record.tags
+        for seat in (0, 1):
+            assert analysis.balance(seat) / 100 == pytest.approx(0.0, abs=1e-9)
+
+
 def test_three_and_four_players_are_analysed_for_the_mover_of_each_turn() -> None:
     for players in (3, 4):
         (record,) = games("classic", ("rivals", "expert", "rule28", "ga")[:players], 1, seed=3, per_game=players)

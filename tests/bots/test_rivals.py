@@ -4,7 +4,9 @@ the learned chances say, and a win over a weak bot."""
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 import subprocess
 import sys
 
@@ -17,29 +19,65 @@ from test_bots import play_game, random_position, wins_with_seats_swapped
 from cantstop import PRESETS, Phase, SetupError, State
 from cantstop.bots import Budget, get_bot
 from cantstop.bots.learned_value import FEATURES, load_models
+from cantstop.bots.rivals import board_name, rivals_for
+from cantstop.core.errors import BotUnfitError
 from cantstop.core.state import ROLL, STOP, make_state
-from cantstop.core.variant import preset
+from cantstop.core.variant import Variant, preset
 
 RIVALS = get_bot("rivals")
 
 
-def fitting_games() -> list[tuple[str, int]]:
-    return [
-        (name, players)
-        for name, variant in sorted(PRESETS.items())
-        for players in range(variant.min_players, variant.max_players + 1)
-        if RIVALS.fits(variant, players) is None
+def rated_games() -> list[tuple[Variant, int]]:
+    """Every rated game: a rated base with any combination of the published options, 2-4 players."""
+    from cantstop.web.players.ratings import RATED_BASES, rated_variant
+
+    games = []
+    for base, to_win, skip, no_stop, players in itertools.product(
+        RATED_BASES, (3, 4, 5), (False, True), (False, True), (2, 3, 4)
+    ):
+        variant = PRESETS[base].with_options(to_win=to_win, skip=skip, no_stop_on_occupied=no_stop)
+        if PRESETS[base].min_players <= players <= 4 and rated_variant(variant, players) is None:
+            games.append((variant, players))
+    return games
+
+
+def test_rivals_plays_the_classic_board_with_its_published_rules() -> None:
+    for name in ("classic", "classic-skip", "classic-no-stop-on-occupied"):
+        for players in (1, 2, 3, 4):
+            assert RIVALS.fits(PRESETS[name], players) is None, (name, players)
+    games = rated_games()
+    assert len(games) == 3 * 4 * (3 + 2 + 2)  # bases x options x (3 to win: 2-4 players; 4 and 5: 2-3)
+    assert [(v.skip, v.no_stop_on_occupied, p) for v, p in games if v.name == "custom" and v.heights == PRESETS["classic"].heights and v.to_win == 3] == [
+        (skip, no_stop, p) for skip in (False, True) for no_stop in (False, True) for p in (2, 3, 4)
     ]
 
 
-def test_rivals_fits_the_classic_board_alone_and_with_up_to_three_rivals() -> None:
-    # Alone the rival options change nothing (expert2 plays); with rivals they are refused.
-    alone = [("classic-no-stop-on-occupied", 1), ("classic-skip", 1), ("solitaire", 1)]
-    assert fitting_games() == [("classic", 1), ("classic", 2), ("classic", 3), ("classic", 4), *alone]
+# The rated games the shipped weights cover (docs/bots.md lists each board's training and matches).
+LEARNED_RATED = {"classic": (2, 3, 4), "turtles": (2, 3, 4), "turtles-long": (2, 3), "turtles-relay": (2, 3, 4)}
+
+
+def test_every_rated_game_is_played_where_a_value_was_learned_and_refused_elsewhere_with_the_reason() -> None:
+    """With or without skip and no_stop_on_occupied; the rest (the longer games but the Turtles' to 4)
+    is refused up front, by the bot and by `rivals_for`, naming the boards learned."""
+    from cantstop.solve.board import solver_key
+
+    learned = {board_name(key) for key in load_models()}
+    played: dict[str, set[int]] = {}
+    for variant, players in rated_games():
+        board = board_name(solver_key(variant))
+        why = RIVALS.fits(variant, players)
+        if why is None:
+            played.setdefault(board, set()).add(players)
+            continue
+        assert why.startswith("its value was learned on these boards only"), (board, players, why)
+        assert board not in learned and all(name in why for name in learned)
+        with pytest.raises(BotUnfitError, match=re.escape(why)):
+            rivals_for(variant, players)
+    assert {board: tuple(sorted(counts)) for board, counts in played.items()} == LEARNED_RATED
 
 
 def test_rivals_plays_the_small_boards_it_learned_with_two_players_only() -> None:
-    boards = [key.replace("solitaire", "classic", 1) for key in load_models() if key != "solitaire"]
+    boards = [board_name(key) for key in load_models() if "heights=" in key]
     assert "classic+heights=1.2.3.4.3.2.1+faces=4" in boards
     for spec in boards:
         assert RIVALS.fits(preset(spec), 2) is None
@@ -50,19 +88,26 @@ def test_rivals_plays_the_small_boards_it_learned_with_two_players_only() -> Non
 @pytest.mark.parametrize(
     ("variant", "players", "why"),
     [
-        ("classic-skip", 2, "standard rules only"),
-        ("classic-no-stop-on-occupied", 3, "standard rules only"),
-        ("classic-long", 2, "learned on these boards only"),
-        ("turtles", 2, "learned on these boards only"),
+        ("classic+heights=3.5.7.9.11.13.11.9.7.5.4", 2, "learned on these boards only"),
+        ("turtles+runners=2", 2, "learned on these boards only"),
     ],
 )
 def test_rivals_refuses_up_front_what_it_cannot_play(variant: str, players: int, why: str) -> None:
     assert why in str(RIVALS.fits(preset(variant), players))
-    with pytest.raises(SetupError, match=f"Rivals bot cannot play {variant}"):
+    with pytest.raises(SetupError, match=f"Rivals bot cannot play {re.escape(variant)}"):
         RIVALS.check(preset(variant), players)
+    with pytest.raises(BotUnfitError, match=why):
+        rivals_for(preset(variant), players)
 
 
-@pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("classic", 3), ("classic", 4), ("solitaire", 1)])
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [
+        ("classic", 2), ("classic", 3), ("classic", 4), ("solitaire", 1), ("classic-skip", 3),
+        ("classic-no-stop-on-occupied", 2), ("classic+skip+no_stop_on_occupied", 4),
+        ("turtles", 3), ("turtles+skip", 2), ("turtles-long+no_stop_on_occupied", 3), ("turtles-relay", 4),
+    ],
+)
 def test_rivals_plays_whole_games_legally(variant: str, players: int) -> None:
     names = ["rivals"] * players if players < 4 else ["rivals", "rule28", "rivals", "expert"]
     final = play_game(names, variant, seed=players)  # it checks each action is legal

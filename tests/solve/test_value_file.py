@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cantstop.cli import main
+from cantstop.core.state import new_game
 from cantstop.solve.board import board_of
 from cantstop.solve.duo import board_for
 from cantstop.solve.errors import SolveError
@@ -163,3 +164,41 @@ def test_a_value_file_of_the_old_name_and_header_is_read_listed_and_resumed(
     # A file of the new name, once there, is the one read.
     (tmp_path / file_name(board.key)).write_bytes(good)
     assert default_path(board) == tmp_path / file_name(board.key)
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_a_board_not_solved_here_is_refused_with_the_command_that_solves_it(
+    players: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CANTSTOP_SOLVE_DIR", str(tmp_path))
+    board = board_for(SMALL if players == 1 else DUO[0], players)
+    with pytest.raises(SolveError) as refused:
+        Policy.load(board.variant, players=players)
+    count, flag = ("1 player", "") if players == 1 else ("2 players", " --players 2")
+    assert str(refused.value) == (
+        f"{board.key} is not solved for {count} (no value file at {default_path(board)}): run `cantstop solve {board.key}{flag}`"
+    )
+
+
+def test_layers_are_solved_from_the_most_advanced_down_and_a_gap_is_refused(tmp_path: Path) -> None:
+    board = board_of(SMALL)
+    path = tmp_path / "t.values"
+    with pytest.raises(SolveError) as backwards:
+        solve(board, path, threads=1, layers=(3, 2))
+    assert str(backwards.value) == (
+        f"layers 3:2 are not a slice of {board.key}'s {board.layers} layers (0:{board.layers}, the most advanced first)"
+    )
+    assert not path.exists()  # refused before anything was written
+    solve(board, path, threads=1, layers=(0, 2))
+    with pytest.raises(SolveError) as gap:
+        solve(board, path, threads=1, layers=(4, 6))
+    assert str(gap.value) == (
+        f"layers 4:6 of {board.key} need the 4 layers above them, but the value file at {path} has 2: solve layers 2:4 first"
+    )
+    assert ValueFile.open(path, board).header.layers_done == 2  # the refusal left the file as it was
+
+
+def test_the_optimal_bot_refuses_a_game_of_another_player_count(solved_folder: Path) -> None:
+    policy = Policy.load(board_for(DUO[0], 2).variant, players=2)
+    with pytest.raises(SolveError, match=r"^this value file is for 2-player games; this game has 3 players$"):
+        policy.action(new_game(policy.board.variant, 3))

@@ -118,12 +118,6 @@ class Judge(ABC):
         return DESCRIPTIONS[self.method]
 
 
-def _steps_taken(state: State) -> list[int]:
-    """Steps each column's runner has climbed this turn (0: no runner), as the kernels count them."""
-    own = state.pieces[state.seat]
-    return [r - p if r else 0 for r, p in zip(state.runners[2:], own[2:], strict=True)]
-
-
 class PolicyJudge(Judge):
     """Exact (a value file) or fitted (alone, expert2's curve): the solver's `Policy`."""
 
@@ -168,7 +162,7 @@ class LearnedJudge(Judge):
         lazy = self.rivals.turn(state)
 
         def locate(s: State) -> int:
-            return lazy.number(_steps_taken(s))
+            return lazy.number(self.rivals.taken(s))  # steps, not spaces: under skip they differ
 
         rolling = _rolling(lazy.graph, lazy.x, self.rivals.rules)
         return TurnView(lazy.x, locate, lambda n: float(lazy.stops[n]), lazy.after, rolling)

@@ -6,6 +6,20 @@ chance to win (`learned_value`), the turn is a finite decision problem that the
 solver's turn kernel (`cantstop.solve.kernels.turn_pass`) optimises exactly: every roll,
 every choice, roll or stop. The kernel minimises, so it is handed chances to lose: the
 stops' from `cantstop.solve.rival_stops` (compiled), the bust's from the model (numpy).
+
+The published options that depend on the rivals' pieces are exact here, from the position
+a turn starts at (`RivalPosition`): under `skip` a column's room is its free spaces above
+the mover's piece and the d-th step lands on the d-th of them; under `no_stop_on_occupied`
+a stop is barred (worth infinity to the kernel) in the states where a runner shares a
+space with another player's piece. The value is the board's, shared by those options.
+
+What an analysis reads (`Rivals`): `chances(state)`, every seat's learned chance to win at
+the position between turns that `state`'s turn starts from; `turn(state)`, the turn's
+`LazyTurn`; `taken(state)`, the steps taken in each column, which `LazyTurn.number` turns
+into the in-turn state's number; then `after(number)` (the mover's chance to lose after
+that state's decision), `stops[number]` (after stopping there; infinity where a stop is
+barred), `x` (after a bust) and `whole()` (the mover's chance to win at the turn's start,
+the turn played best against the value).
 """
 
 from __future__ import annotations
@@ -25,7 +39,7 @@ _TURNS_KEPT = 8  # turn graphs cached: a game asks for the same turn at each dec
 
 
 class Rivals:
-    """The turn optimiser of one game kind (board, players) against one learned value."""
+    """The turn optimiser of one game kind (board, players still playing) against one learned value."""
 
     def __init__(self, variant: Variant, num_players: int, model: Model) -> None:
         from cantstop.solve.board import Board, turn_rules
@@ -42,7 +56,6 @@ class Rivals:
         alone = variant.with_options(min_players=1, max_players=1, to_win=closed)
         self.board = Board(alone)
         self.rules = turn_rules(self.board)
-        self.heights = np.array(variant.heights, dtype=np.int64)
         turns = model.turns
         if turns.exact:
             estimate = exact()
@@ -50,15 +63,14 @@ class Rivals:
             from cantstop.bots.expert2 import estimate as expert2_estimate
 
             estimate = expert2_estimate(turns.heights, turns.to_win, tuple(map(tuple, turns.knots)))
-        self.value = LearnedValue(model.coef, turns.solved, turns.strides, estimate)
+        self.value = LearnedValue(model.coef, turns.solved, turns.strides, estimate, variant.to_win)
         self._turns: OrderedDict[tuple[Any, ...], LazyTurn] = OrderedDict()
         self._lock = threading.Lock()  # the cache is shared by the games of one kind, in any thread
 
     def action(self, state: State) -> Action:
         """The best action of a CHOOSE or DECIDE state against the learned value."""
         turn = self.turn(state)
-        own = state.pieces[state.seat][2:]
-        taken = [r - p if r else 0 for r, p in zip(state.runners[2:], own, strict=True)]
+        taken = self.taken(state)
         if state.phase is Phase.DECIDE:
             if STOP not in state.legal_actions():
                 return ROLL
@@ -92,42 +104,94 @@ class Rivals:
         """The mover's chance to win the turn `state` is in when it starts, by the exact turn against the value."""
         return self.turn(state).whole()
 
-    def layout(self, progress: IntArray, owner: IntArray) -> tuple[IntArray, IntArray, float]:
-        """The turn's rooms, where each runner mask's states start, and the bust's chance to lose."""
+    def chances(self, state: State) -> tuple[float, ...]:
+        """Every seat's learned chance to win at the position between turns that `state`'s turn
+        starts from (the pieces and claims of `state`, its seat to move), by seat; 0 for a seat
+        that left the game. A finished game gives the winner 1."""
+        if state.winner is not None:
+            return tuple(float(p == state.winner) for p in range(state.num_players))
+        order = self.order(state)
+        progress, owner = self.position(state)
+        # `position` starts from the next to move: rotate the mover to the front.
+        found = self.model.chances(np.roll(progress, 1, axis=1), np.where(owner < 0, -1, (owner + 1) % len(order)))[0]
+        chances = [0.0] * state.num_players
+        for rank, seat in enumerate([order[-1], *order[:-1]]):
+            chances[seat] = float(found[rank])
+        return tuple(chances)
+
+    def taken(self, state: State) -> list[int]:
+        """The steps the player to move has taken in each column this turn (index 0: column 2):
+        what `LazyTurn.number` reads (under `skip`, the spaces passed over are not steps)."""
+        from cantstop.solve.board import steps_taken
+
+        return steps_taken(state)
+
+    def layout(self, room: IntArray) -> IntArray:
+        """Where each runner mask's states start in a turn of these rooms (and, last, the state count)."""
         from cantstop.solve import kernels
 
         masks = self.rules.runner_masks
-        room = np.where(owner[0] >= 0, 0, self.heights - progress[0, -1])
         offsets = np.empty(len(masks) + 1, np.int64)
         kernels.layout(room, masks, offsets)
-        x = 1.0 - float(self.model.chances(progress, owner)[0, -1])  # a bust: the same position, the next to move
-        return room, offsets, x
+        return offsets
+
+    def bust(self, progress: IntArray, owner: IntArray) -> float:
+        """The mover's chance to lose after a bust: the same position, the next player to move."""
+        return 1.0 - float(self.model.chances(progress, owner)[0, -1])
+
+    def spaces(self, progress: IntArray, owner: IntArray) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_]]:
+        """Each column's room (the steps the mover can take there), where the steps land and
+        where a stop would be barred (`RivalPosition`).
+
+        A column's d-th step lands on its d-th free space above the mover's piece: under
+        `skip` a space holding another player's piece is not free; otherwise every space is.
+        A claimed column has no room. Under `no_stop_on_occupied` a stop is barred with a
+        runner on a space holding another player's piece.
+        """
+        heights = self.variant.heights
+        mover, others = progress[0, -1], progress[0, :-1]
+        room = np.zeros(len(heights), np.int64)
+        spaces = np.zeros((len(heights), max(heights) + 1), np.int64)
+        blocked = np.zeros(spaces.shape, np.bool_)
+        for c, height in enumerate(heights):
+            spaces[c, 0] = mover[c]
+            if owner[0, c] >= 0:
+                continue
+            held = set(others[:, c].tolist())
+            free = [s for s in range(mover[c] + 1, height + 1) if not (self.variant.skip and s in held)]
+            room[c] = len(free)
+            spaces[c, 1 : len(free) + 1] = free
+            if self.variant.no_stop_on_occupied:
+                blocked[c, 1 : len(free) + 1] = [s in held for s in free]
+        return room, spaces, blocked
 
     def fill_stops(self, turn: LazyTurn, todo: npt.NDArray[np.bool_]) -> None:
         """The stop values of `turn`'s states in the runner masks `todo` names."""
         from cantstop.solve.rival_stops import fill_rival_stops
 
-        masks, to_win = self.rules.runner_masks, self.variant.to_win
-        fill_rival_stops(
-            turn.progress, turn.owner, self.heights, turn.room, masks, turn.offsets, to_win, self.value, turn.stops, todo
-        )
+        fill_rival_stops(turn.position, turn.graph, self.rules.runner_masks, todo, self.value)
 
-    def chances(self, state: State) -> list[float]:
-        """Every seat's learned chance to win with `state.seat` to move, by seat (the analysis's
-        view of the players who are not moving; the mover's own is the turn's, `start_chance`)."""
-        n = self.num_players
-        before = state._replace(seat=(state.seat - 1) % n)  # position() orders from the seat after
-        progress, owner = self.position(before)
-        chances = self.model.chances(progress, owner)[0]
-        return [float(chances[(seat - state.seat) % n]) for seat in range(n)]
+    def order(self, state: State) -> list[int]:
+        """The seats still playing, from the one after the mover to the mover.
+
+        Raises ValueError when their number is not the one this optimiser was made for.
+        """
+        seats = len(state.pieces)
+        order = [s for s in ((state.seat + 1 + k) % seats for k in range(seats)) if s not in state.out]
+        if len(order) != self.num_players:
+            raise ValueError(
+                f"this turn optimiser is for {self.num_players} players; {len(order)} are playing this game"
+            )
+        return order
 
     def position(self, state: State) -> tuple[IntArray, IntArray]:
         """The position between turns, players from the next to move (the mover last), as the model reads it.
 
         Each player's progress per column (a claimed column at its height for its owner,
-        0 for the others), and the column's owner in that order (-1: open).
+        0 for the others), and the column's owner in that order (-1: open). Seats that left
+        the game are not players. Raises ValueError as `order` does.
         """
-        order = [(state.seat + 1 + k) % self.num_players for k in range(self.num_players)]
+        order = self.order(state)
         progress = np.array([[state.pieces[p][2:] for p in order]], dtype=np.int64)
         rank = {p: k for k, p in enumerate(order)}
         owner = np.array([[rank.get(o, -1) for o in state.claimed[2:]]], dtype=np.int64)
@@ -146,11 +210,15 @@ class LazyTurn:
     def __init__(self, rivals: Rivals, progress: IntArray, owner: IntArray) -> None:
         from cantstop.solve import kernels
         from cantstop.solve.bundles import TurnGraph
+        from cantstop.solve.rival_stops import RivalPosition
 
         self.rivals = rivals
         self.progress = progress[0]
         self.owner = owner[0]
-        self.room, self.offsets, self.x = rivals.layout(progress, owner)
+        self.room, spaces, blocked = rivals.spaces(progress, owner)
+        self.position = RivalPosition(self.progress, self.owner, spaces, blocked)
+        self.offsets = rivals.layout(self.room)
+        self.x = rivals.bust(progress, owner)
         size = int(self.offsets[-1])
         self.stops = np.empty(size)
         self.best_a = np.empty(size)
@@ -177,7 +245,7 @@ class LazyTurn:
         return number + int(self.offsets[self.rivals.rules.mask_rank[mask]])
 
     def after(self, number: int) -> float:
-        """The chance to lose of in-turn state `number` after its decision."""
+        """The mover's chance to lose from in-turn state `number` after its decision (roll on or stop)."""
         return float(self.best_a[number] + self.best_b[number] * self.x)
 
     def whole(self) -> float:

@@ -12,10 +12,12 @@ With a rival a position is both players' progress and its value the mover's chan
 win; a bust hands the same position to the rival (its mirror), so a position and its
 mirror are solved together, layer by layer in decreasing (claims, total progress).
 
-Modules, each importing only those before it (tests/test_file_cycles.py forbids any ring): `errors` (SolveError), `layer` (a layer's
-positions and their kinds), `value_file` (the values on disk with their header),
+Modules, each importing only those before it (tests/test_file_cycles.py forbids any
+ring): `errors` (SolveError), `layer` (a layer's positions and their kinds), `value_file`
+(the values on disk with their header), `bundles` (the kernels' arrays, named),
 `kernels` (the numba steps of one turn and the Newton solves), `board` (a one-player
-variant checked and measured, the roll classes), `duo` (the two-player board), `parts`
-(a layer in independent parts, Ray), `solver` (layers, resume, progress, plan), `policy`
-(optimal actions read from a solved board's value file).
+variant checked and measured, its roll classes, a position read from text or a state),
+`duo` (the two-player board), `parts` (a layer in independent parts, Ray), `solver`
+(layers, resume, progress, plan), `policy` (optimal actions read from a solved board's
+value file), `rival_stops` (the stop values of a turn with rivals, for the rivals bot).
 """

@@ -376,6 +376,15 @@ def turn_rules(board: Board) -> TurnRules:
         keys |= {full - sum(1 << i for i in cols) for cols in combinations(range(n), missing)}
     catalog = board.variant.catalog
     total = catalog.total
+    # Each roll's sum groups as 0-based columns, and what a group keeps of itself on the open
+    # columns of a key, by the key's bits on the group's own columns (at most three): a
+    # dictionary lookup per group and key instead of a sort (the wild dice of the Turtles
+    # make hundreds of thousands of them).
+    rolls = [tuple(tuple(sorted(c - 2 for c in group)) for group in groups) for groups in catalog.groups]
+    group_mask = {g: sum(1 << c for c in set(g)) for groups in rolls for g in groups}
+    kept_of = {
+        g: {sub: tuple(c for c in g if sub >> c & 1) for sub in _submasks(mask)} for g, mask in group_mask.items()
+    }
     key_slot = np.full(1 << n, -1, dtype=np.int64)
     slot_start, weights, class_start, group_kind = [0], [], [0], []
     kinds: dict[tuple[int, ...], int] = {}
@@ -385,10 +394,9 @@ def turn_rules(board: Board) -> TurnRules:
     for slot, key in enumerate(sorted(keys)):
         key_slot[key] = slot
         merged: dict[tuple[tuple[int, ...], ...], int] = {}
-        for groups, weight in zip(catalog.groups, catalog.weights, strict=True):
-            kept = {
-                tuple(sorted(c - 2 for c in group if key >> (c - 2) & 1)) for group in groups
-            } - {()}
+        for groups, weight in zip(rolls, catalog.weights, strict=True):
+            kept = {kept_of[group][key & group_mask[group]] for group in groups}
+            kept.discard(())
             signature = tuple(sorted(kept))
             merged[signature] = merged.get(signature, 0) + weight
         for signature, weight in sorted(merged.items()):
@@ -423,3 +431,13 @@ def turn_rules(board: Board) -> TurnRules:
         kind_table=np.array(kind_table, dtype=np.int64),
         choice_tables=np.array(choice_tables, dtype=np.int64),
     )
+
+
+def _submasks(mask: int) -> list[int]:
+    """Every mask whose bits are among `mask`'s, itself and 0 included."""
+    found, sub = [], mask
+    while True:
+        found.append(sub)
+        if sub == 0:
+            return found
+        sub = (sub - 1) & mask

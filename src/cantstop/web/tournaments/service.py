@@ -28,9 +28,9 @@ from cantstop.web.games.sweeper import stamp
 from cantstop.web.identity.accounts import Account
 from cantstop.web.lobby.service import Lobby
 from cantstop.web.names import refused_character
+from cantstop.web.players import scale
 from cantstop.web.players import standings as ratings_store
 from cantstop.web.players.profiles import profile_url
-from cantstop.web.players import scale
 from cantstop.web.players.ratings import rated_variant
 from cantstop.web.tournaments import swiss
 from cantstop.web.tournaments.results import game_results, swiss_results
