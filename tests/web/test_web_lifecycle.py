@@ -23,6 +23,7 @@ from web_helpers import (
     auth,
     counted_down,
     join,
+    move_for,
     new_game,
     out_of_time,
     run_out,
@@ -30,7 +31,7 @@ from web_helpers import (
 )
 
 from cantstop.core.record import read_record
-from cantstop.core.state import ROLL, STOP, Phase
+from cantstop.core.state import STOP
 from cantstop.table import Kind, Move, StaleMoveError
 from cantstop.web.app import create_app
 from cantstop.web.db.rows import EventRow
@@ -268,8 +269,7 @@ async def own_move(service: GameService, game: LiveGame) -> None:
     """The person to move moves by themselves: roll, first choice, or stop."""
     state = game.state
     assert state is not None
-    move = Move.of(ROLL) if state.phase is Phase.ROLL else Move.of(STOP) if state.phase is Phase.DECIDE else Move.of(state.options[0])
-    await service.games.act(game.meta.id, state.seat, game.version, move)
+    await service.games.act(game.meta.id, state.seat, game.version, move_for(state))
 
 
 async def two_people(service: GameService, clock_seconds: int = 30) -> LiveGame:

@@ -23,6 +23,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from cantstop.core.state import ROLL, STOP, Phase, State
+from cantstop.table import Move
 from cantstop.web.games.live import LiveGame
 from cantstop.web.service import GameService
 
@@ -233,6 +235,13 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.ahead += seconds
+
+
+def move_for(state: State) -> Move:
+    """The move of a person who rolls, takes the first choice, and stops at once."""
+    if state.phase is Phase.ROLL:
+        return Move.of(ROLL)
+    return Move.of(STOP) if state.phase is Phase.DECIDE else Move.of(state.options[0])
 
 
 async def counted_down(game: LiveGame) -> None:
