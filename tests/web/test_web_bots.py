@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from web_helpers import settled
 
 import cantstop.web.games.bot_seats as bot_seats_module
 from cantstop.bots import BotInfo, Budget
@@ -35,14 +35,6 @@ def thoughts(monkeypatch: pytest.MonkeyPatch) -> list[State]:
 
     monkeypatch.setattr(bot_seats_module, "get_bot", counting)
     return seen
-
-
-async def until(condition: Callable[[], bool], seconds: float = 60) -> None:
-    for _ in range(int(seconds * 100)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("timed out")
 
 
 async def relay(source: GameService, target: GameService, game_id: str) -> None:
@@ -91,7 +83,7 @@ async def test_only_the_process_that_moved_lets_its_bot_think(storage: Storage, 
     listening = asyncio.create_task(relay(first, second, game_id))
     try:
         await play_ann(first, game_id)
-        await until(lambda: second.games.held[game_id].version == first.games.held[game_id].version)
+        await settled(lambda: second.games.held[game_id].version == first.games.held[game_id].version, "the second process catching up")
         assert second.games.held[game_id].state == first.games.held[game_id].state
         assert len(thoughts) == bot_decisions(first, game_id) > 0  # no move was thought twice
     finally:
@@ -116,7 +108,7 @@ async def test_a_standing_by_process_moves_the_bot_when_the_other_does_not(stora
             if game.state.seat == 1:  # not a bust
                 await stuck.games.act(game_id, 1, game.version, Move.of(game.state.options[0]))
                 await stuck.games.act(game_id, 1, game.version, Move.of(STOP))
-        await until(lambda: standby.games.held[game_id].driven > 0)  # the bot moved, from the standby
+        await settled(lambda: standby.games.held[game_id].driven > 0, "the standby's bot moving")  # the bot moved, from the standby
         assert thoughts and all(s.seat == 0 for s in thoughts)
     finally:
         listening.cancel()

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
-from web_helpers import WAIT, new_game, pg_schema, postgres_url, wait_for
+from web_helpers import WAIT, new_game, pg_schema, postgres_url, settled, wait_for
 
 from cantstop.core.state import ROLL, STOP
 from cantstop.table import Move, StaleMoveError
@@ -228,10 +228,7 @@ def test_sqlite_commits_leave_checkpoints_to_the_recorders_own_thread(tmp_path: 
         moves = [Move.rolled((1, 2, 3, 4)), Move.of((3, 7))] * 20
         for seq, move in enumerate(moves, 1):
             await recorder.append(Append(game_id, seq, (move,)))
-        for _ in range(1000):  # the checkpoint runs beside the writer, soon after a commit
-            if recorder.checkpoints:
-                break
-            await asyncio.sleep(0.01)
+        await settled(lambda: recorder.checkpoints > 0, "a checkpoint")  # it runs beside the writer, soon after a commit
         await recorder.close()
         return recorder.checkpoints
 

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -54,7 +54,7 @@ def join(client: TestClient, game_id: str, seat: int, name: str) -> str:
     return str(response.json()["token"])
 
 
-def wait_for(client: TestClient, game_id: str, ready: Any, within: float = WAIT) -> dict[str, Any]:
+def wait_for(client: httpx.Client, game_id: str, ready: Any, within: float = WAIT) -> dict[str, Any]:
     """Poll the game until `ready(game)` (bots play on the server's own loop meanwhile)."""
     deadline = time.monotonic() + within
     while True:
@@ -64,6 +64,16 @@ def wait_for(client: TestClient, game_id: str, ready: Any, within: float = WAIT)
         if time.monotonic() > deadline:
             raise AssertionError(f"game {game_id} never became ready within {within:g} s: {game}")
         time.sleep(0.005)
+
+
+async def settled(condition: Callable[[], bool], what: str, within: float = WAIT) -> None:
+    """Wait on the event loop until `condition()` holds (a server's tasks run meanwhile), for
+    at most `within` seconds: bounded by time, not by a count of polls a loaded machine stretches."""
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {within:g} s")
+        await asyncio.sleep(0.005)
 
 
 def until(ws: Any, kind: str) -> dict[str, Any]:
