@@ -205,16 +205,15 @@ def test_compiled_stop_values_are_the_numpy_values_chances(players: int, seed: i
     progress, owner = rivals.position(state)
     mover = progress[0, -1]
     heights = np.array(state.variant.heights)
-    expected = []
-    for space in in_turn_spaces(rivals, mover, turn.room):
-        won = (space == heights) & (owner[0] < 0)
-        after_owner = np.where(won, players - 1, owner[0])
-        after = np.where(won, 0, progress[0])
-        after[-1] = space
-        if np.count_nonzero(after_owner == players - 1) >= state.variant.to_win:
-            expected.append(0.0)
-        else:
-            expected.append(1.0 - rivals.model.chances(after[None], after_owner[None])[0, -1])
+    spaces = np.array(in_turn_spaces(rivals, mover, turn.room))  # (states, columns)
+    # Each state after its stop: a column topped is the mover's, the others' pieces leave it.
+    won = (spaces == heights) & (owner[0] < 0)
+    after_owner = np.where(won, players - 1, owner[0])
+    after = np.where(won[:, None, :], 0, progress[0][None])
+    after[:, -1] = spaces
+    # The model read once for all the states (a row at a time it took minutes under load).
+    chances = rivals.model.chances(after, after_owner)[:, -1]
+    expected = np.where(np.count_nonzero(after_owner == players - 1, axis=1) >= state.variant.to_win, 0.0, 1.0 - chances)
     np.testing.assert_allclose(turn.stops[: len(expected)], expected, rtol=0, atol=1e-12)
     assert len(expected) == int(turn.offsets[-1])
 

@@ -3,7 +3,7 @@ and people with accounts playing rated games through their own clients."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,7 +29,7 @@ def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> Any:
     return client.post("/api/account/sign-in", json={"name": name, "password": password})
 
 
-def csrf(client: TestClient) -> dict[str, str]:
+def csrf(client: httpx.Client) -> dict[str, str]:
     """The header a page sends with a change: the token from the cantstop_csrf cookie."""
     return {"X-CSRF-Token": client.cookies.get("cantstop_csrf") or ""}
 
@@ -93,7 +93,7 @@ def two_processes(**knobs: Any) -> Iterator[tuple[TestClient, TestClient]]:
                 store.close()
 
 
-def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:
+def post(client: httpx.Client, path: str, body: dict[str, Any]) -> Any:
     """A change as a signed-in page makes it: with the session's CSRF token."""
     return client.post(path, json=body, headers=csrf(client))
 
@@ -117,7 +117,7 @@ def rated_game(creator: TestClient, joiners: list[TestClient], variant: str = "c
     return game_id
 
 
-def play_between(by_seat: dict[int, TestClient], game_id: str, most: int = 20_000) -> dict[str, Any]:
+def play_between(by_seat: Mapping[int, httpx.Client], game_id: str, most: int = 20_000) -> dict[str, Any]:
     """Play the game to its end, each seat's move made by its client through its session
     (a bot's seats play themselves on the server), and read its summary as the browser
     does then (a rated game's rating is written just after its last move: the summary

@@ -1,16 +1,20 @@
-"""Fixtures for the web tests: a fresh SQLite database and a test client per test."""
+"""Fixtures for the web tests: a fresh SQLite database and a test client per test, and the
+servers' clock that a test moves on."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import NO_LIMITS, pg_schema, postgres_url
+from web_helpers import NO_LIMITS, Clock, pg_schema, postgres_url
 
 from cantstop.web.app import create_app
+from cantstop.web.db import storage as storage_module
 from cantstop.web.db.storage import Storage
+from cantstop.web.games.sweeper import stamp
 
 
 @pytest.fixture
@@ -43,3 +47,22 @@ def any_storage(any_url: str) -> Iterator[Storage]:
     store.migrate()
     yield store
     store.close()
+
+
+def servers_clock(monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Clock:
+    """`clock` as the clock of a test's servers (their `now`), the times they store included."""
+    monkeypatch.setattr(storage_module, "now", lambda: stamp(clock()))
+    return clock
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The servers' clock: real time, and as far ahead as the test moves it."""
+    return servers_clock(monkeypatch, Clock())
+
+
+@pytest.fixture
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The servers' clock, standing still but when the test moves it: what a server reads
+    twice is the same time."""
+    return servers_clock(monkeypatch, Clock(time.time()))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_helpers import Server
+from web_helpers import Server, unavailable
 from websockets.sync.client import connect
 
 STALLED = b"GET / HTTP/1.1\r\nHost: cantstop\r\nUser-Agent: slow"  # the headers never end
@@ -28,7 +28,8 @@ def room_for_the_flood() -> Iterator[None]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
     if wanted < 2400:
-        pytest.skip(f"the flood needs 2,400 open files in the test process; the hard limit is {hard}")
+        unavailable(f"the flood needs 2,400 open files in the test process and the hard limit is {hard}",
+                    "raise it (ulimit -Hn 4096, or LimitNOFILE= for a service)")
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
     yield
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

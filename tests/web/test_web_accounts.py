@@ -6,7 +6,6 @@ import logging
 import os
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from account_helpers import PASSWORD, csrf, sign_in, sign_up
 from fastapi.testclient import TestClient
 from test_web_api import play_out
-from web_helpers import NO_LIMITS, Server, new_game
+from web_helpers import NO_LIMITS, Clock, Server, new_game
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
@@ -135,13 +134,13 @@ def test_signing_in_again_replaces_the_session(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("knob", ["session_idle", "session_longest"])
-def test_an_expired_session_signs_in_nobody(storage: Storage, knob: str) -> None:
-    with app_client(storage) as client:
+def test_an_expired_session_signs_in_nobody(storage: Storage, still_clock: Clock, knob: str) -> None:
+    with app_client(storage, now=still_clock) as client:
         sign_up(client, "Ann")
         assert client.get("/api/account").json()["account"]["name"] == "Ann"
-    time.sleep(0.2)
+    still_clock.advance(61)
     # The same database served with shorter sessions: this one has outlived them.
-    with app_client(storage, **{knob: 0.1}) as later:
+    with app_client(storage, now=still_clock, **{knob: 60}) as later:
         later.cookies.update(client.cookies)
         assert later.get("/api/account").json()["account"] is None
         refused = later.post("/api/account/sign-out", headers=csrf(later))

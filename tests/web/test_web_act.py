@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from web_helpers import settled
 
 import cantstop.web.games.live as games_module
 from cantstop.core.dice import SeededDice
@@ -46,11 +47,7 @@ def test_bots_never_go_through_the_text_of_an_action(storage: Storage, monkeypat
         service = GameService(storage, bot_delay=0)
         game_id = await service.lobby.create("classic+to_win=1", ["bot:random", "bot:rule28"])
         game = await service.games.live(game_id)
-        for _ in range(30_000):
-            if game.state is not None and game.state.is_over:
-                break
-            await asyncio.sleep(0.001)
-        assert game.state is not None and game.state.is_over
+        await settled(lambda: game.state is not None and game.state.is_over, "the bots' game ending")
         await service.close()
 
     asyncio.run(run())

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 from account_helpers import PASSWORD, csrf, sign_in, sign_up
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from web_helpers import Clock
 
 from cantstop.cli import main
 from cantstop.web.db.storage import Storage
@@ -89,13 +88,13 @@ def test_rekey_keeps_old_accounts_under_todays_lookalike_key(client: TestClient,
     assert admin(storage, "rekey")[0] == 1  # the clash stays until one is renamed
 
 
-def test_expired_sessions_are_swept_out_at_the_next_sign_in(storage: Storage) -> None:
+def test_expired_sessions_are_swept_out_at_the_next_sign_in(storage: Storage, still_clock: Clock) -> None:
     from cantstop.web.app import create_app
 
-    app = create_app(storage, bot_delay=0, session_idle=0.3)
+    app = create_app(storage, bot_delay=0, session_idle=60, now=still_clock)
     with TestClient(app) as ann, TestClient(app) as bob:
         sign_up(ann, "Ann")
-        time.sleep(0.4)
+        still_clock.advance(61)  # Ann's session has outlived its minute
         sign_up(bob, "Bob")
     code, out = admin(storage, "sessions")
     assert code == 0 and [line.split("\t")[0] for line in out.splitlines() if "\t" in line] == ["Bob"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from web_helpers import settled
 
 import cantstop.web.games.bot_seats as bot_seats_module
 from cantstop.bots import BotInfo, Budget
@@ -35,14 +35,6 @@ def thoughts(monkeypatch: pytest.MonkeyPatch) -> list[State]:
 
     monkeypatch.setattr(bot_seats_module, "get_bot", counting)
     return seen
-
-
-async def until(condition: Callable[[], bool], seconds: float = 60) -> None:
-    for _ in range(int(seconds * 100)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("timed out")
 
 
 async def relay(source: GameService, target: GameService, game_id: str) -> None:
@@ -91,7 +83,7 @@ async def test_only_the_process_that_moved_lets_its_bot_think(storage: Storage, 
     listening = asyncio.create_task(relay(first, second, game_id))
     try:
         await play_ann(first, game_id)
-        await until(lambda: second.games.held[game_id].version == first.games.held[game_id].version)
+        await settled(lambda: second.games.held[game_id].version == first.games.held[game_id].version, "the second process catching up")
         assert second.games.held[game_id].state == first.games.held[game_id].state
         assert len(thoughts) == bot_decisions(first, game_id) > 0  # no move was thought twice
     finally:
@@ -118,7 +110,7 @@ async def test_a_standing_by_process_moves_the_bot_when_the_other_does_not(stora
                 await stuck.games.act(game_id, 1, game.version, Move.of(STOP))
         # The bot moved, from the standby, and thought (its first move may be a roll, which
         # needs no thought: wait for both rather than race the thought's thread).
-        await until(lambda: standby.games.held[game_id].driven > 0 and bool(thoughts))
+        await settled(lambda: standby.games.held[game_id].driven > 0 and bool(thoughts), "the standby's bot moving and thinking")
         assert all(s.seat == 0 for s in thoughts)
     finally:
         listening.cancel()

@@ -24,7 +24,7 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     wait_js,
     watched_page,
 )
-from web_helpers import Server
+from web_helpers import WAIT, Server
 
 
 def hot_seat_page(browser: Any, server: Server, names: list[str], seats: list[str] | None = None) -> tuple[Any, list[str], str]:  # noqa: F811
@@ -278,9 +278,9 @@ def quick_server(tmp_path: Path) -> Iterator[Server]:
 
 def test_a_game_left_alone_ends_abandoned_and_moves_to_the_finished_games(browser: Any, quick_server: Server) -> None:  # noqa: F811
     created = httpx.post(quick_server.url + "/api/games", json={"seats": ["open", "open"], "take": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}).json()
-    for _ in range(200):
-        if httpx.get(f"{quick_server.url}/api/games/{created['id']}").json()["status"] == "abandoned":
-            break
+    deadline = time.monotonic() + WAIT  # the sweep's second, however slow the machine
+    while httpx.get(f"{quick_server.url}/api/games/{created['id']}").json()["status"] != "abandoned":
+        assert time.monotonic() < deadline, f"the game was not abandoned within {WAIT:g} s"
         time.sleep(0.05)
     page, errors = watched_page(browser, 1280, 900)
     page.goto(quick_server.url + created["url"])

@@ -44,7 +44,9 @@ def test_a_newcomer_is_in_a_game_against_a_bot_one_click_from_home(browser: Any,
     assert serious_violations(page) == [], "home"
     page.click("#quick-play")  # the one click
     page.wait_for_url("**/game/*")
-    page.keyboard.press("Escape")  # the tour starts over the game on a first visit; skipped here
+    page.wait_for_selector("dialog.tour[open]")  # the tour starts over the game on a first visit; skipped here
+    page.keyboard.press("Escape")
+    assert page.locator("dialog.tour").count() == 0
     wait_js(page, "document.body.dataset.status === 'playing'")
     game = httpx.get(server.url + page.url.replace(server.url + "/game/", "/api/games/")).json()
     assert game["variant"] == "classic" and not game["rated"]
@@ -244,7 +246,7 @@ def test_the_chat_counts_characters_as_a_reader_does(browser: Any, server: Serve
     page = held_page(browser, server, created)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.wait_for_selector(".chat-form input:enabled")
+    page.wait_for_selector("#live-dot.on")  # the box is there at once; a message goes once the socket is open
     box = ".chat-form input"
     accents = "e\u0301" * 150  # 150 characters typed as letter + accent: 300 code points
     page.fill(box, accents)

@@ -117,6 +117,7 @@ def test_a_waiting_rated_game_sends_a_guest_to_sign_in_and_back_and_offers_its_c
     assert serious_violations(guest) == [], "a rated game's note to a guest"
     guest.click("#join-rated >> text=make an account")
     guest.wait_for_url("**/sign-up?next=*")
+    guest.wait_for_selector("[data-ready=true]")  # its script has the form: before, Enter sent it as a plain GET of the page
     guest.fill("#name", "Bob")
     guest.fill("#password", PASSWORD)
     guest.keyboard.press("Enter")

@@ -93,7 +93,7 @@ def test_a_refused_chat_message_stays_in_the_box_with_the_reason(browser: Any, s
     created = httpx.post(server.url + "/api/games", json={"seats": ["open", "bot:random"], "take": [{"seat": 0, "name": "Ann"}]}).json()
     page, errors = watched_page(browser, 1280, 900)
     page.goto(server.url + created["url"])
-    page.wait_for_selector(".chat-form input:enabled")
+    page.wait_for_selector("#live-dot.on")  # the box is there at once; a message goes once the socket is open
     box = ".chat-form input"
     long = "x" * 2000
     page.fill(box, long)  # as a paste would: nothing is cut

@@ -52,7 +52,7 @@ class Player:
     def play_turn(self, game_id: str, seat: int) -> None:
         """Move until this seat's turn is over (a stop, or a bust)."""
         rolls = 0
-        while True:
+        for _ in range(100):  # a turn of this player's is a few moves: it stops after three rolls
             game = self.http.get(f"/api/games/{game_id}").json()
             state = game["state"]
             if game["status"] == "over" or state["player"] != seat:
@@ -60,6 +60,7 @@ class Player:
             action = pick(state, rolls)
             rolls = 0 if action == "stop" else rolls + (action == "roll")
             assert self.post(f"/api/games/{game_id}/actions", {"version": game["version"], "action": action}).status_code == 200
+        raise AssertionError(f"seat {seat}'s turn in game {game_id} did not end in 100 moves")
 
 
 def test_the_home_page_counts_the_games_waiting_and_notifies_when_one_starts_to(browser: Any, server: Server) -> None:  # noqa: F811

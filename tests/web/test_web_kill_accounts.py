@@ -4,13 +4,12 @@ was acknowledged is there after a restart, and nothing is left half made."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from account_helpers import PASSWORD
-from web_helpers import Server, pick
+from account_helpers import PASSWORD, csrf, play_between
+from web_helpers import WAIT, Server, pick
 
 
 def signed_up(server: Server, name: str) -> httpx.Client:
@@ -19,38 +18,40 @@ def signed_up(server: Server, name: str) -> httpx.Client:
     return client
 
 
-def csrf(client: httpx.Client) -> dict[str, str]:
-    return {"X-CSRF-Token": client.cookies.get("cantstop_csrf") or ""}
-
-
 def test_sign_ups_under_way_when_the_server_is_killed(tmp_path: Path) -> None:
     with Server(f"sqlite:///{tmp_path / 'kill.sqlite3'}") as server:
         acknowledged: list[str] = []
         tried: list[str] = []
         stop = threading.Event()
+        enough = threading.Event()  # a dozen acknowledged, or a worker has ended
 
         def sign_ups(worker: int) -> None:
-            for n in range(1000):
-                if stop.is_set():
-                    return
-                name = f"Player {worker}-{n}"
-                tried.append(name)
-                try:
-                    with httpx.Client(base_url=server.url, timeout=10) as client:
+            try:
+                for n in range(1000):
+                    if stop.is_set():
+                        return
+                    name = f"Player {worker}-{n}"
+                    tried.append(name)
+                    with httpx.Client(base_url=server.url, timeout=60) as client:
                         if client.post("/api/account/sign-up", json={"name": name, "password": PASSWORD}).status_code == 201:
                             acknowledged.append(name)
-                except httpx.TransportError:
-                    return  # the server is gone
+                            if len(acknowledged) >= 12:
+                                enough.set()
+            except httpx.TransportError:
+                return  # the server is gone
+            finally:
+                enough.set()
 
         workers = [threading.Thread(target=sign_ups, args=(w,)) for w in range(4)]
         for w in workers:
             w.start()
-        while len(acknowledged) < 12:
-            time.sleep(0.02)
+        enough.wait(WAIT)
+        assert len(acknowledged) >= 12, f"only {len(acknowledged)} sign-ups were acknowledged before the kill"
         server.kill()  # SIGKILL with sign-ups in flight
         stop.set()
         for w in workers:
-            w.join()
+            w.join(WAIT)
+            assert not w.is_alive()
         server.start()
         with httpx.Client(base_url=server.url, timeout=60) as client:
             for name in tried:
@@ -71,11 +72,12 @@ def test_a_rated_game_under_way_when_the_server_is_killed(tmp_path: Path) -> Non
         by_seat = {0: ann, 1: bob}
         acknowledged: list[int] = []
         moves: dict[int, Any] = {}
+        enough = threading.Event()  # thirty moves acknowledged, or the player has stopped
 
         def play() -> None:
             rolls = 0
             try:
-                while True:
+                for _ in range(100_000):  # until the server is killed
                     game = ann.get(f"/api/games/{game_id}").json()
                     state = game["state"]
                     action = pick(state, rolls)
@@ -85,15 +87,20 @@ def test_a_rated_game_under_way_when_the_server_is_killed(tmp_path: Path) -> Non
                     if answer.status_code == 200:
                         acknowledged.append(answer.json()["version"])
                         moves[answer.json()["version"]] = answer.json()["state"]
+                        if len(acknowledged) >= 30:
+                            enough.set()
             except (httpx.TransportError, KeyError, TypeError):
                 return  # killed
+            finally:
+                enough.set()
 
         player = threading.Thread(target=play)
         player.start()
-        while len(acknowledged) < 30:
-            time.sleep(0.01)
+        enough.wait(WAIT)
+        assert len(acknowledged) >= 30, f"only {len(acknowledged)} moves were acknowledged before the kill"
         server.kill()
-        player.join()
+        player.join(WAIT)
+        assert not player.is_alive()
         server.start()
         for client in (ann, bob):
             client.close()
@@ -106,14 +113,7 @@ def test_a_rated_game_under_way_when_the_server_is_killed(tmp_path: Path) -> Non
         replay = again[0].get(f"/api/games/{game_id}/replay").json()["frames"]
         for version in acknowledged:
             assert replay[version]["state"] == moves[version], version
-        rolls = 0
-        while game["status"] != "over":  # and the game goes on to its rating
-            state = game["state"]
-            action = pick(state, rolls)
-            rolls = 0 if action == "stop" else rolls + (action == "roll")
-            client = again[state["player"]]
-            assert client.post(f"/api/games/{game_id}/actions", json={"version": game["version"], "action": action}, headers=csrf(client)).status_code == 200
-            game = client.get(f"/api/games/{game_id}").json()
+        play_between(again, game_id)  # and the game goes on to its rating
         people = again[0].get("/api/players", params={"provisional": True}).json()  # one game each: both provisional
         assert sorted(r["name"] for r in people) == ["Ann", "Bob"] and all(r["games"] == 1 for r in people)
         for client in again.values():

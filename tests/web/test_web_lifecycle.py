@@ -16,45 +16,34 @@ from account_helpers import people, post, rated_game
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from test_ops_health import TOKEN, samples
-from web_helpers import NO_LIMITS, auth, join, new_game, until, wait_for
+from web_helpers import (
+    NO_LIMITS,
+    WAIT,
+    Clock,
+    auth,
+    counted_down,
+    join,
+    move_for,
+    new_game,
+    out_of_time,
+    run_out,
+    until,
+)
 
 from cantstop.core.record import read_record
-from cantstop.core.state import ROLL, STOP, Phase
+from cantstop.core.state import STOP
 from cantstop.table import Kind, Move, StaleMoveError
 from cantstop.web.app import create_app
-from cantstop.web.db import storage as storage_module
 from cantstop.web.db.rows import EventRow
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
 from cantstop.web.db.values import GameStatus, RatingKind, SeatKind
 from cantstop.web.games.clock import DAY, RAN_OUT
 from cantstop.web.games.live import LiveGame
-from cantstop.web.games.sweeper import stamp
 from cantstop.web.players import standings
 from cantstop.web.service import GameService
 
 WEEK = 7 * DAY
-
-
-class Clock:
-    """The server's clock, moved on by the tests."""
-
-    def __init__(self) -> None:
-        self.ahead = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.ahead
-
-    def advance(self, seconds: float) -> None:
-        self.ahead += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """The clock of the servers of a test, the times they store included."""
-    server_clock = Clock()
-    monkeypatch.setattr(storage_module, "now", lambda: stamp(server_clock()))
-    return server_clock
 
 
 @pytest.fixture
@@ -276,29 +265,11 @@ def server(storage: Storage, clock: Clock, **options: Any) -> GameService:
     return GameService(storage, bot_delay=0, bot_standby=0.0, now=clock, **options)
 
 
-async def counted_down(game: LiveGame) -> None:
-    """Wait for the game's countdown to act (its task may end cancelled: it restarts the clock for the next move)."""
-    assert game.clock_task is not None
-    await asyncio.wait([game.clock_task])
-
-
-async def out_of_time(service: GameService, clock: Clock, game: LiveGame) -> None:
-    """Let the move now due run out: the clock moves on past the deadline and the countdown acts."""
-    deadline = game.deadline()
-    assert deadline is not None
-    clock.advance(deadline - clock() + 1)
-    version = game.version
-    service.clock.wake(game)
-    await counted_down(game)
-    assert game.version > version
-
-
 async def own_move(service: GameService, game: LiveGame) -> None:
     """The person to move moves by themselves: roll, first choice, or stop."""
     state = game.state
     assert state is not None
-    move = Move.of(ROLL) if state.phase is Phase.ROLL else Move.of(STOP) if state.phase is Phase.DECIDE else Move.of(state.options[0])
-    await service.games.act(game.meta.id, state.seat, game.version, move)
+    await service.games.act(game.meta.id, state.seat, game.version, move_for(state))
 
 
 async def two_people(service: GameService, clock_seconds: int = 30) -> LiveGame:
@@ -538,10 +509,10 @@ def test_processes_sweeping_one_database_end_a_game_and_time_out_a_move_once(any
 
 
 def test_the_metrics_count_forfeits_and_abandoned_games(storage: Storage, clock: Clock) -> None:
-    with TestClient(create_app(storage, now=clock, bot_delay=0, clock_scale=0.005, metrics_token=TOKEN, **NO_LIMITS)) as client:
+    with TestClient(create_app(storage, now=clock, bot_delay=0, metrics_token=TOKEN, **NO_LIMITS)) as client:
         assert samples(client)["cantstop_seats_forfeited_total"] == 0
-        timed, _ = hot_seat(client, ["Ann", "Bob"], clock=30)  # nobody plays: three timeouts in a row, 0.15 s each
-        wait_for(client, timed, lambda g: g["status"] == "over")
+        timed, _ = hot_seat(client, ["Ann", "Bob"], clock=30)  # nobody plays: three timeouts in a row
+        assert [run_out(client, timed, clock)["status"] for _ in range(3)] == ["playing", "playing", "over"]
         hot_seat(client, ["Cy", "Dee"])
         clock.advance(WEEK + 60)
         assert sweep(client) == 1
@@ -557,12 +528,11 @@ def test_a_game_read_in_whose_bot_is_to_move_moves_on(storage: Storage, clock: C
         game_id = await stalled.lobby.create("classic", ["bot:random", "bot:random"])
         await stalled.close()
         other = server(storage, clock)
+        moved = asyncio.Event()
+        other.games.on_move.append(lambda _: moved.set())
         game = await other.games.live(game_id)  # no resume: only read in
         before = game.version
-        for _ in range(400):
-            if game.version > before:
-                break
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(moved.wait(), WAIT)
         await other.close()
         return before, game.version
 

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import func, select
-from web_helpers import Server, pg_schema, postgres_url
+from web_helpers import WAIT, Server, pg_schema, postgres_url
 from websockets.sync.client import ClientConnection, connect
 
 from cantstop.core.record import read_record
@@ -142,7 +142,8 @@ def test_two_processes_end_each_game_once(two_sweeping_servers: tuple[Server, Se
     idle = [httpx.post(first.url + "/api/games", json={"seats": ["open", "open"], "take": people}).json()["id"] for _ in range(6)]
     timed = [httpx.post(second.url + "/api/games", json={"seats": ["open", "open"], "take": people, "clock": 30}).json()["id"]
              for _ in range(6)]
-    for _ in range(600):
+    deadline = time.monotonic() + WAIT  # bounded by time: 600 polls were 30 s on a quiet machine only
+    while time.monotonic() < deadline:
         statuses = [httpx.get(f"{first.url}/api/games/{g}").json()["status"] for g in idle + timed]
         if statuses == ["abandoned"] * len(idle) + ["over"] * len(timed):
             break

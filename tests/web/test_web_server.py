@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import Server
+from web_helpers import Server, wait_for
 
 from cantstop.core.record import read_record
 
@@ -79,10 +78,7 @@ def test_games_survive_a_kill_and_restart_exactly(tmp_path: Path) -> None:
             assert response.status_code == 200
         before = http.get(f"/api/games/{game_id}").json()
         bots = create(http, ["bot:random", "bot:random"])
-        for _ in range(3000):
-            if http.get(f"/api/games/{bots}").json()["version"] >= 5:
-                break
-            time.sleep(0.01)
+        wait_for(http, bots, lambda g: g["version"] >= 5)  # under way when the server dies
         http.close()
     finally:
         server.kill()
@@ -97,12 +93,7 @@ def test_games_survive_a_kill_and_restart_exactly(tmp_path: Path) -> None:
                              headers={"Authorization": f"Bearer {token}"})
         assert response.status_code == 200 and response.json()["version"] == 8
         # The bots' game resumes by itself and finishes; its record replays move for move.
-        for _ in range(3000):
-            final = http.get(f"/api/games/{bots}").json()
-            if final["status"] == "over":
-                break
-            time.sleep(0.01)
-        assert final["status"] == "over"
+        final = wait_for(http, bots, lambda g: g["status"] == "over")
         record = read_record(http.get(f"/api/games/{bots}/record").text)
         assert len(record.events) == final["version"]
         assert record.final().winner == final["state"]["winner"]

@@ -16,7 +16,7 @@ from account_helpers import PASSWORD, Browser, csrf, sign_up
 from authenticator import Authenticator
 from fastapi.testclient import TestClient
 from sqlalchemy import event
-from web_helpers import NO_LIMITS, pg_schema, postgres_url
+from web_helpers import NO_LIMITS, Clock, pg_schema, postgres_url
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
@@ -26,14 +26,6 @@ from cantstop.web.identity.rows import FailureRow
 from cantstop.web.identity.throttle import Throttle
 
 START = 1_800_000_000.0  # the server's clock, seconds since the epoch, when a test begins
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @contextmanager
@@ -61,7 +53,7 @@ def passkey_sign_in(who: Browser, key: Authenticator, **spoil: Any) -> Any:
 
 # ------------------------------------------------------------------ passkeys that do not verify
 def test_a_registered_passkey_signs_in_and_its_sign_count_moves_on(any_storage: Storage) -> None:
-    with server(any_storage, Clock()) as client:
+    with server(any_storage, Clock(START)) as client:
         ann, key = with_passkey(client)
         signed = passkey_sign_in(ann, key)
         assert signed.status_code == 200 and signed.json()["account"]["name"] == "Ann", signed.text
@@ -74,7 +66,7 @@ def test_a_registered_passkey_signs_in_and_its_sign_count_moves_on(any_storage: 
     ({"count": 1}, "sign count"),  # no more than the count stored at registration: a cloned key, or a replay
 ])
 def test_a_passkey_answer_that_does_not_verify_signs_in_nobody(any_storage: Storage, spoil: dict[str, Any], says: str) -> None:
-    with server(any_storage, Clock()) as client:
+    with server(any_storage, Clock(START)) as client:
         ann, key = with_passkey(client)
         refused = passkey_sign_in(ann, key, **spoil)
         assert refused.status_code == 400 and refused.json()["error"] == "passkey_refused", refused.text
@@ -86,31 +78,31 @@ def test_a_passkey_answer_that_does_not_verify_signs_in_nobody(any_storage: Stor
 def test_failed_passkey_answers_count_against_the_address(any_storage: Storage) -> None:
     """A passkey's account is known only once its answer checks out: failures count per
     address, 20 free, and past them the next try waits."""
-    clock = Clock()
+    clock = Clock(START)
     with server(any_storage, clock) as client:
         ann, key = with_passkey(client)
         for _ in range(21):
             assert passkey_sign_in(ann, key, forge=True).status_code == 400
         throttled = passkey_sign_in(ann, key)
         assert throttled.status_code == 429 and throttled.headers["retry-after"] == "1"
-        clock.now += 1
+        clock.advance(1)
         assert passkey_sign_in(ann, key).status_code == 200
 
 
 # ------------------------------------------------------------------------- expired challenges
 def test_a_challenge_past_its_time_is_refused_for_a_new_passkey_and_a_sign_in(any_storage: Storage) -> None:
-    clock = Clock()
+    clock = Clock(START)
     late = CHALLENGE_LASTS.total_seconds() + 1
     with server(any_storage, clock) as client:
         ann, key = with_passkey(client)
         start = ann.post("/api/account/passkey-sign-in/options").json()
-        clock.now += late
+        clock.advance(late)
         refused = ann.post("/api/account/passkey-sign-in", json={"handle": start["handle"], "credential": key.sign_in(start["options"])})
         assert refused.status_code == 401 and "expired" in refused.json()["message"]
         assert passkey_sign_in(ann, key).status_code == 200  # a fresh one, in time, signs in
         other = Authenticator(credential_id=b"another device's key")
         options = ann.post("/api/account/passkeys/options", headers=csrf(ann)).json()  # type: ignore[arg-type]
-        clock.now += late
+        clock.advance(late)
         answer = {"handle": options["handle"], "credential": other.register(options["options"])}
         stale = ann.post("/api/account/passkeys", json=answer, headers=csrf(ann))  # type: ignore[arg-type]
         assert stale.status_code == 400 and "used or expired" in stale.json()["message"]
@@ -121,7 +113,7 @@ def test_a_challenge_past_its_time_is_refused_for_a_new_passkey_and_a_sign_in(an
 def test_failed_sign_ins_wait_twice_as_long_each_time(any_storage: Storage) -> None:
     """Past the name's five free failures, each failure doubles the wait (here 2 s, then 4 s),
     counted on the server's clock: exact, whatever the machine's load."""
-    clock = Clock()
+    clock = Clock(START)
     with server(any_storage, clock, sign_in_delay=2.0) as client:
         sign_up(TestClient(client.app), "Ann")
         guesser = Browser(client)
@@ -135,9 +127,9 @@ def test_failed_sign_ins_wait_twice_as_long_each_time(any_storage: Storage) -> N
             assert refused.status_code == 429 and refused.json()["error"] == "sign_in_throttled"
             assert refused.headers["retry-after"] == str(refused.json()["retry_after"])
             waits.append(refused.json()["retry_after"])
-            clock.now += waits[-1] - 0.5
+            clock.advance(waits[-1] - 0.5)
             assert guesser.post("/api/account/sign-in", json=wrong).status_code == 429  # not yet
-            clock.now += 0.5
+            clock.advance(0.5)
         assert waits == [2, 4]
         assert guesser.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD}).status_code == 200
 
@@ -146,7 +138,7 @@ def test_confirming_the_current_password_is_throttled_per_account_not_per_name(a
     """Wrong current passwords (changing the password, deleting the account) count against
     the account: five free, then the next waits; strangers guessing at the name meanwhile
     cannot stop its owner, and the owner's guesses do not lock the name's sign-in."""
-    clock = Clock()
+    clock = Clock(START)
     with server(any_storage, clock) as client:
         ann = Browser(client)
         sign_up(ann, "Ann")  # type: ignore[arg-type]
@@ -159,7 +151,7 @@ def test_confirming_the_current_password_is_throttled_per_account_not_per_name(a
         deleting = ann.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(ann))  # type: ignore[arg-type]
         assert deleting.status_code == 429  # the same count guards deleting
         assert Browser(client).post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD}).status_code == 200
-        clock.now += 1
+        clock.advance(1)
         changed = ann.post("/api/account/password", json={**change, "current": PASSWORD}, headers=csrf(ann))  # type: ignore[arg-type]
         assert changed.status_code == 200, changed.text
 
@@ -204,7 +196,7 @@ def race(any_storage: Storage) -> None:
 
 def test_a_passkey_answer_sent_again_signs_in_nobody(any_storage: Storage) -> None:
     """A challenge serves once: the very answer that signed in, sent again (a replay), is refused."""
-    with server(any_storage, Clock()) as client:
+    with server(any_storage, Clock(START)) as client:
         ann, key = with_passkey(client)
         start = ann.post("/api/account/passkey-sign-in/options").json()
         answer = {"handle": start["handle"], "credential": key.sign_in(start["options"])}
@@ -216,7 +208,7 @@ def test_a_passkey_answer_sent_again_signs_in_nobody(any_storage: Storage) -> No
 def test_a_forged_forwarded_address_does_not_escape_the_throttle(any_storage: Storage) -> None:
     """X-Forwarded-For counts only from a trusted proxy: a client that makes one up for each
     guess is still counted by its own address."""
-    with server(any_storage, Clock()) as client:
+    with server(any_storage, Clock(START)) as client:
         guesser = Browser(client)
         for i in range(21):
             forged = {"X-Forwarded-For": f"198.51.100.{i}"}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import NO_LIMITS, auth, join, new_game, until, wait_for
+from web_helpers import NO_LIMITS, Clock, auth, join, new_game, run_out, until
 
 from cantstop.bots import Level, get_bot
 from cantstop.core.record import Leave, read_record
@@ -19,8 +19,6 @@ from cantstop.web.db.storage import Storage
 from cantstop.web.games.chat import MAX_CHAT
 from cantstop.web.games.clock import RAN_OUT
 from cantstop.web.games.live import fallback_notes
-
-TINY = 0.005  # a 30 s clock lasts 0.15 s here
 
 
 def test_each_level_names_the_bot_its_seat_gets(client: TestClient) -> None:
@@ -96,16 +94,17 @@ def test_a_malformed_message_is_refused_in_plain_words(client: TestClient, messa
     assert "validation error" not in refusal["message"]  # pydantic's own report is not passed on
 
 
-def clock_game(storage: Storage) -> tuple[list[Any], dict[str, Any], dict[str, Any], str]:
-    """A hot-seat game with a 30 s clock nobody answers, after a few timeouts: its stored
-    moves, and the game, its replay and its record as a server with a real clock serves them
-    (so nothing more runs out while they are read)."""
+def clock_game(storage: Storage, clock: Clock) -> tuple[list[Any], dict[str, Any], dict[str, Any], str]:
+    """A hot-seat game with a 30 s clock nobody answers, after three timeouts: its stored
+    moves, and the game, its replay and its record as they are served (by a server whose
+    clock stands still, so nothing more runs out while they are read)."""
     # Nobody forfeits (timeouts_to_forfeit=0): the clock plays for both, move after move.
-    with TestClient(create_app(storage, bot_delay=0, clock_scale=TINY, timeouts_to_forfeit=0, **NO_LIMITS)) as client:
+    with TestClient(create_app(storage, now=clock, bot_delay=0, timeouts_to_forfeit=0, **NO_LIMITS)) as client:
         body = {"seats": ["open", "open"], "clock": 30, "take": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}
         game_id = client.post("/api/games", json=body).json()["id"]
-        wait_for(client, game_id, lambda g: g["version"] >= 6)
-    with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as client:
+        for _ in range(3):
+            run_out(client, game_id, clock)
+    with TestClient(create_app(storage, now=clock, bot_delay=0, **NO_LIMITS)) as client:
         game = client.get(f"/api/games/{game_id}").json()
         replay = client.get(f"/api/games/{game_id}/replay").json()
         record = client.get(f"/api/games/{game_id}/record").text
@@ -114,10 +113,10 @@ def clock_game(storage: Storage) -> tuple[list[Any], dict[str, Any], dict[str, A
     return moves, game, replay, record
 
 
-def test_each_timeout_is_one_line_of_the_log_and_of_the_replay(storage: Storage) -> None:
-    moves, game, replay, _ = clock_game(storage)
+def test_each_timeout_is_one_line_of_the_log_and_of_the_replay(storage: Storage, still_clock: Clock) -> None:
+    moves, game, replay, _ = clock_game(storage, still_clock)
     timeouts = sum(m.kind is Kind.FALLBACK for m in moves)
-    assert timeouts >= 3  # nobody ever moves: every move is the clock's
+    assert timeouts == 3  # nobody ever moves: every move is the clock's
     for log in (game["log"], [line for frame in replay["frames"] for line in frame["log"]]):
         fell_back = [line for line in log if line.get("fell_back") == "timeout"]
         assert len(fell_back) == timeouts
@@ -128,8 +127,8 @@ def test_each_timeout_is_one_line_of_the_log_and_of_the_replay(storage: Storage)
     assert first["kind"] == "roll" and first["text"].endswith("-".join(map(str, first["dice"])))
 
 
-def test_the_record_marks_the_moves_the_clock_made(storage: Storage) -> None:
-    moves, _, _, record = clock_game(storage)
+def test_the_record_marks_the_moves_the_clock_made(storage: Storage, still_clock: Clock) -> None:
+    moves, _, _, record = clock_game(storage, still_clock)
     notes = [line for line in record.splitlines() if "{fallback:" in line]
     timeouts = [m for m in moves if m.kind is Kind.FALLBACK]
     assert sum(line.count("{fallback:") for line in notes) == len(timeouts)

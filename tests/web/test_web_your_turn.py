@@ -9,17 +9,27 @@ import time
 from typing import Any
 
 from account_helpers import csrf, people, play_between, post, rated_game
+from fastapi.testclient import TestClient
 from test_webhooks import Receiver, receiver  # noqa: F401  (a fixture)
-from web_helpers import pick
+from web_helpers import NO_LIMITS, Clock, pick
 
+from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.identity.hooks import HOOK_FRESH, Hooks
+from cantstop.web.service import GameService
 from cantstop.web.webhooks import verify
 
 
 def put_hook(browser: Any, url: str) -> Any:
     return browser.put("/api/account/webhook", json={"url": url}, headers=csrf(browser))
+
+
+def delivered(browser: Any) -> None:
+    """Wait until each "your turn" of the turns begun so far has been delivered (or given up)
+    by the server of `browser`."""
+    service: GameService = browser.client.app.state.service
+    browser.client.portal.call(service.turns.drain)
 
 
 def turns_of(seat: int, log: list[dict[str, Any]]) -> int:
@@ -51,11 +61,7 @@ def test_each_turn_that_passes_to_the_owner_is_posted_signed(storage: Storage, r
         game_id = rated_game(ann, [bob])
         final = play_between({0: ann, 1: bob}, game_id)
         expected = 1 + turns_of(0, final["log"])  # the test delivery and each of Ann's turns
-        for _ in range(500):
-            if len(receiver.seen) >= expected:
-                break
-            time.sleep(0.01)
-        time.sleep(0.1)
+        delivered(ann)
         assert len(receiver.seen) == expected
         for path, headers, body in receiver.seen:
             assert path == "/ann" and verify(secret, headers, body, time.time())
@@ -81,15 +87,12 @@ def test_a_hook_set_or_removed_during_a_game_counts_from_the_next_turn(storage: 
         assert put_hook(ann, receiver.url("/ann")).status_code == 200
         play_turn(ann, game_id, 0)
         play_turn(bob, game_id, 1)  # her third begins: announced
-        for _ in range(500):
-            if receiver.seen:
-                break
-            time.sleep(0.01)
+        delivered(ann)
         assert [json.loads(body)["event"] for _, _, body in receiver.seen] == ["your_turn"]
         assert ann.delete("/api/account/webhook", headers=csrf(ann)).status_code == 204
         play_turn(ann, game_id, 0)
-        play_turn(bob, game_id, 1)
-        time.sleep(0.2)
+        play_turn(bob, game_id, 1)  # her fourth begins: nowhere to announce it
+        delivered(ann)
         assert len(receiver.seen) == 1
 
 
@@ -124,10 +127,13 @@ def play_turn(person: Any, game_id: str, seat: int) -> None:
         assert post(person, f"/api/games/{game_id}/actions", {"version": game["version"], "action": action}).status_code == 200
 
 
-def test_a_game_waiting_for_your_move_on_a_clock_says_how_long_you_have_and_the_most_pressing_comes_first(storage: Storage) -> None:
+def test_a_game_waiting_for_your_move_on_a_clock_says_how_long_you_have_and_the_most_pressing_comes_first(
+    storage: Storage, still_clock: Clock,
+) -> None:
     """Turn-based play is many games at once: the list says, for each one waiting on you, the
-    time left for the move, and puts the one running out first first (not the last moved)."""
-    with people(storage, "Ann", "Bob") as (ann, bob):
+    time left for the move, and puts the one running out first first (not the last moved).
+    The server's clock stands still but when the test moves it: the lists read it alike."""
+    with people(storage, "Ann", "Bob", now=still_clock) as (ann, bob):
         by_clock = {}
         for clock in (3 * 86400, 43200, 86400):  # made in this order: the 12-hour one is not the last moved
             made = post(ann, "/api/games", {"variant": "classic", "seats": ["open", "open"], "clock": clock, "take": [{"seat": 0}]})
@@ -138,12 +144,28 @@ def test_a_game_waiting_for_your_move_on_a_clock_says_how_long_you_have_and_the_
             by_clock[clock] = game_id
         listed = post(ann, "/api/my-games", {"tokens": []}).json()["games"]
         assert [g["id"] for g in listed] == [by_clock[43200], by_clock[86400], by_clock[3 * 86400]]
-        for g in listed:
-            assert g["your_turn"]
-            assert clock_of(by_clock, g["id"]) - 60 <= g["left"] <= clock_of(by_clock, g["id"])  # nearly the whole clock
+        assert all(g["your_turn"] and g["left"] == clock_of(by_clock, g["id"]) for g in listed)  # the whole clock
+        still_clock.advance(3600.5)
+        listed = post(ann, "/api/my-games", {"tokens": []}).json()["games"]
+        assert [(g["id"], g["left"]) for g in listed] == [(by_clock[c], c - 3600) for c in (43200, 86400, 3 * 86400)]  # whole seconds, rounded up
         assert all("left" not in g for g in post(bob, "/api/my-games", {"tokens": []}).json()["games"])  # not Bob's move anywhere
         profile = bob.get("/api/players/Ann").json()["playing"]  # Ann's page, seen by anyone, says so too
         assert [(g["id"], g["left"]) for g in profile] == [(g["id"], g["left"]) for g in listed]
         friendly = post(ann, "/api/games", {"variant": "classic", "seats": ["open", "bot:random"], "take": [{"seat": 0}]}).json()["id"]
         unclocked = [g for g in post(ann, "/api/my-games", {"tokens": []}).json()["games"] if g["id"] == friendly]
         assert unclocked and "left" not in unclocked[0]  # no clock, no time to tell
+
+
+def test_a_guests_games_count_the_time_left_on_the_servers_clock(storage: Storage, still_clock: Clock) -> None:
+    """A guest's seats (held by tokens) are listed as an account's are: the time left is what
+    the server's clock leaves of the move's, as the live game counts its deadline."""
+    with TestClient(create_app(storage, now=still_clock, bot_delay=0, **NO_LIMITS)) as client:
+        made = client.post("/api/games", json={"seats": ["open", "open"], "clock": 43200,
+                                                "take": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}).json()
+        to_move = client.get(f"/api/games/{made['id']}").json()["state"]["player"]
+        held = {"tokens": [{"game": made["id"], "token": t["token"]} for t in made["taken"] if t["seat"] == to_move]}
+        client.cookies.clear()
+        for elapsed in (0, 3600.5):
+            still_clock.advance(elapsed)
+            [listed] = client.post("/api/my-games", json=held).json()["games"]
+            assert listed["your_turn"] and listed["left"] == 43200 - 3600 * (elapsed > 0)

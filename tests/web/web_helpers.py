@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import os
 import resource
@@ -12,17 +13,28 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from cantstop.core.state import ROLL, STOP, Phase, State
+from cantstop.table import Move
+from cantstop.web.games.live import LiveGame
+from cantstop.web.service import GameService
+
 # Tests play far faster than people: the rate limits are off unless a test is about them.
 NO_LIMITS: dict[str, Any] = {"rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off", "socket_rate": 0.0}
+
+
+# How long a test waits for what it is sure will come (a bot's move, a server starting): a
+# bound on waiting on a loaded machine, never an assertion on speed.
+WAIT = 120.0
 
 
 def auth(token: str) -> dict[str, str]:
@@ -42,14 +54,26 @@ def join(client: TestClient, game_id: str, seat: int, name: str) -> str:
     return str(response.json()["token"])
 
 
-def wait_for(client: TestClient, game_id: str, ready: Any, limit: int = 2000) -> dict[str, Any]:
+def wait_for(client: httpx.Client, game_id: str, ready: Any, within: float = WAIT) -> dict[str, Any]:
     """Poll the game until `ready(game)` (bots play on the server's own loop meanwhile)."""
-    for _ in range(limit):
+    deadline = time.monotonic() + within
+    while True:
         game: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
         if ready(game):
             return game
+        if time.monotonic() > deadline:
+            raise AssertionError(f"game {game_id} never became ready within {within:g} s: {game}")
         time.sleep(0.005)
-    raise AssertionError(f"game {game_id} never became ready: {game}")
+
+
+async def settled(condition: Callable[[], bool], what: str, within: float = WAIT) -> None:
+    """Wait on the event loop until `condition()` holds (a server's tasks run meanwhile), for
+    at most `within` seconds: bounded by time, not by a count of polls a loaded machine stretches."""
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {within:g} s")
+        await asyncio.sleep(0.005)
 
 
 def until(ws: Any, kind: str) -> dict[str, Any]:
@@ -105,15 +129,17 @@ class Server:
             env={**os.environ, **({} if self.limits else {f"CANTSTOP_{k.upper()}": str(v) for k, v in NO_LIMITS.items()}), **self.env},
             preexec_fn=limit_files if files is not None else None,
         )
-        for _ in range(600):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise AssertionError(f"the server died: {self.process.stdout.read().decode() if self.process.stdout else ''}")
             try:
-                httpx.get(self.url + "/api/variants", timeout=1)
+                httpx.get(self.url + "/api/variants", timeout=5)
                 return self
             except httpx.TransportError:
                 time.sleep(0.05)
-        raise AssertionError("the server did not come up")
+        self.kill()
+        raise AssertionError(f"the server did not come up within {WAIT:g} s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, as in a crash."""
@@ -196,3 +222,59 @@ def pg_schema(url: str) -> Iterator[str]:
         with admin.begin() as conn:
             conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+def unavailable(what: str, remedy: str) -> NoReturn:
+    """A test that cannot run here: skipped on a developer's machine, failed in CI (CI=true),
+    where a skip would hide that the check never ran. `remedy` says what makes it run."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must run this test, but {what}: {remedy}")
+    pytest.skip(f"{what}: {remedy}")
+
+
+class Clock:
+    """A server's clock in a test (seconds since the epoch), moved on by the test with
+    `advance`: `Clock()` runs with real time, `Clock(at)` stands still at `at` otherwise."""
+
+    def __init__(self, at: float | None = None) -> None:
+        self.at = at
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return (time.time() if self.at is None else self.at) + self.ahead
+
+    def advance(self, seconds: float) -> None:
+        self.ahead += seconds
+
+
+def move_for(state: State) -> Move:
+    """The move of a person who rolls, takes the first choice, and stops at once."""
+    if state.phase is Phase.ROLL:
+        return Move.of(ROLL)
+    return Move.of(STOP) if state.phase is Phase.DECIDE else Move.of(state.options[0])
+
+
+async def counted_down(game: LiveGame) -> None:
+    """Wait for the game's countdown to act (its task may end cancelled: it restarts the clock for the next move)."""
+    assert game.clock_task is not None
+    await asyncio.wait([game.clock_task])
+
+
+async def out_of_time(service: GameService, clock: Clock, game: LiveGame) -> None:
+    """Let the move now due run out: the clock moves on past the deadline and the countdown acts."""
+    deadline = game.deadline()
+    assert deadline is not None
+    clock.advance(deadline - clock() + 1)
+    version = game.version
+    service.clock.wake(game)
+    await counted_down(game)
+    assert game.version > version
+
+
+def run_out(client: TestClient, game_id: str, clock: Clock) -> dict[str, Any]:
+    """`out_of_time` in the server of a test client (whose clock is `clock`); the game as it
+    is served then."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    client.portal.call(out_of_time, service, clock, service.games.held[game_id])  # type: ignore[union-attr]
+    game: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+    return game

@@ -54,7 +54,7 @@ class GameService:
         self.leaving = Leaving(self.games)
         self.sweeper = Sweeper(self.games, self.clock, self.leaving, sweep_every, abandon_after)
         self.chat = Chat(self.recorder, self.games.send)
-        self.profiles = Profiles(storage, clock_scale)
+        self.profiles = Profiles(storage, clock_scale, now)
         self.players = Players(self.games, self.profiles)
         self.seats = Seats(self.games, self.players)
         self.hooks = Hooks(storage)  # one per process: it remembers the webhooks read for "your turn"

@@ -65,6 +65,12 @@ class TurnHooks:
         if hook is not None:
             self.sender.submit(hook[0], hook[1], payload)
 
+    async def drain(self) -> None:
+        """Wait until every turn begun so far has had its hook looked up and its delivery
+        tried to the end (tests wait on this, not on time)."""
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.sender.drain()
+
     async def close(self) -> None:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         await self.sender.close()

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from cantstop.web.db.rows import now
 from cantstop.web.db.values import GameStatus
 from cantstop.web.errors import Conflict, NotAllowed, NotVerified
 from cantstop.web.games.describe import seat_summary_json, waiting_first
 from cantstop.web.games.live import LiveGames
+from cantstop.web.games.sweeper import stamp
 from cantstop.web.players.service import Players
 
 LINK_LASTS = timedelta(minutes=10)
@@ -37,10 +37,10 @@ class Seats:
             for game_json in await self.players.playing(account_id):
                 mine[game_json["id"]] = game_json
         games = self.games
-        stamp = now()
+        at = stamp(games.now())  # the server's clock, as the live games' deadlines count
         for game, seat in await games.recorder.db(games.storage.held_games, dict(tokens), UNDER_WAY):
             if game.id not in mine:
-                mine[game.id] = seat_summary_json(game, seat, stamp, games.clock_scale)
+                mine[game.id] = seat_summary_json(game, seat, at, games.clock_scale)
         ordered = waiting_first(list(mine.values()))
         return {"waiting": sum(g["your_turn"] for g in ordered), "games": ordered}
 

@@ -8,8 +8,9 @@ rating from before accounts, kept apart until attached to an account).
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
@@ -18,10 +19,11 @@ from sqlalchemy import func, select
 from cantstop.core.record import Event
 from cantstop.core.summary import turns_taken
 from cantstop.core.variant import variant_title
-from cantstop.web.db.rows import GameRow, SeatRow, now
+from cantstop.web.db.rows import GameRow, SeatRow
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.values import LIVE, GameStatus, Rating, RatingKind, RatingPoint, StoredGame
 from cantstop.web.games.describe import display_name, seat_summary_json, summary_json, waiting_first
+from cantstop.web.games.sweeper import stamp
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.players import scale, standings
 
@@ -67,10 +69,11 @@ def rates(outcomes: Iterable[tuple[str, int, bool]]) -> dict[str, list[dict[str,
 class Profiles:
     """Players' pages from storage; each call blocks (the routes make it off the event loop)."""
 
-    def __init__(self, storage: Storage, clock_scale: float = 1.0) -> None:
-        """`clock_scale`: what a second of a move clock is worth (as the live games count it)."""
+    def __init__(self, storage: Storage, clock_scale: float = 1.0, now: Callable[[], float] = time.time) -> None:
+        """`clock_scale`: what a second of a move clock is worth and `now` the server's clock
+        (as the live games count them)."""
         self.storage = storage
-        self.clock_scale = clock_scale
+        self.clock_scale, self.now = clock_scale, now
         self.accounts = Accounts(storage)
         self._turns: dict[str, int] = {}  # game id -> the turns it took
 
@@ -117,10 +120,10 @@ class Profiles:
         """Games waiting or under way that the account (or guest or bot `name`) sits in, those
         waiting for its move first, each marked with its seat and whether it is its turn."""
         games = self.storage.games(LIVE, 50, player=name, account=account)
-        listed, stamp = [], now()
+        listed, at = [], stamp(self.now())
         for g in games:
             seat = next(s.seat for s in g.seats if (s.account_id == account if account is not None else s.name == name and s.account_id is None))
-            listed.append(seat_summary_json(g, seat, stamp, self.clock_scale))
+            listed.append(seat_summary_json(g, seat, at, self.clock_scale))
         return waiting_first(listed)
 
     def profile(self, name: str, legacy: bool = False) -> dict[str, Any] | None:
