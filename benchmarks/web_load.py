@@ -194,7 +194,7 @@ TARGETS = {"sqlite": (1000, 100), "postgresql": (800, 150)}  # actions/s at leas
 SPELLS_AFTER = 5.0  # seconds: the first wave of games being set up, in neither side of the comparison
 
 LIMITS_AWAY = {
-    **{f"CANTSTOP_RATE_{what}": "1000000/second" for what in ("CREATE", "JOIN", "ACTION", "CHAT")},
+    **{f"CANTSTOP_RATE_{what}": "1000000/second" for what in ("CREATE", "JOIN", "ACTION", "CHAT", "ANALYSIS")},
     "CANTSTOP_SOCKET_RATE": "0",
     "CANTSTOP_CONNECTIONS_PER_ADDRESS": "1000000",  # the connection guard's cap, as high as the rates
 }

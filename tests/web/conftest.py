@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,10 @@ from web_helpers import NO_LIMITS, pg_schema, postgres_url
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
+
+# The analysis processes start with the first request that needs them, not with every test's
+# server (each would spawn and warm one up); the tests of the warm-up ask for it themselves.
+os.environ.setdefault("CANTSTOP_ANALYSIS_WARM", "0")
 
 
 @pytest.fixture

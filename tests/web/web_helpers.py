@@ -22,7 +22,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 # Tests play far faster than people: the rate limits are off unless a test is about them.
-NO_LIMITS: dict[str, Any] = {"rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off", "socket_rate": 0.0}
+NO_LIMITS: dict[str, Any] = {
+    "rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off", "rate_analysis": "off", "socket_rate": 0.0,
+}
 
 
 def auth(token: str) -> dict[str, str]:

@@ -1,5 +1,6 @@
 """What the leaderboards and a player's page show: ratings, rating history, finished games
-with the turns each took, win rates, and the games under way with those waiting first.
+with the turns each took, win rates, the games under way with those waiting first, and the
+averages of accuracy and luck over the analysed rated games (the review room's).
 
 A page is a person's (an account: its games are the ones it sat in, whatever a guest typed),
 a bot's, a guest's (the games played under a name no account has) or a legacy entry's (a
@@ -24,6 +25,7 @@ from cantstop.web.db.values import LIVE, GameStatus, Rating, RatingKind, RatingP
 from cantstop.web.games.describe import display_name, seat_summary_json, summary_json, waiting_first
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.players import standings
+from cantstop.web.review.analyses import Analyses
 
 TURNS_KEPT = 10_000  # finished games never change: their turn counts are kept, up to this many
 
@@ -66,6 +68,7 @@ class Profiles:
         self.storage = storage
         self.clock_scale = clock_scale
         self.accounts = Accounts(storage)
+        self.analyses = Analyses(storage)
         self._turns: dict[str, int] = {}  # game id -> the turns it took
 
     def turns(self, game: StoredGame, events: list[Event]) -> int | None:
@@ -147,4 +150,5 @@ class Profiles:
             "rating": rating_json(rating) if rating else None,
             "history": history_json(standings.history(self.storage, rating.id)) if rating and rating.id is not None else [],
             "games": games, "playing": playing, "stats": rates(self.outcomes(by_name, account)),
+            "analysis": self.analyses.averages(account) if kind == "person" else self.analyses.averages(bot=name) if kind == "bot" else None,
         }
