@@ -49,6 +49,10 @@ def test_a_finished_game_is_analysed_once_and_then_served_from_storage(any_clien
     assert analysis["method"] in ("exact", "learned") and analysis["units"] == "chance"
     assert [p["ply"] for p in analysis["points"]][-1] == len(record.events)
     assert {r["seat"] for r in analysis["reports"]} == {0, 1}
+    said = analysis["said"]  # the command line's sentences, by event
+    assert set(said["decisions"]) == {str(d["ply"]) for d in analysis["decisions"]}
+    assert set(said["rolls"]) == {str(r["ply"]) for r in analysis["rolls"]}
+    assert all(text.startswith("rolled ") for text in said["rolls"].values())
     again = any_client.get(f"/api/games/{game_id}/analysis")
     assert again.status_code == 200 and again.json() == first
     assert service(any_client).reviews.analysed == 1  # computed once

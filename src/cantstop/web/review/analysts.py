@@ -33,6 +33,10 @@ NICENESS = 10  # how much lower the analysis processes run than the server (Unix
 EXTRA = ("numba", "numpy")
 
 
+def stopping() -> Unavailable:
+    return Unavailable("analysis_stopping", "the server is stopping: ask again in a moment", retry_after=5)
+
+
 def fast_missing() -> str | None:
     """Why this installation cannot analyse (the `fast` extra is missing), or None."""
     missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
@@ -53,13 +57,15 @@ class Analysts:
         else:
             self.off = fast_missing()
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
         self._turns = asyncio.Semaphore(max(1, size))  # whole analyses, one per process at a time
         self.waiting = 0  # whole analyses waiting for their turn
+        self.running = 0  # jobs handed to the processes and not yet done
         self.failures = 0  # jobs lost because a process died
 
     def start(self) -> None:
         """Start the processes and warm each up (in the background: this returns at once)."""
-        if self.off is None and self._pool is None:
+        if self.off is None and self._pool is None and not self._closed:
             self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -96,22 +102,32 @@ class Analysts:
     async def _submit(self, job: Callable[..., R], *args: object) -> R:
         self.start()
         pool = self._pool
-        assert pool is not None
+        if pool is None:
+            raise stopping()
+        self.running += 1
         try:
             future: Future[R] = pool.submit(partial(job, *args))
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             self.failures += 1
-            if self._pool is pool:  # the first to hear of it replaces the pool
+            if self._pool is pool and not self._closed:  # the first to hear of it replaces the pool
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = self._new_pool()
             log.error("an analysis process died under a job (%s); it is replaced", job.__name__)
             raise Unavailable("analysis_failed", "the analysis process stopped under this request: try again", retry_after=5) from None
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._closed and task is not None and not task.cancelling():  # the job, not its waiter, was stopped
+                raise stopping() from None
+            raise
+        finally:
+            self.running -= 1
 
     def close(self) -> None:
         """Stop the processes now, jobs under way or not (what they computed is lost, and
         their claims are released by the caller)."""
         pool, self._pool = self._pool, None
+        self._closed = True
         if pool is None:
             return
         # A job under way would keep its process, and the interpreter's exit, waiting for it.
@@ -119,6 +135,8 @@ class Analysts:
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
+        for process in processes:
+            process.join(timeout=5)  # gone, not left a zombie
 
 
 def _quietly(future: Future[int]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from cantstop.analysis import analyse, decision_options
 from cantstop.analysis.judges import Units
 from cantstop.analysis.rollmap import roll_map
-from cantstop.analysis.wording import warning_text
+from cantstop.analysis.wording import decision_text, roll_text, warning_text
 from cantstop.core.notation import from_notation
 from cantstop.core.record import read_record
 from cantstop.core.state import new_game
@@ -66,7 +66,8 @@ class Computed:
 
 
 def analysed(record_text: str) -> Computed:
-    """The analysis of the finished game in `record_text` (the record format).
+    """The analysis of the finished game in `record_text` (the record format): its JSON, with
+    `said`, each decision's and each roll's sentence by event (as the command line says them).
 
     Raises `AnalysisError` (a game not over, no value model for it) and `RecordError` (a
     record that does not replay), as `cantstop.analysis.analyse` does."""
@@ -78,7 +79,12 @@ def analysed(record_text: str) -> Computed:
         for d in analysis.decisions
         if len(d.options) > 1 and d.loss >= PRACTICE_LOSS[units]
     )
-    return Computed(json.dumps(analysis.to_json(), separators=(",", ":")), figures, costly)
+    data = analysis.to_json()
+    data["said"] = {
+        "decisions": {str(d.ply): decision_text(d, units) for d in analysis.decisions},
+        "rolls": {str(r.ply): roll_text(r, units) for r in analysis.rolls},
+    }
+    return Computed(json.dumps(data, separators=(",", ":")), figures, costly)
 
 
 def roll_map_of(position: str) -> dict[str, Any]:

@@ -1,12 +1,16 @@
-// The game page: live board, controls, odds, log and the replay of finished games.
+// The game page: live board, controls, odds, roll map, tutor, log, and the replay and analysis
+// of finished games.
 import { OFFLINE, api, choiceLabel, nameChoice, text } from "./api.js";
+import { createAnalysis } from "./analysis.js";
 import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, runnerIcon, wayText } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { createChat } from "./chat.js";
 import { announce, createClock, markPresence } from "./presence.js";
 import { link, profileUrl } from "./lists.js";
 import { createResign } from "./resign.js";
+import { loadRollMap } from "./rollmap.js";
 import { showSummary } from "./summary.js";
+import { createTutor } from "./tutor.js";
 import { tourOnFirstVisit } from "./tour.js";
 import { createSeatLink, takeSeatFromLink } from "./seatlink.js";
 
@@ -16,6 +20,7 @@ const ui = {
   board: $("board"), dice: $("dice"), controls: $("controls"), status: $("status"), seats: $("seats"),
   log: $("log"), banner: $("banner"), odds: $("odds"), oddsToggle: $("odds-toggle"), join: $("join"),
   error: $("error"), replay: $("replay"), live: $("live-dot"), way: $("dice-way"), announce: $("announce"), runners: $("runners"),
+  rollmap: $("rollmap"), mapToggle: $("rollmap-toggle"), analysis: $("analysis"), analysisToggle: $("replay-analysis"),
 };
 const calm = matchMedia("(prefers-reduced-motion: reduce)"); // no tumbling dice, no shaking board
 let game = null; // the latest snapshot from the server
@@ -26,9 +31,11 @@ let rolledAt = -1e9; // when the latest roll arrived: its dice tumble briefly
 let played = null; // how the dice made the choice just played (shown while its player decides)
 let showOdds = localStorage.getItem("cantstop-odds") === "1";
 let oddsFor = -1;
+let showMap = localStorage.getItem("cantstop-rollmap") === "1";
+let mapFor = -1; // the version whose roll map is shown
 let busy = false;
 let joining = false; // a join of this page is on its way
-let replay = null; // { frames, index } while replaying
+let replay = null; // { frames, index, analysis } while replaying (with the analysis beside it, `analysis`)
 let presence = null; // { connected: [seats], thinking: seat } from the server
 let skew = 0; // the server's clock minus this browser's (for the move clock)
 let me = null; // the signed-in account (its seats are found on any device), or null
@@ -43,6 +50,16 @@ const finished = () => game.status === "over" || game.status === "abandoned";
 const seatLink = createSeatLink($("move-seat"), gameId);
 // Fair play: while a rated game is on, nobody is offered odds or advice.
 const fairPlay = () => game && game.rated && !finished();
+// The tutor: a friendly game under way in which this screen plays.
+const tutorOffered = () => game && !game.rated && game.status === "playing" && !replay && game.seats.some((s) => holds(s.seat));
+// A seat taken at this screen acts (and asks the tutor) with its own token; one joined online, with its cookie.
+const seatHeaders = (seat) => (held[seat] ? { authorization: `Bearer ${held[seat]}` } : {});
+const analysis = createAnalysis(gameId, {
+  section: ui.analysis, names: () => game.seats.map((s) => name(s.seat)), jump: (ply) => showFrame(analysis.version(ply)),
+});
+const tutor = createTutor(gameId, {
+  select: $("tutor"), dialog: $("tutor-dialog"), said: $("tutor-said"), note: (words) => { $("tutor-note").textContent = words; },
+});
 
 // -------------------------------------------------------------- rendering
 function render() {
@@ -57,8 +74,12 @@ function render() {
   renderSeats(state);
   markPresence(ui.seats, game, online ? presence : null); // who is connected is unknown while this page is not
   $("fair").hidden = !fairPlay();
-  ui.oddsToggle.hidden = fairPlay();
-  if (fairPlay()) ui.odds.hidden = true;
+  ui.oddsToggle.hidden = ui.mapToggle.hidden = fairPlay();
+  if (fairPlay()) ui.odds.hidden = ui.rollmap.hidden = true;
+  tutor.show(tutorOffered());
+  ui.analysisToggle.hidden = !replay || game.status !== "over";
+  ui.analysisToggle.setAttribute("aria-pressed", String(!!(replay && replay.analysis)));
+  ui.analysis.hidden = !(replay && replay.analysis);
   // A guest's seat (held by this browser's cookie) can move to another device; an account's needs no link.
   seatLink.show(you !== null && !replay && !finished() && !game.seats[you].signed_in);
   clock.show(game, game.state ? name(game.state.player) : "", skew, !!replay);
@@ -82,6 +103,11 @@ function render() {
   renderStatus(state);
   renderControls(state);
   if (showOdds && !fairPlay()) loadOdds();
+  if (showMap && !fairPlay()) loadLiveMap();
+  // The tutor's values of a decision of this screen are asked for as it comes, not as it is taken.
+  if (tutorOffered() && online && holds(state.player) && (state.phase === "choose" || state.phase === "decide")) {
+    tutor.prepare(game.version, seatHeaders(state.player));
+  }
 }
 
 // The board, the dice and, for a choice hovered or focused, its dice pairs and ghost runners.
@@ -275,7 +301,7 @@ async function renderSummary() {
   }
   if (summarised === game.version) { box.hidden = false; return; }
   summarised = game.version;
-  if (!(await showSummary(box, gameId, startReplay))) summarised = -1;
+  if (!(await showSummary(box, gameId, startReplay, startAnalysis))) summarised = -1;
 }
 
 // After the game: its rematch if one was created, "Play again" for its players, else a new game.
@@ -377,11 +403,17 @@ async function act(action) {
   ui.error.textContent = "";
   render();
   const seat = game.state.player;
-  // A seat taken at this screen acts with its own token; one joined online, with its cookie.
-  const headers = held[seat] ? { authorization: `Bearer ${held[seat]}` } : {};
+  const headers = seatHeaders(seat);
+  const before = game.state;
+  const version = game.version; // what the move was made on, whatever comes while the tutor speaks
+  // The tutor may hold the move back: then nothing is sent.
+  if (tutorOffered() && before.phase !== "roll" && !(await tutor.allows(action, version, headers))) {
+    busy = false;
+    render();
+    return;
+  }
   try {
-    const before = game.state;
-    const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", headers, body: { version: game.version, action } });
+    const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", headers, body: { version, action } });
     if (Array.isArray(action)) notePlayed(before, action);
     if (snapshot.version > game.version) { game = { ...snapshot }; }
   } catch (error) {
@@ -442,6 +474,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (event.key === "o") return toggleOdds();
+  if (event.key === "m") return toggleMap();
   if (!online || !game || !game.state || game.status !== "playing" || !holds(game.state.player)) return;
   const state = game.state;
   if (event.key === "r" && state.phase !== "choose") act("roll");
@@ -497,16 +530,64 @@ async function loadOdds() {
   if (odds.advice) ui.odds.append(text("p", `${odds.advice.bot} would ${odds.advice.reason}`, "advice"));
 }
 
+// -------------------------------------------------------------- roll map
+function toggleMap() {
+  if (fairPlay()) return;
+  showMap = !showMap;
+  localStorage.setItem("cantstop-rollmap", showMap ? "1" : "0");
+  mapFor = -1;
+  ui.rollmap.hidden = !showMap;
+  ui.mapToggle.setAttribute("aria-pressed", String(showMap));
+  if (showMap) loadLiveMap();
+}
+ui.mapToggle.addEventListener("click", toggleMap);
+
+// What the next roll can bring in the position on the table (the server's roll map).
+async function loadLiveMap() {
+  ui.rollmap.hidden = !showMap;
+  if (!game || !game.state || mapFor === game.version) return;
+  mapFor = game.version;
+  const says = (words) => ui.rollmap.replaceChildren(text("p", words, "meta"));
+  if (game.status !== "playing") return says("The roll map is for a game under way: a finished game's analysis has one at every point.");
+  if (game.state.phase === "choose") return says("The roll map shows what the next roll can bring: it is drawn before each roll.");
+  const version = game.version;
+  if (!ui.rollmap.querySelector(".rollmap-table")) says("Reading the roll map…");
+  const box = text("div");
+  await loadRollMap(box, gameId);
+  if (version === game.version) ui.rollmap.replaceChildren(...box.childNodes);
+}
+
 // ----------------------------------------------------------------- replay
 async function startReplay() {
   const data = await api(`/api/games/${gameId}/replay`);
-  replay = { frames: data.frames, index: 0 };
+  replay = { frames: data.frames, index: 0, analysis: false };
   ui.replay.hidden = false;
   $("replay-range").max = data.frames.length - 1;
   $("replay-turn").max = data.frames[data.frames.length - 1].turn;
   render();
 }
-function stopReplay() { replay = null; ui.replay.hidden = true; showLog(logEntries); render(); }
+function stopReplay() { replay = null; analysedLog = null; ui.replay.hidden = true; showLog(logEntries); render(); }
+
+// The analysis beside the replay: the graph, the summary, each move's grade in the log.
+async function startAnalysis() {
+  if (!replay) await startReplay().catch((error) => { ui.error.textContent = error.message; });
+  if (!replay) return;
+  replay.analysis = true;
+  render();
+  if (!analysis.ready && !(await analysis.load())) return;
+  analysedLog = null;
+  if (replay) render();
+}
+function stopAnalysis() { replay.analysis = false; analysedLog = null; showLog(replay.frames.slice(0, replay.index + 1).flatMap((f) => f.log)); render(); }
+ui.analysisToggle.addEventListener("click", () => (replay && replay.analysis ? stopAnalysis() : startAnalysis()));
+
+// Show the frame of game version `version` (a point of the graph, a line of the log).
+function showFrame(version) {
+  if (!replay) return;
+  const i = replay.frames.findIndex((f) => f.version === version);
+  replay.index = i < 0 ? replay.frames.length - 1 : i;
+  render();
+}
 function stepReplay(delta) { if (replay) { replay.index = Math.max(0, Math.min(replay.frames.length - 1, replay.index + delta)); render(); } }
 function renderReplay() {
   const frame = replay.frames[replay.index];
@@ -514,8 +595,62 @@ function renderReplay() {
   $("replay-pos").textContent = `move ${replay.index} of ${replay.frames.length - 1} · turn ${frame.turn}`;
   ui.status.textContent = frame.log.map((e) => e.text).join(" · ") || "Start of the game";
   ui.controls.replaceChildren();
+  if (replay.analysis && analysis.ready) {
+    showAnalysedLog();
+    analysis.show(frame.version, frame.state);
+    return;
+  }
   // The log as it stood at this position: what is still to come is not given away.
   showLog(replay.frames.slice(0, replay.index + 1).flatMap((f) => f.log));
+}
+
+// In the analysis the whole game is open: every line of the log, each move's grade and each
+// roll's luck beside it, and each line a button to the position it led to.
+let analysedLog = null; // the lines, built once per analysis shown
+const DECIDED = new Set(["choice", "stop", "roll", "resign"]);
+function showAnalysedLog() {
+  if (!analysedLog) {
+    analysedLog = [];
+    ui.log.replaceChildren();
+    replay.frames.forEach((frame, f) => {
+      const note = analysis.noteOf(frame.version);
+      let graded = false;
+      for (const entry of frame.log) {
+        const li = logItem(entry);
+        if (note && DECIDED.has(entry.kind) && !graded) {
+          graded = true;
+          if (note.grade) {
+            const badge = text("span", note.mark || "✓", `grade ${note.grade}`);
+            badge.title = note.decision;
+            li.append(badge, text("span", ` (${note.grade})`, "sr-only"));
+          }
+        }
+        if (note && entry.kind === "roll" && note.luck) {
+          const luck = text("span", note.luck.replace(/ (points|turns)$/, ""), "luck");
+          luck.title = `luck: ${note.roll}`;
+          li.append(luck, text("span", ` luck ${note.luck}`, "sr-only"));
+        }
+        const go = text("button", null, "log-jump");
+        go.type = "button";
+        go.append(...li.childNodes);
+        go.addEventListener("click", () => { replay.index = f; render(); });
+        li.replaceChildren(go);
+        li.dataset.frame = String(f);
+        ui.log.prepend(li);
+        analysedLog.push(li);
+      }
+    });
+  }
+  let shown = null;
+  for (const li of analysedLog) {
+    const current = Number(li.dataset.frame) === replay.index;
+    li.classList.toggle("current", current);
+    if (current && !shown) shown = li;
+  }
+  if (shown) { // the line of the position shown is in view in the log's own box
+    const below = shown.getBoundingClientRect().top - ui.log.getBoundingClientRect().top;
+    if (below < 0 || below > ui.log.clientHeight - shown.offsetHeight) ui.log.scrollTop += below - ui.log.clientHeight / 3;
+  }
 }
 
 // In a replay, how the dice made the choice played from this roll: on the roll's frame (the
@@ -646,10 +781,11 @@ function receive(message) {
     lastLogVersion = Math.max(-1, ...message.log.map((e) => e.version));
     oddsFor = -1;
     announce(socket, held);
-    // A link to a finished game's replay (from a profile or the game lists) opens it at once.
-    if (location.hash === "#replay" && game.status === "over" && !replay) {
+    // A link to a finished game's replay or analysis (from a profile, the game lists, practice) opens it at once.
+    if ((location.hash === "#replay" || location.hash === "#analysis") && game.status === "over" && !replay) {
+      const analyse = location.hash === "#analysis";
       history.replaceState(null, "", location.pathname); // once: a reconnect does not reopen it
-      startReplay();
+      (analyse ? startAnalysis : startReplay)();
     }
   } else if (message.type === "update") {
     const entries = message.log.filter((e) => e.version > lastLogVersion);
@@ -745,6 +881,8 @@ function forget(seat) {
 
 ui.odds.hidden = !showOdds;
 ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
+ui.rollmap.hidden = !showMap;
+ui.mapToggle.setAttribute("aria-pressed", String(showMap));
 api("/api/account").then((found) => { me = found.account; meKnown = true; render(); }).catch(() => {});
 takeSeatFromLink(gameId).then((said) => {
   if (said) ui.error.textContent = said;

@@ -92,6 +92,17 @@ async function show() {
     $("wins").textContent = `${r.wins} (${Math.round((100 * r.wins) / Math.max(1, r.games))}%)`;
     $("musigma").textContent = `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
   }
+  // Skill and luck apart: the averages over the analysed rated games.
+  const a = profile.analysis;
+  $("accuracy-item").hidden = $("luck-item").hidden = $("analysed").hidden = !a;
+  if (a) {
+    $("numbers").hidden = false;
+    $("accuracy").textContent = a.accuracy === null ? "—" : a.accuracy.toFixed(1);
+    $("luck").textContent = `${a.luck > 0 ? "+" : a.luck < 0 ? "−" : "±"}${Math.abs(a.luck).toFixed(1)}`;
+    $("analysed").textContent = `Accuracy and luck: averages over ${a.games} analysed rated game${a.games === 1 ? "" : "s"}. Accuracy is the share of`
+      + " what was at stake in each decision that was kept (100: every decision the best); luck, the points of chance to win that the"
+      + " player's own rolls brought beyond what rolling was expected to bring.";
+  }
   $("plot").replaceChildren(profile.history.length ? plot(profile.history, $("plot").clientWidth)
     : text("p", "No rated games yet: rated games are between signed-in players.", "meta"));
   $("plot-legend").hidden = !profile.history.length;
