@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import time
+from pathlib import Path
 
+import httpx
 import pytest
+from web_helpers import Server
 
 from cantstop.web.errors import NotOffered, Unavailable
 from cantstop.web.review import analysts
@@ -65,3 +69,41 @@ def test_no_processes_refuse_every_job_with_the_reason(monkeypatch: pytest.Monke
         "this server cannot analyse games: it lacks cantstop_no_such_module (install the fast extra: pip install 'cantstop[fast]')"
     )
     assert Analysts(2).off == analysts.fast_missing()
+
+
+def children(pid: int) -> set[int]:
+    """The processes `pid` started (Linux: its threads' children)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(child) for child in (task / "children").read_text().split()}
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_server_killed_outright_takes_its_analysis_processes_with_it(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'killed.sqlite3'}", env={"CANTSTOP_ANALYSIS_WARM": "1"}).start()
+    try:
+        assert server.process is not None
+        # A job that needs the analysis process: it answers once the process is up.
+        game_id = httpx.post(server.url + "/api/games", json={"seats": ["open", "open"]}).json()["id"]
+        for seat, name in enumerate(("Ann", "Bob")):
+            httpx.post(f"{server.url}/api/games/{game_id}/join", json={"seat": seat, "name": name})
+        assert httpx.get(f"{server.url}/api/games/{game_id}/rollmap", timeout=120).status_code == 200
+        started = children(server.process.pid)
+        assert started, "the analysis process (and multiprocessing's resource tracker) run beside the server"
+        os.kill(server.process.pid, signal.SIGKILL)  # no shutdown handler runs
+        server.process.wait()
+        for _ in range(500):
+            if not any(alive(pid) for pid in started):
+                break
+            time.sleep(0.02)
+        assert not any(alive(pid) for pid in started), "an analysis process outlived its server"
+    finally:
+        server.kill()

@@ -109,6 +109,8 @@ class Analysts:
             future: Future[R] = pool.submit(partial(job, *args))
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
+            if self._closed:  # stopped by `close`, not dead
+                raise stopping() from None
             self.failures += 1
             if self._pool is pool and not self._closed:  # the first to hear of it replaces the pool
                 pool.shutdown(wait=False, cancel_futures=True)

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
+import threading
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from typing import Any
 
 from cantstop.analysis import analyse, decision_options
@@ -111,10 +114,11 @@ def options_of(position: str) -> dict[str, Any]:
 
 
 def warm(niceness: int) -> None:
-    """Each analysis process's start: it yields the CPU to the game server (`niceness`), then
-    loads the classic value model and compiles (or loads from numba's cache) the kernels,
-    so that the first request does not wait for them. A failure here is only logged: the
-    first job that needs what failed says why."""
+    """Each analysis process's start: it ends with the server, yields the CPU to it
+    (`niceness`), then loads the classic value model and compiles (or loads from numba's
+    cache) the kernels, so that the first request does not wait for them. A failure here is
+    only logged: the first job that needs what failed says why."""
+    follow_parent()
     try:
         os.nice(niceness)
     except OSError as error:  # not allowed here: the processes run at the server's priority
@@ -127,3 +131,19 @@ def warm(niceness: int) -> None:
         decision_options(rolled.play(rolled.options[0]))
     except Exception as error:
         log.warning("analysis process: the warm-up failed (%s); the first analysis pays for it", error)
+
+
+def follow_parent() -> None:
+    """End this process as soon as the one that started it ends, however it ends: a server
+    killed outright (SIGKILL, the out-of-memory killer) never shuts its pool down, and its
+    analysis processes would otherwise wait for work forever (their queue's pipe stays
+    open, as each holds both of its ends)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="cantstop-parent", daemon=True).start()

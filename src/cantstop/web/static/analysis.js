@@ -5,6 +5,7 @@
 // this only draws what it is sent.
 import { api, text } from "./api.js";
 import { SEATS, markSvg } from "./board.js";
+import { bars, tableHead } from "./lists.js";
 import { loadRollMap, showRollMap, valueText } from "./rollmap.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -25,6 +26,20 @@ const signed = (x, digits) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x
 // A change as the analysis's units say it: "+3.2 points", "−0.15 turns".
 export function changeText(change, units) {
   return units === "turns" ? `${signed(change, 2)} turns` : `${signed(change, 1)} points`;
+}
+
+// A decision's options as bars, best first: a chance fills its bar; alone, the fewest turns
+// fill the best one's. `said(option)` adds words to an option's value; `marked` is the played one.
+export function optionBars(options, units, said, marked) {
+  const best = options[0].value;
+  const list = bars(options.map((o) => ({
+    label: o.action,
+    share: units === "turns" ? (100 * best) / Math.max(o.value, 1e-9) : o.value,
+    value: `${valueText(o.value, units)}${said(o) ? ` · ${said(o)}` : ""}`,
+    cls: o.action === marked ? "chosen" : "",
+  })));
+  list.classList.add("analysis-options");
+  return list;
 }
 
 const wait = (seconds) => new Promise((done) => setTimeout(done, seconds * 1000));
@@ -81,17 +96,13 @@ export function createAnalysis(gameId, { section, names, jump }) {
     const table = text("table", null, "analysis-summary");
     const caption = text("caption", null, "analysis-caption");
     caption.append(`Values: ${analysis.description}.`);
-    const head = text("tr");
     const turns = analysis.units === "turns";
-    const named = { "?!": "inaccuracies", "?": "mistakes", "??": "blunders" };
-    for (const h of ["Player", "Accuracy", "Decisions", turns ? "Turns lost" : "Points lost", "Luck", "?!", "?", "??"]) {
-      const th = text("th", named[h] ? null : h);
-      th.scope = "col";
-      if (named[h]) { const abbr = text("abbr", h); abbr.title = named[h]; th.append(abbr); }
-      head.append(th);
-    }
-    const thead = text("thead");
-    thead.append(head);
+    const named = Object.entries({ "?!": "inaccuracies", "?": "mistakes", "??": "blunders" }).map(([mark, said]) => {
+      const abbr = text("abbr", mark);
+      abbr.title = said;
+      return abbr;
+    });
+    const thead = tableHead(["Player", "Accuracy", "Decisions", turns ? "Turns lost" : "Points lost", "Luck", ...named]);
     const body = text("tbody");
     for (const r of analysis.reports) {
       const tr = text("tr");
@@ -242,14 +253,7 @@ export function createAnalysis(gameId, { section, names, jump }) {
     const turns = analysis.units === "turns";
     t.append(text("caption", turns ? "Each turn: what was played (?! inaccuracy, ? mistake, ?? blunder) and the expected turns once it was over"
       : "Each turn: what was played (?! inaccuracy, ? mistake, ?? blunder) and every player's chance to win once it was over", "sr-only"));
-    const head = text("tr");
-    for (const h of ["Turn", "Player", "Play", ...(turns ? ["Expected turns"] : analysis.reports.map((r) => names()[r.seat]))]) {
-      const th = text("th", h);
-      th.scope = "col";
-      head.append(th);
-    }
-    const thead = text("thead");
-    thead.append(head);
+    const thead = tableHead(["Turn", "Player", "Play", ...(turns ? ["Expected turns"] : analysis.reports.map((r) => names()[r.seat]))]);
     const body = text("tbody");
     for (const row of turnRows(analysis)) {
       const tr = text("tr");
@@ -276,22 +280,6 @@ export function createAnalysis(gameId, { section, names, jump }) {
   const here = text("div", null, "analysis-here");
   here.setAttribute("aria-live", "polite");
 
-  function optionList(decision, analysis) {
-    const list = text("ul", null, "bars analysis-options");
-    for (const o of decision.options) {
-      const li = text("li", null, o.action === decision.chosen ? "chosen" : "");
-      li.append(text("span", o.action, "bar-label"));
-      const bar = text("span", null, "bar");
-      const fill = text("span", null, "bar-fill");
-      const best = decision.options[0].value;
-      const share = analysis.units === "turns" ? (100 * best) / Math.max(o.value, 1e-9) : o.value;
-      fill.style.width = `${Math.max(0, Math.min(100, share))}%`;
-      bar.append(fill);
-      li.append(bar, text("span", `${valueText(o.value, analysis.units)}${o.action === decision.chosen ? " · played" : ""}`, "bar-value"));
-      list.append(li);
-    }
-    return list;
-  }
 
   // The point after event `ply`: every value there; the decision or the roll that led to it
   // (the decision's every option with its value, the one played marked); and, where a roll
@@ -309,7 +297,9 @@ export function createAnalysis(gameId, { section, names, jump }) {
     }
     const d = found.decision;
     if (d && d.options.length > 1) {
-      parts.push(text("p", `${names()[d.seat]} ${analysis.said.decisions[d.ply]}.`, `analysis-said ${d.grade}`), optionList(d, analysis));
+      const said = (o) => (o.action === d.chosen ? "played" : "");
+      parts.push(text("p", `${names()[d.seat]} ${analysis.said.decisions[d.ply]}.`, `analysis-said ${d.grade}`),
+        optionBars(d.options, analysis.units, said, d.chosen));
     } else if (d && d.chosen === "resign") {
       parts.push(text("p", `${names()[d.seat]} resigned: ${changeText(-d.loss, analysis.units)}.`, "analysis-said"));
     }

@@ -6,7 +6,7 @@ import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, runnerIcon, wayTex
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { createChat } from "./chat.js";
 import { announce, createClock, markPresence } from "./presence.js";
-import { link, profileUrl } from "./lists.js";
+import { bars, link, profileUrl } from "./lists.js";
 import { createResign } from "./resign.js";
 import { loadRollMap } from "./rollmap.js";
 import { showSummary } from "./summary.js";
@@ -29,10 +29,6 @@ let held = heldSeats(gameId); // seat → token of the people at this screen (se
 let preview = null; // the number of the choice being hovered or focused
 let rolledAt = -1e9; // when the latest roll arrived: its dice tumble briefly
 let played = null; // how the dice made the choice just played (shown while its player decides)
-let showOdds = localStorage.getItem("cantstop-odds") === "1";
-let oddsFor = -1;
-let showMap = localStorage.getItem("cantstop-rollmap") === "1";
-let mapFor = -1; // the version whose roll map is shown
 let busy = false;
 let joining = false; // a join of this page is on its way
 let replay = null; // { frames, index, analysis } while replaying (with the analysis beside it, `analysis`)
@@ -102,8 +98,8 @@ function render() {
   if (replay) return renderReplay();
   renderStatus(state);
   renderControls(state);
-  if (showOdds && !fairPlay()) loadOdds();
-  if (showMap && !fairPlay()) loadLiveMap();
+  if (odds.on && !fairPlay()) loadOdds();
+  if (rollMap.on && !fairPlay()) loadLiveMap();
   // The tutor's values of a decision of this screen are asked for as it comes, not as it is taken.
   if (tutorOffered() && online && holds(state.player) && (state.phase === "choose" || state.phase === "decide")) {
     tutor.prepare(game.version, seatHeaders(state.player));
@@ -473,8 +469,8 @@ document.addEventListener("keydown", (event) => {
     else if (event.key === "Escape") stopReplay();
     return;
   }
-  if (event.key === "o") return toggleOdds();
-  if (event.key === "m") return toggleMap();
+  if (event.key === "o") return odds.toggle();
+  if (event.key === "m") return rollMap.toggle();
   if (!online || !game || !game.state || game.status !== "playing" || !holds(game.state.player)) return;
   const state = game.state;
   if (event.key === "r" && state.phase !== "choose") act("roll");
@@ -485,68 +481,59 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// ------------------------------------------------------------------- odds
-function toggleOdds() {
-  if (fairPlay()) return;
-  showOdds = !showOdds;
-  localStorage.setItem("cantstop-odds", showOdds ? "1" : "0");
-  oddsFor = -1;
-  ui.odds.hidden = !showOdds;
-  ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
-  if (showOdds) loadOdds();
+// ------------------------------------------------------- odds, roll map
+// A panel shown on demand beside the game (the odds, the roll map), on or off as this browser
+// last left it; `shownFor` is the version it shows, so each position is asked for once.
+function panel(key, button, box, load) {
+  const shown = {
+    on: localStorage.getItem(key) === "1",
+    shownFor: -1,
+    toggle() {
+      if (fairPlay()) return;
+      shown.on = !shown.on;
+      localStorage.setItem(key, shown.on ? "1" : "0");
+      shown.shownFor = -1;
+      shown.sync();
+      if (shown.on) load();
+    },
+    sync() {
+      box.hidden = !shown.on;
+      button.setAttribute("aria-pressed", String(shown.on));
+    },
+  };
+  button.addEventListener("click", shown.toggle);
+  return shown;
 }
-ui.oddsToggle.addEventListener("click", toggleOdds);
+const odds = panel("cantstop-odds", ui.oddsToggle, ui.odds, () => loadOdds());
+const rollMap = panel("cantstop-rollmap", ui.mapToggle, ui.rollmap, () => loadLiveMap());
 
 async function loadOdds() {
-  ui.odds.hidden = !showOdds;
-  if (!game || !game.state || oddsFor === game.version) return;
+  odds.sync();
+  if (!game || !game.state || odds.shownFor === game.version) return;
   if (game.status !== "playing") { // the last position's odds would mislead once the game is over
-    oddsFor = game.version;
+    odds.shownFor = game.version;
     ui.odds.replaceChildren(text("p", "Odds are shown while a game is played.", "odds-head"));
     return;
   }
-  oddsFor = game.version;
+  odds.shownFor = game.version;
   const version = game.version;
-  let odds;
-  try { odds = await api(`/api/games/${gameId}/odds`); } catch { return; }
+  let found;
+  try { found = await api(`/api/games/${gameId}/odds`); } catch { return; }
   if (version !== game.version) return;
   ui.odds.replaceChildren();
-  if (odds.bust !== undefined) ui.odds.append(text("p", `Next roll busts: ${odds.bust.toFixed(1)}%`, "odds-bust"));
-  const rows = odds.choices
-    ? odds.choices.map((c) => [choiceLabel(c.choice), 100 - c.bust_after, `${(100 - c.bust_after).toFixed(0)}% safe`])
-    : Object.entries(odds.columns).map(([c, p]) => [c, p, `${p.toFixed(0)}%`]);
-  const list = text("ul", null, "bars");
-  for (const [label, p, title] of rows) {
-    const li = text("li");
-    li.append(text("span", label, "bar-label"));
-    const bar = text("span", null, "bar");
-    const fill = text("span", null, "bar-fill");
-    fill.style.width = `${p}%`;
-    bar.append(fill);
-    li.append(bar, text("span", title, "bar-value"));
-    list.append(li);
-  }
-  ui.odds.append(text("p", odds.choices ? "Each choice: chance the next roll still fits" : "Chance the next roll can move each column", "odds-head"), list);
-  if (odds.advice) ui.odds.append(text("p", `${odds.advice.bot} would ${odds.advice.reason}`, "advice"));
+  if (found.bust !== undefined) ui.odds.append(text("p", `Next roll busts: ${found.bust.toFixed(1)}%`, "odds-bust"));
+  const rows = found.choices
+    ? found.choices.map((c) => ({ label: choiceLabel(c.choice), share: 100 - c.bust_after, value: `${(100 - c.bust_after).toFixed(0)}% safe` }))
+    : Object.entries(found.columns).map(([c, p]) => ({ label: c, share: p, value: `${p.toFixed(0)}%` }));
+  ui.odds.append(text("p", found.choices ? "Each choice: chance the next roll still fits" : "Chance the next roll can move each column", "odds-head"), bars(rows));
+  if (found.advice) ui.odds.append(text("p", `${found.advice.bot} would ${found.advice.reason}`, "advice"));
 }
-
-// -------------------------------------------------------------- roll map
-function toggleMap() {
-  if (fairPlay()) return;
-  showMap = !showMap;
-  localStorage.setItem("cantstop-rollmap", showMap ? "1" : "0");
-  mapFor = -1;
-  ui.rollmap.hidden = !showMap;
-  ui.mapToggle.setAttribute("aria-pressed", String(showMap));
-  if (showMap) loadLiveMap();
-}
-ui.mapToggle.addEventListener("click", toggleMap);
 
 // What the next roll can bring in the position on the table (the server's roll map).
 async function loadLiveMap() {
-  ui.rollmap.hidden = !showMap;
-  if (!game || !game.state || mapFor === game.version) return;
-  mapFor = game.version;
+  rollMap.sync();
+  if (!game || !game.state || rollMap.shownFor === game.version) return;
+  rollMap.shownFor = game.version;
   const says = (words) => ui.rollmap.replaceChildren(text("p", words, "meta"));
   if (game.status !== "playing") return says("The roll map is for a game under way: a finished game's analysis has one at every point.");
   if (game.state.phase === "choose") return says("The roll map shows what the next roll can bring: it is drawn before each roll.");
@@ -779,7 +766,7 @@ function receive(message) {
     ui.log.replaceChildren();
     addLog(message.log, false);
     lastLogVersion = Math.max(-1, ...message.log.map((e) => e.version));
-    oddsFor = -1;
+    odds.shownFor = rollMap.shownFor = -1;
     announce(socket, held);
     // A link to a finished game's replay or analysis (from a profile, the game lists, practice) opens it at once.
     if ((location.hash === "#replay" || location.hash === "#analysis") && game.status === "over" && !replay) {
@@ -879,10 +866,8 @@ function forget(seat) {
   held = heldSeats(gameId);
 }
 
-ui.odds.hidden = !showOdds;
-ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
-ui.rollmap.hidden = !showMap;
-ui.mapToggle.setAttribute("aria-pressed", String(showMap));
+odds.sync();
+rollMap.sync();
 api("/api/account").then((found) => { me = found.account; meKnown = true; render(); }).catch(() => {});
 takeSeatFromLink(gameId).then((said) => {
   if (said) ui.error.textContent = said;

@@ -4,6 +4,7 @@
 import { api, nameChoice, text } from "./api.js";
 import { SEATS, drawBoard, drawDice, markSvg } from "./board.js";
 import { link } from "./lists.js";
+import { optionBars } from "./analysis.js";
 import { valueText } from "./rollmap.js";
 
 const $ = (id) => document.getElementById(id);
@@ -55,18 +56,8 @@ async function answer(action) {
   const verdict = judged.right
     ? text("p", `Right: ${action} ${judged.loss > 0 ? `is as good as the best, ${best.action}` : "is the best"} (${valueText(best.value, units)}).`, "practice-verdict right")
     : text("p", `Not the best: ${action} gives up ${units === "turns" ? `${judged.loss.toFixed(2)} turns` : `${judged.loss.toFixed(1)} points`} against ${best.action} (${valueText(best.value, units)}).`, "practice-verdict wrong");
-  const list = text("ul", null, "bars analysis-options");
-  for (const o of judged.options) {
-    const li = text("li");
-    li.append(text("span", o.action, "bar-label"));
-    const bar = text("span", null, "bar");
-    const fill = text("span", null, "bar-fill");
-    fill.style.width = `${Math.max(0, Math.min(100, units === "turns" ? (100 * best.value) / o.value : o.value))}%`;
-    bar.append(fill);
-    const said = [o.action === action ? "your answer" : "", o.action === judged.played ? "played in the game" : ""].filter(Boolean).join(", ");
-    li.append(bar, text("span", `${valueText(o.value, units)}${said ? ` · ${said}` : ""}`, "bar-value"));
-    list.append(li);
-  }
+  const said = (o) => [o.action === action ? "your answer" : "", o.action === judged.played ? "played in the game" : ""].filter(Boolean).join(", ");
+  const list = optionBars(judged.options, units, said, action);
   const game = text("p", null, "meta");
   game.append("In the game you played ", text("strong", judged.played), ". ", link("See it in the game's analysis", null, `/game/${judged.game}#analysis`), ".");
   $("reveal").replaceChildren(verdict, list, game);

@@ -2,6 +2,7 @@
 // whether to. The server groups the rolls by the choices they offer (GET .../rollmap); this
 // draws them: the bust's chance, rolling against stopping, and the likeliest groups.
 import { api, text } from "./api.js";
+import { tableHead } from "./lists.js";
 
 const SHOWN = 10; // groups listed before "all of them"
 
@@ -34,14 +35,7 @@ export function showRollMap(box, found) {
   const caption = text("caption", units === "turns"
     ? "Each kind of roll: its chance, the best way to play it, and the expected turns after it"
     : "Each kind of roll: its chance, the best way to play it, and the chance to win after it", "sr-only");
-  const headings = text("tr");
-  for (const h of ["Chance", "E.g.", "Offers", "Best", "Then"]) {
-    const th = text("th", h);
-    th.scope = "col";
-    headings.append(th);
-  }
-  const thead = text("thead");
-  thead.append(headings);
+  const thead = tableHead(["Chance", "E.g.", "Offers", "Best", "Then"]);
   const body = text("tbody");
   const rows = found.groups.map((g) => {
     const tr = text("tr", null, g.choices.length ? "" : "rollmap-bust");
