@@ -164,6 +164,7 @@ class Reviews:
         versions = event_versions(game.table.moves)
         stored = await self.games.recorder.db(self.analyses.stored, game_id)
         if stored is not None:
+            self.games.forget_if_idle(game)  # a finished game nobody watches needs no memory: it is read again if asked
             return Served(stored, versions)
         if self.analysts.off is not None:
             raise NotOffered("analysis_off", self.analysts.off)

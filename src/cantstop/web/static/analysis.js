@@ -224,7 +224,7 @@ export function createAnalysis(gameId, { section, names, jump }) {
   function moveCursor(ply) {
     if (!cursor) return;
     const { L, R, W, last } = JSON.parse(cursor.dataset.scale);
-    const at = L + (ply * (W - L - R)) / last;
+    const at = L + (Math.min(ply, last) * (W - L - R)) / last; // past an analysis that stopped early: at its end
     cursor.setAttribute("x1", at);
     cursor.setAttribute("x2", at);
   }
