@@ -175,3 +175,15 @@ def test_the_roll_map_of_a_finished_game_at_a_point_and_its_refusals(client: Tes
     assert now.status_code == 409 and now.json()["error"] == "game_over"
     bad = client.get(f"/api/games/{game_id}/rollmap", params={"ply": -1})
     assert bad.status_code == 422 and bad.json()["error"] == "bad_request"
+
+
+def test_two_server_processes_asked_at_once_analyse_a_game_once_and_both_serve_it(any_storage: Storage) -> None:
+    with TestClient(create_app(any_storage, bot_delay=0, analysis_wait=0.0, **NO_LIMITS)) as one, \
+            TestClient(create_app(any_storage, bot_delay=0, analysis_wait=0.0, **NO_LIMITS)) as other:
+        game_id = bot_game(one)
+        first = [client.get(f"/api/games/{game_id}/analysis").status_code for client in (one, other)]
+        assert first == [202, 202]  # neither waits: one computes, the other finds its claim
+        found = [analysed(client, game_id) for client in (one, other)]
+        assert found[0] == found[1]
+        assert service(one).reviews.analysed + service(other).reviews.analysed == 1
+        assert rows(any_storage, AnalysisRow) == 1

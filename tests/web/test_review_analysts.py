@@ -91,6 +91,11 @@ def test_a_server_killed_outright_takes_its_analysis_processes_with_it(tmp_path:
     server = Server(f"sqlite:///{tmp_path / 'killed.sqlite3'}", env={"CANTSTOP_ANALYSIS_WARM": "1"}).start()
     try:
         assert server.process is not None
+        for _ in range(500):  # warmed with the server (CANTSTOP_ANALYSIS_WARM=1): up before any request
+            if children(server.process.pid):
+                break
+            time.sleep(0.02)
+        assert children(server.process.pid), "the analysis process starts with the server"
         # A job that needs the analysis process: it answers once the process is up.
         game_id = httpx.post(server.url + "/api/games", json={"seats": ["open", "open"]}).json()["id"]
         for seat, name in enumerate(("Ann", "Bob")):

@@ -13,10 +13,10 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from cantstop.analysis import AnalysisError
 from cantstop.core.choices import format_choice
@@ -34,6 +34,7 @@ from cantstop.web.review.practice import RIGHT, Position, Practice
 from cantstop.web.settings import AnalyseAfter
 
 log = logging.getLogger("cantstop.web")
+R = TypeVar("R")
 FAIR_PLAY = ("this game is rated: its analysis, roll maps and the tutor are off for everyone, players and spectators,"
              " until it ends (friendly games have them)")
 BACKLOG = 20  # whole analyses waiting in this process at most: past it a request is refused, a game's end passes
@@ -134,15 +135,16 @@ class Reviews:
         if why is not None:
             raise Invalid("no_model", why)
 
-    async def _valued(self, game: LiveGame, job: Any, position: str) -> dict[str, Any]:
-        """A value job's answer; a refusal of its value model is remembered for the kind of game."""
+    async def _valued(self, game: LiveGame, job: Callable[..., R], *args: object, whole: bool = False) -> R:
+        """A job's answer from the analysis processes (`whole`: a game's analysis, which waits
+        its turn); a refusal of the value model is remembered for the kind of game (Invalid
+        `no_model`, then and ever after)."""
         self._model_refused(game)
         try:
-            found: dict[str, Any] = await self.analysts.run(job, position)
+            return await self.analysts.run(job, *args, whole=whole)
         except AnalysisError as error:
             self._refused[(game.meta.variant, len(game.meta.seats))] = str(error)
             raise Invalid("no_model", str(error)) from None
-        return found
 
     # ------------------------------------------------------------ analysis
     async def analysis(self, game_id: str) -> Served:
@@ -210,11 +212,7 @@ class Reviews:
         try:
             # Seats by letter: a stored analysis names nobody (an account deleted later is not named in it).
             record = replace(game.table.record, players=[seat_letter(s) for s in range(len(game.meta.seats))])
-            try:
-                computed = await self.analysts.run(work.analysed, write_record(record), whole=True)
-            except AnalysisError as error:
-                self._refused[(game.meta.variant, len(game.meta.seats))] = str(error)
-                raise Invalid("no_model", str(error)) from None
+            computed = await self._valued(game, work.analysed, write_record(record), whole=True)
             saved = await db(self.analyses.save, game_id, computed)
             if saved:
                 self.analysed += 1
