@@ -141,3 +141,23 @@ def test_the_start_is_the_first_mover_s_exact_turn() -> None:
     judge = judge_for(preset("classic"), 2)
     start = new_game("classic", 2, record.first)
     assert analysis.reports[record.first].start == pytest.approx(100 * judge.rivals.start_chance(start))  # type: ignore[attr-defined]
+
+
+def test_every_decision_lists_its_options_best_first_and_grades_its_loss() -> None:
+    for record in games("classic", ("random", "expert"), 2, seed=21):
+        analysis = analyse(record)
+        for d in analysis.decisions:
+            values = [o.value for o in d.options]
+            assert values == sorted(values, reverse=True)
+            chosen = next(o.value for o in d.options if o.action == d.chosen)
+            assert d.loss == pytest.approx(values[0] - chosen, abs=1e-12) and d.loss >= 0.0
+            assert d.stakes == pytest.approx(values[0] - values[-1], abs=1e-12)
+            assert d.grade is (Grade.FORCED if len(d.options) == 1 else grade(d.loss, Units.CHANCE))
+
+
+def test_without_the_fast_extra_the_analysis_names_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cantstop.solve.kernels", None)  # as if numba were missing
+    with pytest.raises(AnalysisError, match=r"the analysis needs the .fast. extra .*pip install -e"):
+        judge_for(preset("classic"), 2)

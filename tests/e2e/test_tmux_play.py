@@ -124,3 +124,34 @@ def test_the_game_leaves_when_its_terminal_closes(tmux: Tmux, tmp_path: Path) ->
     if alive:
         subprocess.run(["kill", "-9", str(pid)], check=False)
     assert not alive, "the game kept running after its terminal closed"
+
+
+def test_a_game_played_to_its_end_is_analysed_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
+    """A short game (a small board the rivals bot learned with two players) played by keys
+    to its end; the analyse key shows the report, then a decision with its roll map."""
+    command = [
+        "env", "TERM=xterm-256color", "COLORTERM=truecolor",
+        sys.executable, "-c", "from cantstop.cli import main; main()",
+        "play", "--players", "Ann,bot:rivals", "--variant", "classic+heights=1.1.1.2.2.2.2.2.1.1.1",
+        "--seed", "5", "--first", "A", "--records", str(tmp_path / "records"), "--delay", "0.05",
+    ]
+    tmux.start(command)
+    tmux.wait_for("Ann (A) to roll")
+    # Each round: choose the first choice, stop, roll. A key that means nothing in the phase
+    # (or on the bot's turn) only shows a hint; a bust's message takes any key.
+    deadline = time.monotonic() + 300  # the rivals bot compiles its kernels on its first move
+    while "a: analyse the game" not in (screen := tmux.screen()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the game did not end; the screen:\n{screen}")
+        tmux.keys("1", "s", "r")
+        time.sleep(0.5)
+    tmux.keys("a")
+    tmux.wait_for("accuracy", within=300)  # the first analysis loads the value model
+    for shown in ("decisions", "A Ann", "B Rivals bot", " won after ", "chance to win (%), move by move"):
+        tmux.wait_for(shown)
+    tmux.keys("Right")  # each part is waited for: a capture can catch the screen half redrawn
+    tmux.wait_for("decision 1 of")
+    tmux.wait_for("vs best")
+    assert "bust: " in tmux.wait_for("Roll map", within=120)
+    tmux.keys("q")
+    assert "EXIT=0" in tmux.wait_for("EXIT=")

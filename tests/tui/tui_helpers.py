@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from cantstop.core.dice import Dice, SeededDice
 from cantstop.core.state import Phase
@@ -123,3 +127,22 @@ async def until(pilot: Pilot[str], done: Callable[[], bool], seconds: float = 20
             return
         await pilot.pause(0.05)
     raise AssertionError("the app did not get there")
+
+
+async def worked_out(pilot: Pilot[str], group: str) -> None:
+    """Wait for the app's workers of `group` (an analysis, a roll map) to finish, then redraw."""
+    await pilot.app.workers.wait_for_complete([w for w in pilot.app.workers if w.group == group])
+    await pilot.pause()
+
+
+def notices(app: App[object]) -> list[str]:
+    """The notifications the app has up (Textual keeps them in a private list; no public view)."""
+    return [n.message for n in app._notifications]
+
+
+def shown(widget: Static, width: int = 200) -> str:
+    """What a Static shows (text, a table, a group of them) as plain text, `width` wide."""
+    console = Console(width=width, file=io.StringIO(), color_system=None)
+    with console.capture() as capture:
+        console.print(widget.content)
+    return capture.get()

@@ -290,6 +290,8 @@ def test_two_people_at_one_screen_play_each_other(browser: Any, server: Server, 
         route.continue_()
 
     page.route("**/actions", first_elsewhere)
+    # The page takes keys once it is connected (offline, a move could not be sent): wait for that.
+    page.wait_for_selector("#controls .roll:enabled")
     page.keyboard.press("r")
     page.wait_for_selector("#error:not(:empty)")
     assert page.text_content("#error") == "The game had moved on before your move arrived, so it was not played. Here is the game as it stands."

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from cantstop.core.errors import CantStopError
 from cantstop.core.state import State
 from cantstop.core.variant import Variant
+from cantstop.extras import missing_extra
 
 if TYPE_CHECKING:
     from cantstop.bots.rival_turns import Rivals
@@ -186,11 +187,12 @@ def judge_for(variant: Variant, players: int) -> Judge:
     """
     try:
         import cantstop.solve.kernels  # noqa: F401
-        from cantstop.solve.duo import board_for
-        from cantstop.solve.errors import SolveError
-        from cantstop.solve.value_file import default_path
-    except ImportError as error:  # numpy or numba missing: the message names the extra
-        raise AnalysisError(f"the analysis needs the fast extra: {error}") from None
+    except ImportError as error:  # numpy or numba missing
+        raise AnalysisError(str(missing_extra("fast", "the analysis", error))) from None
+    from cantstop.solve.duo import board_for
+    from cantstop.solve.errors import SolveError
+    from cantstop.solve.value_file import default_path
+
     if players <= 2:
         try:
             path = default_path(board_for(variant, players))

@@ -46,16 +46,27 @@ class RollMap:
         return data
 
 
+def not_rolling(state: State) -> str | None:
+    """Why `state` has no roll map (its dice are rolled, or the game is over); None when it has one.
+
+    A cheap check on the position alone: a caller can ask it before the value model is loaded.
+    """
+    if state.phase is Phase.CHOOSE:
+        return "the dice are already rolled: a roll map is for a position about to roll or deciding to"
+    if state.phase is Phase.OVER:
+        return "the game is over: there is no next roll"
+    return None
+
+
 def roll_map(state: State, judge: Judge | None = None) -> RollMap:
     """The roll map of a position about to roll (ROLL) or deciding whether to (DECIDE).
 
     Raises `AnalysisError` for a position whose dice are already rolled or whose game is
     over, and where no value model fits the game (see `judge_for`).
     """
-    if state.phase is Phase.CHOOSE:
-        raise AnalysisError("the dice are already rolled: a roll map is for a position about to roll or deciding to")
-    if state.phase is Phase.OVER:
-        raise AnalysisError("the game is over: there is no next roll")
+    why = not_rolling(state)
+    if why is not None:
+        raise AnalysisError(why)
     judge = judge or judge_for(state.variant, state.num_players)
     view = judge.turn(state)
     rolls = Rolls(state, view)

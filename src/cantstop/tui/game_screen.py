@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
+from cantstop.analysis.rollmap import not_rolling
 from cantstop.board import seat_style
 from cantstop.bots.advice import advise
 from cantstop.core.choices import format_choice
@@ -36,8 +37,11 @@ from cantstop.table import (
 )
 from cantstop.table.move import ROLL_MOVE, STOP_MOVE
 from cantstop.table.wording import explain_bust, roll_off_line, say, turns_text, verb
+from cantstop.tui.analysed import Analysed
+from cantstop.tui.analysis_screen import AnalysisScreen
 from cantstop.tui.messages import NewGame
 from cantstop.tui.modals import GameOver, HelpScreen, Notice
+from cantstop.tui.roll_map import RollMapScreen
 from cantstop.tui.seats import resolve_bot
 from cantstop.tui.session import Session, columns_text
 from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
@@ -69,6 +73,8 @@ class GameScreen(SizedScreen):
         Binding("r", "roll", "Roll"),
         Binding("s", "stop", "Stop"),
         Binding("a", "advice", "Advice"),
+        Binding("a", "analyse", "Analyse"),  # once the game is over: `check_action` picks
+        Binding("m", "roll_map", "Roll map"),
         Binding("u", "undo", "Undo"),
         Binding("f", "fast", "Fast-forward"),
         Binding("space", "step", "Bot step", show=False),
@@ -89,6 +95,8 @@ class GameScreen(SizedScreen):
         self.waiting = False  # a modal is up: bots wait too
         self.footer_over = False  # whether the footer shows the keys of a finished game
         self.fast = False  # fast-forwarding: bots move without a pause until a person is to move
+        self.analysed: Analysed | None = None  # the finished game's analysis, once asked for
+        self.no_roll_map: str | None = None  # why this game has no roll map, once a try said so
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -225,9 +233,11 @@ class GameScreen(SizedScreen):
     def advice_text(self) -> Text:
         s = self.session
         state = s.state
+        if state.is_over:
+            return Text("a: analyse the game")
         if not self.advice_on:
-            return Text("a: advice" if s.seat.is_person and not state.is_over else "")
-        if not s.seat.is_person or state.is_over:
+            return Text("a: advice" if s.seat.is_person else "")
+        if not s.seat.is_person:
             return Text("(advice shows on a person's turn)")
         text = Text("Advice\n", style="bold")
         if state.phase in (Phase.ROLL, Phase.DECIDE):
@@ -371,6 +381,8 @@ class GameScreen(SizedScreen):
         self.waiting = False
         if answer == "again":
             self.action_again()
+        elif answer == "analyse":
+            self.action_analyse()
         elif answer == "quit":
             self.app.exit(str(self.session.path))
 
@@ -384,6 +396,10 @@ class GameScreen(SizedScreen):
             return s.practice and not s.state.is_over
         if action in ("fast", "step"):
             return any(not seat.is_person for seat in s.seats) and not s.state.is_over
+        if action in ("advice", "roll_map"):
+            return not s.state.is_over
+        if action == "analyse":
+            return s.state.is_over
         return True
 
     def person_to_move(self) -> bool:
@@ -485,6 +501,31 @@ class GameScreen(SizedScreen):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_analyse(self) -> None:
+        """The finished game's analysis (worked out once, in a thread, the first time it is asked for)."""
+        s = self.session
+        if not s.state.is_over:
+            self.hint("A game can be analysed once it is over.")
+            return
+        if self.analysed is None:
+            self.analysed = Analysed(s.table.record)
+        self.app.push_screen(AnalysisScreen(self.analysed))
+
+    def action_roll_map(self) -> None:
+        """What the next roll can bring, for the player about to roll or deciding whether to."""
+        state = self.session.state
+        why = self.no_roll_map or not_rolling(state)
+        if why is not None:
+            self.hint(f"No roll map: {why}.")
+            return
+        title = f"Roll map · turn {state.turn + 1} · {self.seat_name()} ({seat_letter(state.seat)}) {PHASE_WORDS[state.phase]}"
+        self.app.push_screen(RollMapScreen(state, title), self.roll_map_closed)
+
+    def roll_map_closed(self, refusal: str | None) -> None:
+        if refusal is not None:  # the game's value model refused: it will refuse every position
+            self.no_roll_map = refusal
+            self.hint(f"No roll map: {refusal}.")
 
     def hint(self, text: str) -> None:
         self.notify(text, timeout=3)

@@ -21,7 +21,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s", "stop: your runners become your pieces"),
     ("1-9", "play that choice"),
     ("↑ ↓  Enter", "highlight a choice (previewed on the board as ◇), play it"),
-    ("a", "advice on/off: bust chance, chance of each choice, what a strong bot would do"),
+    ("a", "advice on/off: bust chance, chance of each choice, what a strong bot would do; "
+          "once the game is over: analyse it"),
+    ("m", "roll map: what the next roll can bring; roll on or stop?"),
     ("u", "undo your last choice (practice games: you alone against bots)"),
     ("space", "bots: play their next step now"),
     ("f", "bots: fast-forward to the next person's turn"),
@@ -50,6 +52,7 @@ class Dialog(ModalScreen[T]):
 
 
 class HelpScreen(Dialog[None]):
+    DEFAULT_CSS = "HelpScreen > Vertical { max-height: 100%; }"  # every key, even at 24 lines
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "dismiss", "Close")]
 
     def __init__(self, keys: tuple[tuple[str, str], ...] = KEYS) -> None:
@@ -112,9 +115,10 @@ class Notice(Dialog[None]):
 
 
 class GameOver(Dialog[str]):
-    """The result; answers 'again', 'quit' or 'board' (close to look at the board)."""
+    """The result; answers 'again', 'analyse', 'quit' or 'board' (close to look at the board)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,enter", "answer('again')", "Play again"),
+        Binding("a", "answer('analyse')", "Analyse"),
         Binding("q", "answer('quit')", "Quit"),
         Binding("escape", "answer('board')", "Look at the board"),
     ]
@@ -127,8 +131,8 @@ class GameOver(Dialog[str]):
         with Vertical():
             yield Static(self.summary)
             yield Static(
-                Text("n or Enter: play again with the same seats   q: quit   Esc: see the board",
-                     style="bold cyan")
+                Text("n or Enter: play again with the same seats   a: analyse the game\n"
+                     "q: quit   Esc: see the board", style="bold cyan")
             )
 
     def action_answer(self, answer: str) -> None:

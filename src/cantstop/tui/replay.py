@@ -12,20 +12,33 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from cantstop.analysis import Grade
+from cantstop.analysis.wording import decision_text, roll_text, values_text
 from cantstop.board import seat_style
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record, Roll
 from cantstop.core.state import Phase, turn_ended
 from cantstop.table.happenings import Busted, Claimed, Stopped, Won, told
 from cantstop.table.wording import choices_text, explain_bust, say
+from cantstop.tui.analysed import Analysed
+from cantstop.tui.analysis_screen import AnalysisScreen, event_notes
 from cantstop.tui.modals import HelpScreen
 from cantstop.tui.terminal import leave_with_the_terminal
-from cantstop.tui.widgets import BoardView, SizedScreen, TooSmall, dice_text, players_text
+from cantstop.tui.widgets import (
+    STEP_KEYS,
+    BoardView,
+    SizedScreen,
+    TooSmall,
+    dice_text,
+    players_text,
+)
 
 REPLAY_KEYS = (
     ("→ ←", "next / previous event"),
     ("↓ ↑  PgDn PgUp", "next / previous turn"),
     ("Home End", "start / end of the game"),
+    ("a", "the analysis on/off: each player's accuracy and luck, every decision's options and "
+          "roll map; once it is worked out, each event shows its grade and luck here"),
     ("q", "quit"),
 )
 
@@ -56,12 +69,12 @@ class ReplayScreen(SizedScreen):
     #events { height: 1fr; border: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,h", "step(-1)", "Back"),
-        Binding("down,pagedown,j", "turn(1)", "Next turn"),
-        Binding("up,pageup,k", "turn(-1)", "Prev turn"),
+        *STEP_KEYS,
+        Binding("pagedown", "turn(1)", "Next turn", show=False),
+        Binding("pageup", "turn(-1)", "Prev turn", show=False),
         Binding("home", "go(0)", "Start"),
         Binding("end", "go(-1)", "End"),
+        Binding("a", "analysis", "Analysis"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
@@ -70,8 +83,10 @@ class ReplayScreen(SizedScreen):
         super().__init__()
         self.record = record
         self.title_text = title
-        self.states = list(record.states())
+        self.analysed = Analysed(record)
+        self.states = self.analysed.states
         self.lines = event_lines(record)
+        self.annotated = False  # whether the events carry their grades and luck yet
         self.index = 0  # a replay starts where the game did; End jumps to the end
 
     def compose(self) -> ComposeResult:
@@ -92,6 +107,7 @@ class ReplayScreen(SizedScreen):
         self.show()
 
     def show(self) -> None:
+        self.annotate()
         i = self.index
         state = self.states[i]
         event = self.record.events[i - 1] if i else None
@@ -110,7 +126,7 @@ class ReplayScreen(SizedScreen):
         )
         detail = Text()
         if event is None:
-            detail.append("The start of the game. → steps forward, End jumps to the end.")
+            detail.append("The start of the game. → steps forward, End jumps to the end, a analyses the game.")
         else:
             detail.append_text(self.lines[i - 1])
             if isinstance(event, Roll):
@@ -120,6 +136,7 @@ class ReplayScreen(SizedScreen):
                     detail.append("\n" + explain_bust(before, tuple(event)), style="red")
                 else:
                     detail.append("\nChoices: " + choices_text(state.options))
+        detail.append_text(self.judged(i))
         self.query_one("#detail", Static).update(detail)
         events = self.query_one("#events", OptionList)
         events.highlighted = i - 1 if i else None
@@ -147,10 +164,48 @@ class ReplayScreen(SizedScreen):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(REPLAY_KEYS))
 
+    def action_analysis(self) -> None:
+        """The analysis view, at the first decision from the event on show; back at the one left on."""
+        screen = AnalysisScreen(self.analysed, self.index or None)
+        self.app.push_screen(screen, lambda _: self.analysis_closed(screen.ply))
+
+    def analysis_closed(self, ply: int | None) -> None:
+        if ply is not None:
+            self.index = ply
+        self.show()
+
+    def annotate(self) -> None:
+        """Once the analysis is there, each event's line gets its grade mark and luck."""
+        analysis = self.analysed.analysis
+        if analysis is None or self.annotated:
+            return
+        self.annotated = True
+        notes = event_notes(analysis)
+        for ply, note in notes.items():
+            self.lines[ply - 1] = self.lines[ply - 1] + note
+        events = self.query_one("#events", OptionList)
+        events.clear_options()
+        events.add_options([Option(line) for line in self.lines])
+
+    def judged(self, ply: int) -> Text:
+        """What the analysis says of event `ply`: its decisions and roll, and the chances after it."""
+        analysis = self.analysed.analysis
+        if analysis is None or ply == 0:
+            return Text()
+        units = analysis.units
+        said = [decision_text(d, units) for d in analysis.decisions if d.ply == ply and d.grade is not Grade.FORCED]
+        said += [roll_text(r, units) for r in analysis.rolls if r.ply == ply]
+        text = Text("".join(f"\nAnalysis: {line}" for line in said), style="cyan")
+        point = next((p for p in analysis.points if p.ply == ply), None)
+        if point is not None:
+            text.append(f"\nAfter it: {values_text(point, units)}", style="grey70")
+        return text
+
 
 class ReplayApp(App[None]):
     TITLE = "Can't Stop replay"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", "Quit")]  # the analysis view's too
 
     def __init__(self, record: Record, path: Path) -> None:
         super().__init__()

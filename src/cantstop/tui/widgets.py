@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.app import RenderResult
+from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Size
 from textual.screen import Screen
@@ -19,6 +20,14 @@ from cantstop.table.wording import die_labels
 from cantstop.tui.session import columns_text
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+# Stepping through a game, the same keys in the replay and the analysis: an event (or a
+# decision) at a time, and a turn at a time.
+STEP_KEYS = (
+    Binding("right,l", "step(1)", "Next"),
+    Binding("left,h", "step(-1)", "Back"),
+    Binding("down,j", "turn(1)", "Next turn"),
+    Binding("up,k", "turn(-1)", "Prev turn"),
+)
 NAME_WIDTH = 17  # "Rule-of-28 bot B" whole; with four two-digit claims the line fits the side panel
 SPARE_LINES = 8  # kept for the log under the board before the board spreads out
 
