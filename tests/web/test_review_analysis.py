@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from account_helpers import people, play_between, rated_game
+from account_helpers import Browser, people, play_between, post, rated_game
 from fastapi.testclient import TestClient
 from review_helpers import UNKNOWN, analysed, asked, bot_game
 from sqlalchemy import func, select
@@ -117,6 +117,37 @@ def test_a_rated_game_is_analysed_for_nobody_until_it_ends_then_as_it_ends(stora
         bot = ann.get("/api/players/bot:rule28").json()
         assert bot["analysis"]["games"] == 1
         assert cy.get("/api/players/Cy").json()["analysis"] is None  # no analysed rated game
+
+
+def test_a_hostile_client_gets_nothing_of_a_rated_game_on(any_storage: Storage) -> None:
+    """Whoever asks, however (no session, another account, its own player with a forged seat
+    token, any point of its record, past it), a rated game under way gives away no value:
+    every answer is the same refusal, and no analysis process is asked for anything."""
+    with people(any_storage, "Ann", "Mal") as (ann, mal):
+        game_id = rated_game(ann, [], bots=("rule28",))
+        game = ann.get(f"/api/games/{game_id}").json()
+        moved = post(ann, f"/api/games/{game_id}/actions", {"version": game["version"], "action": "roll"})
+        assert moved.status_code == 200, moved.text  # a roll on the record: a point to ask about
+        nobody = Browser(ann.client)  # no session, no seat
+        forged = {"Authorization": "Bearer " + "A" * 43}
+        asks = [
+            ("analysis", {}, {}), ("analysis", {"ply": 1}, {}),
+            ("rollmap", {}, {}), ("rollmap", {"ply": 0}, {}), ("rollmap", {"ply": 1}, {}), ("rollmap", {"ply": 99_999}, {}),
+            ("tutor", {}, {}), ("tutor", {}, forged),
+        ]
+        for who in (nobody, mal, ann):
+            for path, params, headers in asks:
+                refused = who.get(f"/api/games/{game_id}/{path}", params=params, headers=headers)
+                assert refused.status_code == 403, (path, params, refused.text)
+                assert refused.json()["error"] == "fair_play" and "rated" in refused.json()["message"]
+        for who in (mal, ann):  # practice holds nothing of it either
+            assert who.get("/api/practice").json()["position"] is None
+            answer = post(who, "/api/practice/answer", {"game": game_id, "ply": 1, "action": "stop"})
+            assert answer.status_code == 404, answer.text
+        reviews = service(ann.client).reviews
+        assert reviews.under_way == 0 and reviews.analysed == 0
+        assert not reviews._maps and not reviews._advice  # nothing valued, so nothing kept
+        assert rows(any_storage, AnalysisRow) == 0 and rows(any_storage, AnalysisSeatRow) == 0
 
 
 def test_friendly_games_are_analysed_when_asked_unless_the_settings_say_all(storage: Storage) -> None:
