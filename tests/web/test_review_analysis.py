@@ -53,6 +53,9 @@ def test_a_finished_game_is_analysed_once_and_then_served_from_storage(any_clien
     assert set(said["decisions"]) == {str(d["ply"]) for d in analysis["decisions"]}
     assert set(said["rolls"]) == {str(r["ply"]) for r in analysis["rolls"]}
     assert all(text.startswith("rolled ") for text in said["rolls"].values())
+    turns = said["turns"]  # the table's rows, turn by turn, as the command line's
+    assert [t["turn"] for t in turns] == sorted({d["turn"] for d in analysis["decisions"]} | {r["turn"] for r in analysis["rolls"]})
+    assert turns[-1]["last"] == len(record.events) and all(t["words"] for t in turns)
     again = any_client.get(f"/api/games/{game_id}/analysis")
     assert again.status_code == 200 and again.json() == first
     assert service(any_client).reviews.analysed == 1  # computed once

@@ -57,6 +57,8 @@ def test_the_analysis_view_draws_the_graph_and_its_table_and_jumps_where_it_is_c
     accuracy = page.locator(".analysis-summary tbody tr >> nth=0 >> td >> nth=0").text_content()
     assert accuracy is not None and 0 <= float(accuracy) <= 100
     assert page.locator(".analysis-table tbody tr").count() >= 10  # the graph's table, a row per turn
+    first_turn = page.locator(".analysis-table tbody tr >> nth=0 >> td")  # who, what was played (its dice first), values
+    assert (first_turn.nth(1).text_content() or "")[:1].isdigit() and "%" in (first_turn.nth(2).text_content() or "")
     assert "chance to win" in (page.get_attribute(".analysis-graph", "aria-label") or "").lower()
     assert page.locator("#log .grade").count() > 0  # each decision's grade beside its log line
     assert page.locator("#log .luck").count() > 0  # and each roll's luck

@@ -20,7 +20,7 @@ from typing import Any
 from cantstop.analysis import analyse, decision_options
 from cantstop.analysis.judges import Units
 from cantstop.analysis.rollmap import roll_map
-from cantstop.analysis.wording import decision_text, roll_text, warning_text
+from cantstop.analysis.wording import decision_text, roll_text, turn_rows, warning_text
 from cantstop.core.notation import from_notation
 from cantstop.core.record import read_record
 from cantstop.core.state import new_game
@@ -70,7 +70,8 @@ class Computed:
 
 def analysed(record_text: str) -> Computed:
     """The analysis of the finished game in `record_text` (the record format): its JSON, with
-    `said`, each decision's and each roll's sentence by event (as the command line says them).
+    `said`, each decision's and each roll's sentence by event and each turn's row of the
+    table (as the command line says them).
 
     Raises `AnalysisError` (a game not over, no value model for it) and `RecordError` (a
     record that does not replay), as `cantstop.analysis.analyse` does."""
@@ -86,6 +87,7 @@ def analysed(record_text: str) -> Computed:
     data["said"] = {
         "decisions": {str(d.ply): decision_text(d, units) for d in analysis.decisions},
         "rolls": {str(r.ply): roll_text(r, units) for r in analysis.rolls},
+        "turns": [{"turn": t.turn, "seat": t.seat, "words": t.words, "last": t.last} for t in turn_rows(analysis)],
     }
     return Computed(json.dumps(data, separators=(",", ":")), figures, costly)
 

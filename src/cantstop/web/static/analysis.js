@@ -230,22 +230,9 @@ export function createAnalysis(gameId, { section, names, jump }) {
   }
 
   // ---------------------------------------------------------------- the table
-  // One row per turn: who played, what (dice, choices, stops, with their marks), and every
-  // value once the turn is over; each row a button to that point of the game.
-  function turnRows(analysis) {
-    const turns = new Map();
-    const notes = [...analysis.decisions.map((d) => ({ ...d, kind: "decision" })), ...analysis.rolls.map((r) => ({ ...r, kind: "roll" }))];
-    notes.sort((a, b) => a.ply - b.ply || (a.kind === "roll") - (b.kind === "roll"));
-    for (const n of notes) {
-      if (!turns.has(n.turn)) turns.set(n.turn, { turn: n.turn, seat: n.seat, words: [], last: n.ply });
-      const row = turns.get(n.turn);
-      row.last = Math.max(row.last, n.ply);
-      if (n.kind === "roll") row.words.push(n.dice + (n.bust ? " bust" : ""));
-      else if (n.chosen !== "roll" || MARKS[n.grade]) row.words.push(n.chosen + (MARKS[n.grade] || ""));
-    }
-    return [...turns.values()];
-  }
-
+  // One row per turn (the server's words, as the command line's table has them): who played,
+  // what (dice, choices, stops, with their marks), and every value once the turn is over;
+  // each row a button to that point of the game.
   function table(analysis) {
     const box = text("details", null, "analysis-table-box");
     box.append(text("summary", "The graph as a table, turn by turn"));
@@ -255,7 +242,7 @@ export function createAnalysis(gameId, { section, names, jump }) {
       : "Each turn: what was played (?! inaccuracy, ? mistake, ?? blunder) and every player's chance to win once it was over", "sr-only"));
     const thead = tableHead(["Turn", "Player", "Play", ...(turns ? ["Expected turns"] : analysis.reports.map((r) => names()[r.seat]))]);
     const body = text("tbody");
-    for (const row of turnRows(analysis)) {
+    for (const row of analysis.said.turns) {
       const tr = text("tr");
       const go = text("button", String(row.turn), "link-button");
       go.type = "button";
@@ -264,7 +251,7 @@ export function createAnalysis(gameId, { section, names, jump }) {
       const first = text("th");
       first.scope = "row";
       first.append(go);
-      tr.append(first, text("td", names()[row.seat]), text("td", row.words.join(" ")));
+      tr.append(first, text("td", names()[row.seat]), text("td", row.words));
       const point = byPly.get(row.last).point;
       for (const v of point ? point.values : []) tr.append(text("td", v === null ? "—" : valueText(v, analysis.units)));
       body.append(tr);
