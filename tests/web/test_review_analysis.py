@@ -13,7 +13,7 @@ from account_helpers import Browser, people, play_between, post, rated_game
 from fastapi.testclient import TestClient
 from review_helpers import UNKNOWN, analysed, asked, bot_game
 from sqlalchemy import func, select
-from web_helpers import NO_LIMITS, auth, join, new_game, wait_for
+from web_helpers import NO_LIMITS, auth, join, new_game, pick, wait_for
 
 from cantstop.core.record import read_record
 from cantstop.web.app import create_app
@@ -128,9 +128,10 @@ def test_a_hostile_client_gets_nothing_of_a_rated_game_on(any_storage: Storage) 
     every answer is the same refusal, and no analysis process is asked for anything."""
     with people(any_storage, "Ann", "Mal") as (ann, mal):
         game_id = rated_game(ann, [], bots=("rule28",))
-        game = ann.get(f"/api/games/{game_id}").json()
-        moved = post(ann, f"/api/games/{game_id}/actions", {"version": game["version"], "action": "roll"})
-        assert moved.status_code == 200, moved.text  # a roll on the record: a point to ask about
+        # Ann's move once it is her turn (the bot may start): events on the record to ask about.
+        game = wait_for(ann.client, game_id, lambda g: g["state"] is not None and g["state"]["player"] == 0)
+        moved = post(ann, f"/api/games/{game_id}/actions", {"version": game["version"], "action": pick(game["state"], 0)})
+        assert moved.status_code == 200, moved.text
         nobody = Browser(ann.client)  # no session, no seat
         forged = {"Authorization": "Bearer " + "A" * 43}
         asks = [
