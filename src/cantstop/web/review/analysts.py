@@ -15,6 +15,7 @@ tutor's values wait behind one analysis at most, never behind a queue of them.
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 import logging
 import multiprocessing
@@ -139,6 +140,13 @@ class Analysts:
             process.terminate()
         for process in processes:
             process.join(timeout=5)  # gone, not left a zombie
+        # With its processes gone the pool's own thread ends at once. The pool and its queues
+        # must go now, and their semaphores with them: a server stopped by SIGTERM ends by the
+        # signal once shut down, before any later collection, and multiprocessing then reports
+        # them as leaked. They sit in reference cycles, hence the collection.
+        pool.shutdown(wait=True)
+        del pool, processes
+        gc.collect()
 
 
 def _quietly(future: Future[int]) -> None:
