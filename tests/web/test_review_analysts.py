@@ -87,15 +87,32 @@ def alive(pid: int) -> bool:
     return True
 
 
+def warmed_children(pid: int) -> set[int]:
+    """The processes of server `pid` once its analysis process is up (CANTSTOP_ANALYSIS_WARM=1:
+    it starts with the server, before any request)."""
+    for _ in range(500):
+        if children(pid):
+            break
+        time.sleep(0.02)
+    found = children(pid)
+    assert found, "the analysis process starts with the server"
+    return found
+
+
+def all_gone(pids: set[int]) -> bool:
+    """Whether every one of `pids` ends (each sees its server gone) within ten seconds."""
+    for _ in range(500):
+        if not any(alive(pid) for pid in pids):
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def test_a_server_killed_outright_takes_its_analysis_processes_with_it(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'killed.sqlite3'}", env={"CANTSTOP_ANALYSIS_WARM": "1"}).start()
     try:
         assert server.process is not None
-        for _ in range(500):  # warmed with the server (CANTSTOP_ANALYSIS_WARM=1): up before any request
-            if children(server.process.pid):
-                break
-            time.sleep(0.02)
-        assert children(server.process.pid), "the analysis process starts with the server"
+        warmed_children(server.process.pid)
         # A job that needs the analysis process: it answers once the process is up.
         game_id = httpx.post(server.url + "/api/games", json={"seats": ["open", "open"]}).json()["id"]
         for seat, name in enumerate(("Ann", "Bob")):
@@ -105,11 +122,7 @@ def test_a_server_killed_outright_takes_its_analysis_processes_with_it(tmp_path:
         assert started, "the analysis process (and multiprocessing's resource tracker) run beside the server"
         os.kill(server.process.pid, signal.SIGKILL)  # no shutdown handler runs
         server.process.wait()
-        for _ in range(500):
-            if not any(alive(pid) for pid in started):
-                break
-            time.sleep(0.02)
-        assert not any(alive(pid) for pid in started), "an analysis process outlived its server"
+        assert all_gone(started), "an analysis process outlived its server"
     finally:
         server.kill()
 
@@ -118,22 +131,13 @@ def test_a_server_stopped_by_sigterm_ends_its_analysis_processes_and_leaks_nothi
     server = Server(f"sqlite:///{tmp_path / 'stopped.sqlite3'}", env={"CANTSTOP_ANALYSIS_WARM": "1"}).start()
     try:
         assert server.process is not None and server.process.stdout is not None
-        for _ in range(500):  # warmed with the server: its analysis process is up
-            if children(server.process.pid):
-                break
-            time.sleep(0.02)
-        started = children(server.process.pid)
-        assert started, "the analysis process starts with the server"
+        started = warmed_children(server.process.pid)
         server.process.send_signal(signal.SIGTERM)  # as systemd or docker stop a server
         said = server.process.communicate(timeout=60)[0].decode()
         assert server.process.returncode in (0, -signal.SIGTERM), said  # uvicorn ends by the signal once shut down
         # The pool's semaphores went with it (kept to the interpreter's exit, multiprocessing
         # reported them as leaked on every stop).
         assert "leaked" not in said, said
-        for _ in range(500):  # multiprocessing's resource tracker ends as it sees the server gone
-            if not any(alive(pid) for pid in started):
-                break
-            time.sleep(0.02)
-        assert not any(alive(pid) for pid in started), "an analysis process outlived its server"
+        assert all_gone(started), "an analysis process (or multiprocessing's resource tracker) outlived its server"
     finally:
         server.kill()
