@@ -27,10 +27,15 @@ def crash(state: State, rng: random.Random, budget: Budget) -> Action:
     return random_bot(state, rng, budget)
 
 
+HANG_SECONDS = 60.0  # far past any limit a test sets: the watchdog interrupts it long before
+
+
 def hang(state: State, rng: random.Random, budget: Budget) -> Action:
     if state.turn >= 2:
-        while True:
+        deadline = time.monotonic() + HANG_SECONDS
+        while time.monotonic() < deadline:
             time.sleep(0.01)
+        raise RuntimeError(f"the watchdog did not interrupt a bot hanging for {HANG_SECONDS:g} s")
     return random_bot(state, rng, budget)
 
 

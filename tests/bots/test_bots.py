@@ -121,8 +121,9 @@ def test_advice_names_the_expert_action_and_the_odds() -> None:
 
     state = random_position("classic", 2, 4, 40)
     advice = advise(state)
-    assert advice.action in state.legal_actions()
+    assert advice.action in state.legal_actions() and advice.bot == "Expert bot"
     assert advice.action == get_bot("expert").play(state, random.Random(0), Budget(seconds=0.5))
+    assert advise(state, "rule28").bot == "Rule-of-28 bot"  # the advice names whom it asked
     assert "% bust next roll" in advice.reason
     if state.phase is Phase.DECIDE:
         assert advice.reason.startswith(("stop: ", "roll again: "))

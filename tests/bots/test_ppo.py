@@ -34,7 +34,7 @@ def test_ppo_plays_only_the_games_it_was_trained_for() -> None:
 def test_ppo_without_numpy_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` now raises ImportError
     assert get_bot("ppo").fits(preset("solitaire"), 1) == (
-        "it needs numpy: from a checkout run pip install -e '.[fast]'"
+        "it needs numpy, which the 'fast' extra brings: from a checkout run pip install -e '.[fast]'"
     )
 
 

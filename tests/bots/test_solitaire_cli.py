@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cantstop.bots import bot_names
@@ -42,12 +44,34 @@ def test_solitaire_rejects_unknown_bots_and_multiplayer_variants() -> None:
     assert bad.exit_code == 2 and "--variant" in bad.output
 
 
-def test_bots_lists_every_bot_with_level_and_description() -> None:
+def test_bots_lists_every_bot_with_level_and_description_and_what_it_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CANTSTOP_SOLVE_DIR", str(tmp_path))
     result = CliRunner().invoke(main, ["bots"])
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert [line.split()[0] for line in lines] == bot_names()
+    names = bot_names()
+    assert [line.split()[0] for line in lines[: len(names)]] == names
     assert any(line.split()[:2] == ["expert", "expert"] for line in lines)
+    needs = {line.split()[0]: line.partition("[needs ")[2] for line in lines[: len(names)]}
+    assert needs["rule28"] == "" and needs["rivals"] == "the fast extra]" and needs["ppo"] == "numpy]"
+    assert needs["optimal"] == "the fast extra and a solved board]"
+    assert lines[len(names):] == [
+        "",
+        "numpy: installed here",
+        "the fast extra: installed here",
+        "a solved board: none here yet (cantstop solve SPEC solves one; docs/solving.md)",
+    ]
+    (tmp_path / "solitaire+faces=3+heights=1.2.3.2.1.values").write_bytes(b"")
+    assert CliRunner().invoke(main, ["bots"]).output.endswith("a solved board: 1 solved here (cantstop solve --list)\n")
+
+
+def test_bots_says_when_this_install_lacks_the_fast_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numba", None)  # as if it were not installed
+    output = CliRunner().invoke(main, ["bots"]).output
+    assert ("the fast extra: not installed here (numba missing): from a checkout run pip install -e '.[fast]'"
+            in output.splitlines())
 
 
 def test_a_plot_that_could_not_be_written_is_refused_before_the_games(tmp_path: Path) -> None:

@@ -30,6 +30,8 @@ def test_analyse_prints_every_turn_each_player_s_accuracy_and_the_graph() -> Non
     assert out.startswith("classic: A Ann, B Bob, C Cy, D Di. Bob won after 56 turns.")
     assert "accuracy" in out and "Biggest swings of luck" in out
     assert "chance to win (%), move by move" in out  # the terminal graph
+    # No value file for four players: the report says the values are the learned model's.
+    assert "\nValues: the rivals bot's learned chance to win" in out
     assert "\x1b[" not in out  # no colour codes when the output is not a terminal
 
 

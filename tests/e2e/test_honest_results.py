@@ -1,5 +1,7 @@
 """No command prints a figure that a failing bot produced: bots that cannot play are refused
-before the first game, a bot that fails mid-run stops the run, and a run has a turn limit.
+before the first game, what a bot compiles is compiled before any clock starts, a bot that
+fails mid-run stops the run (or, in a match, makes it exit non-zero unless forfeits are
+allowed), and a run has a turn limit.
 
 Each test runs the command line in a fresh interpreter after a few lines of set-up: the
 venv has numba, so its absence is made by `sys.modules['numba'] = None`; the bots that
@@ -12,6 +14,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from cantstop.solve.board import board_of
 from cantstop.solve.solver import solve
@@ -28,6 +32,18 @@ play_rule28 = get_bot("rule28").play
 def crashy(state, rng, budget):
     if state.turn == 2:
         raise RuntimeError("out of ideas")
+    return play_rule28(state, rng, budget)
+"""
+
+CRASHES_ON_A_SIX = """
+from cantstop.bots import Level, get_bot, register
+
+play_rule28 = get_bot("rule28").play
+
+@register("sometimes", Level.EASY, "plays rule28, crashes when its third turn opens with a 6", "Sometimes bot")
+def sometimes(state, rng, budget):
+    if state.turn == 2 and state.dice and state.dice[0] == 6:
+        raise RuntimeError("a six")
     return play_rule28(state, rng, budget)
 """
 
@@ -64,6 +80,52 @@ def test_expert2_without_the_fast_extra_is_refused_before_the_first_game() -> No
     assert_one_line_error(done, "Expert II bot cannot play solitaire", "pip install -e '.[fast]'")
 
 
+def test_rivals_without_the_fast_extra_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    done = cantstop(NO_NUMBA, "arena", "rivals", "expert", "--games", "2", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert_one_line_error(
+        done, "the Rivals bot cannot play classic with 2 players: it needs numba, which the 'fast' extra "
+        "brings: from a checkout run pip install -e '.[fast]'"
+    )
+    assert done.stderr.count("numba") == 1 and "numpy" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_cold_numba_cache_gives_the_very_games_of_a_warm_one(tmp_path: Path) -> None:
+    # The first run compiles the rivals bot's kernels (seconds) in the parent before any game,
+    # saying so; with duplicate dice and the same seed a warm run must give the same games.
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    args = ("arena", "rivals", "expert", "--games", "6", "--jobs", "2", "--seed", "3", "--no-progress")
+    cold = cantstop("", *args, "--out", str(tmp_path / "cold"), env=cache)
+    assert cold.returncode == 0, cold.stderr
+    assert "compiling the Rivals bot for classic with 2 players (first run only" in cold.stderr
+    warm = cantstop("", *args, "--out", str(tmp_path / "warm"), env=cache)
+    assert warm.returncode == 0, warm.stderr
+    assert "compiling" not in warm.stderr
+    assert (tmp_path / "cold" / "games.jsonl").read_text() == (tmp_path / "warm" / "games.jsonl").read_text()
+    assert '"forfeit":null' in (tmp_path / "cold" / "games.jsonl").read_text()
+    assert '"forfeit":{' not in (tmp_path / "cold" / "games.jsonl").read_text()
+
+
+def test_forfeits_make_a_match_and_a_tournament_exit_non_zero_unless_allowed(tmp_path: Path) -> None:
+    match = ("arena", "crashy", "random", "--games", "4", "--jobs", "1", "--no-progress")
+    done = cantstop(CRASHES_AT_TURN_3, *match, "--out", str(tmp_path / "a"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "crashy forfeited, first time: crash: RuntimeError: out of ideas" in done.stdout  # the report is printed
+    assert "2 of 4 games ended in a forfeit (crashy: 2 crash)" in done.stderr  # in seat A: turn 2 is its
+    assert "--allow-forfeits" in done.stderr
+    allowed = cantstop(CRASHES_AT_TURN_3, *match, "--allow-forfeits", "--out", str(tmp_path / "b"))
+    assert allowed.returncode == 0, allowed.stderr
+    assert "2 of 4 games ended in a forfeit" in allowed.stdout
+    league = ("tournament", "crashy", "random", "cautious", "--games", "2", "--jobs", "1", "--no-progress")
+    done = cantstop(CRASHES_AT_TURN_3, *league, "--out", str(tmp_path / "c"))
+    assert done.returncode == 1 and "of 6 games ended in a forfeit (crashy: " in done.stderr
+    allowed = cantstop(CRASHES_AT_TURN_3, *league, "--allow-forfeits", "--out", str(tmp_path / "d"))
+    assert allowed.returncode == 0, allowed.stderr
+    clean = cantstop("", "arena", "random", "cautious", "--games", "4", "--no-progress", "--out", str(tmp_path / "e"))
+    assert clean.returncode == 0 and "ended in a forfeit" not in clean.stdout + clean.stderr
+
+
 def test_expert2_plays_against_rivals_without_the_fast_extra(tmp_path: Path) -> None:
     # With rivals it plays as the expert, which needs no solver: nothing to refuse.
     done = cantstop(NO_NUMBA, "arena", "expert2", "random", "--games", "2", "--jobs", "1", "--no-progress",
@@ -98,6 +160,18 @@ def test_a_bot_that_crashes_mid_run_stops_solitaire_with_its_name() -> None:
     assert "turns" not in done.stdout and "#" not in done.stdout
     in_workers = cantstop(CRASHES_AT_TURN_3, "solitaire", "crashy", "--games", "4", "--jobs", "2")
     assert_one_line_error(in_workers, "the bot crashy failed")
+
+
+def test_solitaire_with_forfeits_allowed_leaves_the_failed_games_out_and_says_so() -> None:
+    args = ("solitaire", "sometimes", "--games", "6", "--seed", "3")
+    stopped = cantstop(CRASHES_ON_A_SIX, *args)
+    assert_one_line_error(stopped, "the bot sometimes failed", "--allow-forfeits plays on")
+    done = cantstop(CRASHES_ON_A_SIX, *args, "--allow-forfeits")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sometimes: 7.250 ± 1.315 turns (mean ± SE), 4 games, seed 3; ")
+    assert done.stdout.splitlines()[0].endswith(
+        "; 2 games forfeited and left out (first: the game of seed 3000012: crash: RuntimeError: a six)"
+    )
 
 
 def test_a_bot_that_never_stops_ends_at_the_turn_limit_which_is_reported() -> None:

@@ -13,6 +13,7 @@ import pytest
 from cantstop import IllegalActionError, Phase, State
 from cantstop.bots import Budget
 from cantstop.envs import CantStopEnv, action_index
+from cantstop.table import SeatFailed
 from core.helpers import PRESET_NAMES
 
 
@@ -244,6 +245,7 @@ def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() ->
         ({"variant": "solitaire", "opponents": ("rule28",)}, "solitaire is for 1..1 players"),
         ({"opponents": ("nobody",)}, "opponents: unknown bot 'nobody'; bots: .*rule28"),
         ({"opponents": "nobody"}, "opponents: unknown bot 'nobody'"),
+        ({"opponents": ("ppo", "ppo")}, "opponents: the PPO bot cannot play classic with 3 players: its networks"),
         ({"seat": 2}, "seat must be 0..1 or 'random'"),
         ({"seat": True}, "seat must be 0..1 or 'random'"),
         ({"render_mode": "rgb_array"}, "render_mode must be None, 'human' or 'ansi', not 'rgb_array'"),
@@ -257,6 +259,16 @@ def test_stop_is_refused_while_a_runner_stands_on_a_rival_under_that_option() ->
 def test_bad_arguments_are_refused_clearly(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         CantStopEnv(**kwargs)
+
+
+def test_an_opponent_that_fails_stops_the_step_and_no_move_is_played_in_its_name() -> None:
+    def broken(state: State, rng: random.Random, budget: Budget) -> tuple[int, ...]:
+        raise RuntimeError("out of ideas")
+
+    env = CantStopEnv(opponents=(broken,), seat=1)
+    with pytest.raises(SeatFailed, match=r"crash: seat A \(A\): RuntimeError: out of ideas"):
+        env.reset(seed=1)  # seat A, the opponent, moves first
+    assert env.game.phase is Phase.CHOOSE and not env.game.is_over and env.game.seat == 0
 
 
 def test_make_imports_the_package_itself() -> None:

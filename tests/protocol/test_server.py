@@ -34,6 +34,31 @@ def test_handshake_declares_the_seed_option() -> None:
     assert answer[-2:] == ["cantstopok", "readyok"]  # nothing after quit
 
 
+def test_newgame_makes_the_bot_ready_for_that_game_before_readyok() -> None:
+    out: list[str] = []
+    engine = Engine("random", out.append)
+    kinds: list[tuple[str, int]] = []
+    engine.info = replace(engine.info, prepare=lambda variant, seats: kinds.append((variant.name, seats)))
+    engine.handle("newgame classic+to_win=4 3 1")
+    assert kinds == [("classic+to_win=4", 3)] and out == []
+
+
+def test_newgame_says_when_the_bot_cannot_play_that_game_or_get_ready() -> None:
+    out: list[str] = []
+    Engine("ppo", out.append).handle("newgame classic 3 0")
+    assert out == ["info string error: the PPO bot cannot play classic with 3 players: its networks were "
+                   "trained for solitaire with 1 player, classic with 2 players only"]
+    out.clear()
+    engine = Engine("random", out.append)
+
+    def broken(variant: object, seats: int) -> None:
+        raise OSError("no table")
+
+    engine.info = replace(engine.info, prepare=broken)
+    engine.handle("newgame classic 2 0")
+    assert out == ["info string error: the bot could not get ready: OSError: no table"]
+
+
 def test_go_answers_a_legal_action() -> None:
     state = new_game("classic", 2).roll((2, 4, 5, 5))
     answer = session("cantstop", "newgame classic 2 0", "position " + to_notation(state), "go movetime 100")

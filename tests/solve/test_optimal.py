@@ -10,11 +10,13 @@ from click.testing import CliRunner
 
 from cantstop import SeededDice, new_game
 from cantstop.bots import Budget, get_bot
+from cantstop.bots.optimal import QUICK_BOARDS, QUICK_STATES
 from cantstop.cli import main
 from cantstop.cli.solitaire import run_solitaire
 from cantstop.core.errors import SetupError
 from cantstop.core.state import Phase
 from cantstop.core.variant import preset
+from cantstop.solve.duo import board_for
 from cantstop.solve.errors import SolveError
 from cantstop.tui.seats import check_seats, parse_seats
 
@@ -50,6 +52,24 @@ def test_the_optimal_bot_refuses_unsolved_variants_and_rivals(solved_folder: Pat
         play(rivals, random.Random(0), Budget())
 
 
+def test_off_a_board_too_large_to_solve_here_the_refusal_suggests_one_that_solves_in_seconds(
+    solved_folder: Path,
+) -> None:
+    fits = get_bot("optimal").fits
+    alone = fits(preset("solitaire"), 1)
+    assert alone is not None and "61,615,574,229,069 in-turn states" in alone
+    assert "cantstop solve 'solitaire'" not in alone  # 63 GiB of memory: never the advice
+    assert alone.endswith("cantstop solve 'solitaire+faces=3+heights=1.2.3.2.1', then play with "
+                          "--variant 'solitaire+faces=3+heights=1.2.3.2.1'")
+    two = fits(preset("classic"), 2)
+    assert two is not None and "too large to solve for two players" in two
+    assert "cantstop solve 'classic+faces=3+heights=1.2.3.2.1' --players 2" in two
+    small = fits(preset("solitaire+faces=3+heights=3.3.3.3.3"), 1)
+    assert small is not None and "cantstop solve 'solitaire+heights=3.3.3.3.3+faces=3' solves it" in small
+    for players, board in QUICK_BOARDS.items():  # what is suggested is quick to solve
+        assert board_for(board, players).states <= QUICK_STATES / 1000
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", [BOARD_A, BOARD_B])
 def test_optimal_play_through_the_core_averages_the_solved_value(spec: str, solved_folder: Path) -> None:
@@ -71,6 +91,9 @@ def test_solve_command_prints_values_lists_value_files_and_refuses_bad_input(sol
     done = runner.invoke(main, ["solve", BOARD_A, "--anchor", "1.0.3"])
     assert done.exit_code == 0, done.output
     value_file = solved(BOARD_A)
+    # The value file is complete already: said so, then the values; no plan, no progress bar.
+    assert done.output.startswith(f"nothing to solve: {value_file.path} already holds every layer of {value_file.header.key}")
+    assert "needs" not in done.output and "solving" not in done.output
     assert f"from the empty board: {value_file.value(0):.12f}" in done.output
     assert f"from 1.0.3: {value_file.value(anchor_index(BOARD_A, (1, 0, 3))):.12f}" in done.output
 

@@ -218,6 +218,15 @@ def test_under_the_forfeit_policy_a_cheating_bot_loses_and_it_is_recorded() -> N
     assert over.value.winner == 0 and isinstance(over.value, IllegalActionError)
 
 
+def test_under_the_raise_policy_a_failing_bot_raises_and_nothing_is_applied() -> None:
+    table = Table.new("classic", ["Ann", "Broken"], SeededDice(5), first=1, players=[None, bot(broken)],
+                      policy=Policy.RAISE)
+    with pytest.raises(SeatFailed, match=r"crash: seat B \(Broken\): RuntimeError: out of ideas"):
+        table.run()
+    assert table.state.phase is Phase.CHOOSE and table.version == 1  # the roll, and nothing for the failure
+    assert not any(m.out_of_band for m in table.moves) and not table.over
+
+
 def test_a_timeout_goes_through_the_same_policy() -> None:
     table = Table.new("classic", ["Ann", "Bob"], NoDice(), first=0)
     table.play(Move.rolled((1, 5, 4, 6)))
@@ -355,7 +364,7 @@ def test_preview_shows_where_a_choice_leads_and_applies_nothing() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32))
-@pytest.mark.parametrize("policy", list(Policy))
+@pytest.mark.parametrize("policy", [Policy.FORFEIT, Policy.FALLBACK])  # under RAISE a failure is never stored
 def test_stored_moves_restore_the_same_game_and_tell_it_alike(policy: Policy, seed: int) -> None:
     """Moves a table made, timeouts and fallbacks and forfeits included, restored one by one
     into a fresh table give the same position, moves, record and happenings (a server restart)."""

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from textual.widgets import Button, OptionList, RichLog
 from tui_helpers import ScriptedDice, game_screen, make_app, until
 
-from cantstop.bots import BotInfo, Budget, Level
+from cantstop.bots import BotInfo, Budget, Level, get_bot
 from cantstop.core.notation import from_notation
 from cantstop.core.record import read_record
 from cantstop.core.state import STOP, Action, Phase, State
+from cantstop.core.variant import Variant
 from cantstop.table.wording import explain_bust
 from cantstop.tui.game_screen import GameScreen
 from cantstop.tui.modals import KEYS, ConfirmQuit, GameOver, HelpScreen, Notice
@@ -156,10 +160,10 @@ async def test_advice_shows_odds_and_a_suggestion(tmp_path: Path) -> None:
         await pilot.press("r", "1", "r")
         listed = screen.query_one("#choices", OptionList)
         assert str(listed.get_option_at_index(0).prompt) == "1  12+12   then 56% bust"
-        assert "says: play 12+12: 56% bust next roll" in str(screen.query_one("#advice").render())
+        assert "Expert bot says: play 12+12: 56% bust next roll" in str(screen.query_one("#advice").render())
         await pilot.press("1")
         advice = str(screen.query_one("#advice").render())
-        assert "Next roll: 56% bust" in advice and "says:" in advice
+        assert "Next roll: 56% bust" in advice and "Expert bot says: " in advice
         await pilot.press("a")
         assert "Next roll" not in str(screen.query_one("#advice").render())
 
@@ -255,6 +259,51 @@ async def test_a_failing_bot_does_not_end_the_game(tmp_path: Path) -> None:
         await pilot.press("f")
         await until(pilot, lambda: session.seat.name == "Ann" or session.state.is_over)
         assert "Broken bot failed (RuntimeError: out of ideas); it plays" in log_text(app)
+
+
+async def test_bots_get_ready_before_the_first_moves_and_the_log_says_when_they_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    got_ready: list[tuple[str, int]] = []
+
+    def prepare(variant: Variant, players: int) -> None:
+        got_ready.append((variant.name, players))
+
+    @contextmanager
+    def one_compile(on_compile: Callable[[str], None]) -> Iterator[None]:
+        on_compile("cantstop.solve.kernels.layout")  # what numba tells of a first run
+        yield
+
+    monkeypatch.setattr("cantstop.tui.session.watch_compiling", one_compile)
+    slow = BotInfo("slow", Level.EASY, "compiles first", get_bot("random").play, "Slow bot", prepare=prepare)
+    app = make_app(tmp_path, "Ann")
+    app.config.seats = [Seat("Slow bot", "bot:slow", slow), Seat("Ann", "Ann")]
+    async with app.run_test() as pilot:
+        session = game_screen(app).session
+        await pilot.press("f")
+        await until(pilot, lambda: session.seat.name == "Ann" or session.state.is_over)
+        assert got_ready == [("classic", 2)]
+        log = log_text(app)
+        assert "Compiling the Slow bot's kernels (first run only" in log
+        assert log.index("Ready.") < log.index("Slow bot rolls")
+
+
+async def test_keys_for_bots_wait_until_the_bots_are_ready_and_never_block_the_screen(tmp_path: Path) -> None:
+    release = threading.Event()
+
+    def prepare(variant: Variant, players: int) -> None:
+        assert release.wait(30), "the test never let the bot get ready"
+
+    slow = BotInfo("slow", Level.EASY, "compiles first", get_bot("random").play, "Slow bot", prepare=prepare)
+    app = make_app(tmp_path, "Ann")
+    app.config.seats = [Seat("Slow bot", "bot:slow", slow), Seat("Ann", "Ann")]
+    async with app.run_test() as pilot:
+        session = game_screen(app).session
+        await pilot.press("space", "f")  # a step and a fast-forward while it gets ready: the screen answers
+        assert session.table.version == 0 and not game_screen(app).bots_ready.is_set()
+        release.set()
+        await until(pilot, lambda: session.seat.name == "Ann" or session.state.is_over)  # fast-forwarded
+        assert "FellBack" not in log_text(app) and "failed" not in log_text(app)
 
 
 async def test_fast_forward_hands_slow_bots_to_the_background_and_ends_at_a_person(

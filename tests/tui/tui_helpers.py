@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,6 +21,7 @@ from cantstop.tui.modals import GameOver, Notice
 from cantstop.tui.seats import parse_seats
 
 NEVER = 10_000.0  # bot delay in tests: bots move only when the test presses space or f
+READY_SECONDS = 300.0  # the most a bot may take to compile and load on a loaded two-core machine
 
 
 class ScriptedDice:
@@ -105,6 +107,9 @@ async def play_out(
         state = session.state
         if not session.seat.is_person:
             rolled = 0
+            # Until the bots are ready (compiled, loaded in a thread) `f` only asks for a
+            # fast-forward: wait for them here, or the loop spins without the app running.
+            await asyncio.wait_for(game_screen(app).bots_ready.wait(), timeout=READY_SECONDS)
             await press("f")
         elif state.phase is Phase.ROLL:
             rolled = 1

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
-from web_helpers import NO_LIMITS, pick
+from web_helpers import NO_LIMITS, pg_schema, pick, postgres_url
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
@@ -75,6 +75,22 @@ def people(storage: Storage, *names: str, **knobs: Any) -> Iterator[list[Any]]:
         for browser, name in zip(browsers, names):
             sign_up(browser, name)  # type: ignore[arg-type]
         yield browsers
+
+
+@contextmanager
+def two_processes(**knobs: Any) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two servers on one fresh PostgreSQL schema, as two processes would be: each app its own
+    storage and its own LISTEN connection (one test client each)."""
+    with pg_schema(postgres_url()) as url:
+        stores = [Storage(url) for _ in range(2)]
+        stores[0].migrate()
+        try:
+            with TestClient(create_app(stores[0], bot_delay=0, **{**NO_LIMITS, **knobs})) as first, \
+                    TestClient(create_app(stores[1], bot_delay=0, **{**NO_LIMITS, **knobs})) as second:
+                yield first, second
+        finally:
+            for store in stores:
+                store.close()
 
 
 def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:

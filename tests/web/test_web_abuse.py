@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
@@ -20,7 +21,7 @@ from cantstop.web.db.storage import Storage
 from cantstop.web.errors import TooMany
 from cantstop.web.http import json_depth, too_deep
 from cantstop.web.rate_limit import SWEEP_EVERY, RateLimiter, limit_items
-from cantstop.web.settings import MAX_DEPTH, Settings
+from cantstop.web.settings import MAX_DEPTH, Settings, refusal
 
 DEEP = 980  # a message this deep used to drop the WebSocket (code 1006)
 
@@ -241,8 +242,13 @@ def test_rate_settings_come_from_the_environment_and_bad_ones_are_named(monkeypa
     settings = Settings()
     assert settings.rate_chat == "5 per 10 seconds" and settings.trusted_proxies == ("10.0.0.1", "::1") and settings.api_docs
     assert str(limit_items(settings)["chat"]) == "5 per 10 second"
-    with pytest.raises(ValueError, match="rate_action: 'fast' is not a rate"):
-        limit_items(Settings(rate_action="fast"))
+    with pytest.raises(ValueError, match="rate_action: 'fast' is not a rate"):  # knobs set in code are not validated
+        limit_items(Settings().model_copy(update={"rate_action": "fast"}))
+    with pytest.raises(ValidationError) as bad:
+        Settings(rate_action="fast")
+    assert refusal(bad.value) == (
+        "bad setting CANTSTOP_RATE_ACTION='fast': give a rate such as '20/minute' or '5 per 10 seconds', or 'off'"
+    )
 
 
 def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -275,13 +281,37 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
         monkeypatch.delenv(f"CANTSTOP_{name.upper()}")
 
 
-def test_serve_refuses_to_start_on_a_rate_it_cannot_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@settings(deadline=None)  # five settings read per example: milliseconds, more on a loaded machine
+@given(st.text(max_size=30))
+def test_any_setting_that_does_not_read_is_refused_in_one_line_naming_its_variable(value: str) -> None:
+    for name in ("api_docs", "rate_create", "socket_rate", "connections_per_address", "clock_scale"):
+        try:
+            Settings(**{name: value})
+        except ValidationError as error:
+            line = refusal(error)
+            assert "\n" not in line and line.startswith(f"bad setting CANTSTOP_{name.upper()}=")
+            assert ": give " in line or ": Input should" in line  # what it may be, said
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "line"),
+    [
+        ("CANTSTOP_RATE_JOIN", "lots", "CANTSTOP_RATE_JOIN='lots': give a rate such as '20/minute' or '5 per 10 seconds', or 'off'"),
+        ("CANTSTOP_API_DOCS", "maybe", "CANTSTOP_API_DOCS='maybe': give yes or no: 1/0, yes/no, true/false or on/off"),
+        ("CANTSTOP_CLOCK_SCALE", "0", "CANTSTOP_CLOCK_SCALE='0': give a number above 0"),
+        ("CANTSTOP_SOCKET_RATE", "fast", "CANTSTOP_SOCKET_RATE='fast': give a number"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_in_one_line_before_it_names_an_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, line: str
+) -> None:
     from click.testing import CliRunner
 
     from cantstop.cli.serve import serve
 
-    monkeypatch.setenv("CANTSTOP_RATE_JOIN", "lots")
+    monkeypatch.setenv(variable, value)
     for name in ("CANTSTOP_DB", "CANTSTOP_BOT_DELAY", "CANTSTOP_ORIGINS"):  # serve sets them: undone after the test
         monkeypatch.setenv(name, "")
     result = CliRunner().invoke(serve, ["--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
-    assert result.exit_code == 1 and "bad setting rate_join: 'lots' is not a rate" in result.output
+    assert result.exit_code == 1 and result.output == f"Error: bad setting {line}\n"
+    assert not (tmp_path / "x.sqlite3").exists()  # refused before the database was touched

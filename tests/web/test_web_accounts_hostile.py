@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from account_helpers import PASSWORD, Browser, csrf, post, sign_up
+from account_helpers import PASSWORD, Browser, csrf, post, sign_up, two_processes
 from fastapi.testclient import TestClient
 from web_helpers import NO_LIMITS
 
@@ -214,26 +214,16 @@ def test_a_deleted_accounts_name_leaves_finished_games_at_once(any_storage: Stor
 def test_a_deleted_accounts_name_leaves_the_games_another_process_holds() -> None:
     """Another server process holding the finished game hears of the deletion and tells the
     game again under the new name."""
-    from web_helpers import pg_schema, postgres_url
-
-    with pg_schema(postgres_url()) as url:
-        stores = [Storage(url) for _ in range(2)]
-        stores[0].migrate()
-        try:
-            with TestClient(create_app(stores[0], bot_delay=0, **NO_LIMITS)) as here, \
-                    TestClient(create_app(stores[1], bot_delay=0, **NO_LIMITS)) as there:
-                ann, bob, watcher = Browser(here), Browser(here), Browser(there)
-                sign_up(ann, "Ann")  # type: ignore[arg-type]
-                sign_up(bob, "Bob")  # type: ignore[arg-type]
-                game_id, _ = joined_game(ann, bob)
-                assert bob.post(f"/api/games/{game_id}/resign", headers=csrf(bob)).status_code == 200  # type: ignore[arg-type]
-                assert "Bob" in told(watcher, game_id)  # held by the other process
-                delete_account(bob)
-                for _ in range(2000):  # until its listener hears the notice (each look is a few requests)
-                    text = told(watcher, game_id)
-                    if "Bob" not in text:
-                        break
-                assert "Bob" not in text and "deleted player #2" in text
-        finally:
-            for store in stores:
-                store.close()
+    with two_processes() as (here, there):
+        ann, bob, watcher = Browser(here), Browser(here), Browser(there)
+        sign_up(ann, "Ann")  # type: ignore[arg-type]
+        sign_up(bob, "Bob")  # type: ignore[arg-type]
+        game_id, _ = joined_game(ann, bob)
+        assert bob.post(f"/api/games/{game_id}/resign", headers=csrf(bob)).status_code == 200  # type: ignore[arg-type]
+        assert "Bob" in told(watcher, game_id)  # held by the other process
+        delete_account(bob)
+        for _ in range(2000):  # until its listener hears the notice (each look is a few requests)
+            text = told(watcher, game_id)
+            if "Bob" not in text:
+                break
+        assert "Bob" not in text and "deleted player #2" in text

@@ -310,6 +310,9 @@ def test_a_broken_bot_does_not_stall_the_game(client: TestClient, monkeypatch: p
     game_id = new_game(client, ["bot:random", "bot:random"])
     final = wait_for(client, game_id, lambda g: g["status"] == "over")
     assert final["state"]["winner"] in (0, 1)
+    # Every move the table played in a bot's stead says so: never passed off as the bot's.
+    decisions = [e for e in final["log"] if e["kind"] in ("choice", "stop")]
+    assert decisions and all(e.get("fell_back") == "crash" and "out of its mind" in e["text"] for e in decisions)
 
 
 def test_a_game_id_no_database_can_hold_is_a_404(any_storage: Storage) -> None:

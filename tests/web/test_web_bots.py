@@ -116,8 +116,10 @@ async def test_a_standing_by_process_moves_the_bot_when_the_other_does_not(stora
             if game.state.seat == 1:  # not a bust
                 await stuck.games.act(game_id, 1, game.version, Move.of(game.state.options[0]))
                 await stuck.games.act(game_id, 1, game.version, Move.of(STOP))
-        await until(lambda: standby.games.held[game_id].driven > 0)  # the bot moved, from the standby
-        assert thoughts and all(s.seat == 0 for s in thoughts)
+        # The bot moved, from the standby, and thought (its first move may be a roll, which
+        # needs no thought: wait for both rather than race the thought's thread).
+        await until(lambda: standby.games.held[game_id].driven > 0 and bool(thoughts))
+        assert all(s.seat == 0 for s in thoughts)
     finally:
         listening.cancel()
         await stuck.close()

@@ -34,7 +34,8 @@ def test_the_pages_hold_no_inline_script_or_handler() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "page"), [("/", "index"), ("/game/abc", "game"), ("/leaderboard", "leaderboard"), ("/rules", "rules"), ("/player/Ann", "player")]
+    ("path", "page"), [("/", "index"), ("/game/abc", "game"), ("/leaderboard", "leaderboard"), ("/rules", "rules"), ("/player/Ann", "player"),
+                        ("/friends", "friends")]
 )
 def test_each_page_is_the_layout_around_its_own_body(client: TestClient, path: str, page: str) -> None:
     response = client.get(path)

@@ -54,29 +54,29 @@ def test_an_upgraded_database_keeps_its_legacy_entries_apart(any_url: str) -> No
         assert board["people"] == []  # no account has a rating until its owner claims one
         assert [(r["name"], r["games"], r["wins"]) for r in board["legacy"]] == [("Mallory", 5, 5), ("Ann", 10, 7)]
         assert [r["url"] for r in board["legacy"]] == ["/player/Mallory?legacy=1", "/player/Ann?legacy=1"]
-        assert [(r["name"], r["rating"]) for r in board["bots"]] == [("bot:rule28", 18.0)]
+        assert [(r["name"], r["rating"]) for r in board["bots"]] == [("bot:rule28", 1559)]  # 1500 + 29.48 x (27 - 25)
 
         sign_up(client, "Ann")  # the same name: nothing follows it
         page = client.get("/api/players/Ann").json()
         assert page["kind"] == "person" and page["rating"] is None and page["games"] == []
         old = client.get("/api/players/Ann", params={"legacy": True}).json()
-        assert old["kind"] == "legacy" and old["rating"]["rating"] == 24.0
+        assert old["kind"] == "legacy" and old["rating"]["rating"] == 1647 and old["rating"]["players"] == 2
         assert [p["game"] for p in old["history"]] == ["old1"] and [g["id"] for g in old["games"]] == ["old1"]
         assert [r["name"] for r in client.get("/api/players", params={"board": "people"}).json()] == []
 
         code, out = admin(any_url, "legacy")
         assert code == 0 and [line.split("\t")[0] for line in out.splitlines() if "\t" in line] == ["Mallory", "Ann"]
         code, out = admin(any_url, "attach", "Ann", "ann")
-        assert code == 0 and "'Ann' (24.00, 10 games) is now 'Ann'" in out
-        people = client.get("/api/players", params={"board": "people"}).json()
+        assert code == 0 and "the legacy 2-player rating 'Ann' (1647, 10 games) is now 'Ann'" in out
+        people = client.get("/api/players", params={"board": "people", "provisional": True}).json()
         assert [(r["name"], r["games"], r["url"]) for r in people] == [("Ann", 10, "/player/Ann")]
         page = client.get("/api/players/Ann").json()
-        assert page["rating"]["rating"] == 24.0 and [p["game"] for p in page["history"]] == ["old1"]
+        assert page["rating"]["rating"] == 1647 and [p["game"] for p in page["history"]] == ["old1"]
         assert [r["name"] for r in client.get("/api/players", params={"board": "legacy"}).json()] == ["Mallory"]
 
         assert admin(any_url, "attach", "Ann", "Ann") == (1, "Error: no unclaimed legacy rating is called 'Ann' (`cantstop admin legacy` lists them)\n")
         code, out = admin(any_url, "attach", "Mallory", "Ann")
-        assert code == 1 and "has a rating of its own from 10 rated games" in out
+        assert code == 1 and "has a 2-player rating of its own from 10 rated games" in out
         assert admin(any_url, "attach", "Mallory", "Nobody")[1] == "Error: no account is called 'Nobody'\n"
     storage.close()
 

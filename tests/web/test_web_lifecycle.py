@@ -143,7 +143,7 @@ def test_in_a_rated_game_the_seats_that_resign_rank_last(storage: Storage) -> No
             left = post(who, f"/api/games/{game_id}/resign", {})
             assert left.status_code == 200, left.text
         assert left.json()["state"]["winner"] == 0
-        board = {p["name"]: p for p in ann.get("/api/players").json()}
+        board = {p["name"]: p for p in ann.get("/api/players", params={"players": 3, "provisional": True}).json()}
         assert board["Ann"]["rating"] > board["Cy"]["rating"] and board["Cy"]["rating"] == pytest.approx(board["Bob"]["rating"])
         summary = ann.get(f"/api/games/{game_id}/summary").json()
         assert [s["place"] for s in summary["seats"]] == [1, 3, 3]
@@ -329,7 +329,7 @@ def test_the_third_timeout_in_a_row_forfeits_the_seat(storage: Storage, clock: C
     assert [m.seat for m in moves if m.kind is Kind.FALLBACK] == [absent, absent]  # played for it twice first
     assert game.log[-1]["text"] == f"{['Ann', 'Bob'][absent]} forfeits (timeout: {RAN_OUT} 3 times in a row); {['Ann', 'Bob'][1 - absent]} wins."
     assert storage.game(game.meta.id).status is GameStatus.OVER  # type: ignore[union-attr]
-    assert standings.board(storage, RatingKind.PERSON) == []  # friendly: the forfeit rates nobody
+    assert standings.board(storage, RatingKind.PERSON, 2, provisional=True) == []  # friendly: the forfeit rates nobody
 
 
 def test_a_solitaire_player_out_of_time_three_times_in_a_row_ends_the_game_unfinished(storage: Storage, clock: Clock) -> None:
@@ -596,6 +596,6 @@ def test_a_rated_game_its_process_left_unrated_is_rated_by_the_sweep_once(storag
         assert ann.client.portal.call(service.sweeper.sweep) == 0
         changes = standings.changes(storage, game_id)
         assert set(changes) == {0, 1} and changes[0].change > 0 > changes[1].change
-        board = {p["name"]: p for p in ann.get("/api/players").json()}
+        board = {p["name"]: p for p in ann.get("/api/players", params={"provisional": True}).json()}
         assert (board["Ann"]["games"], board["Ann"]["wins"], board["Bob"]["games"]) == (1, 1, 1)
         assert samples(ann.client)["cantstop_games_rated_late_total"] == 1

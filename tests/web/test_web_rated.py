@@ -20,12 +20,15 @@ from cantstop.core.variant import preset
 from cantstop.web.db.storage import Storage
 from cantstop.web.players import standings
 from cantstop.web.players.ratings import PAIR_WEIGHTS, rated_variant
+from cantstop.web.players.scale import PROVISIONAL_SHARE
 
 FARM = "classic+heights=1.1.1.1.1.1.1.1.1.1.1+to_win=1"  # three moves win it (issue 22)
 
 
-def boards(client: TestClient) -> dict[str, Any]:
-    return {board: client.get("/api/players", params={"board": board}).json() for board in ("people", "bots", "legacy")}
+def boards(client: TestClient, players: int = 2) -> dict[str, Any]:
+    """Every board of games of `players`, with the provisional ratings the leaderboard leaves out."""
+    return {board: client.get("/api/players", params={"board": board, "players": players, "provisional": True}).json()
+            for board in ("people", "bots", "legacy")}
 
 
 @pytest.mark.parametrize("variant", ["classic", "classic-long", "classic-skip", "classic-no-stop-on-occupied", "turtles",
@@ -79,6 +82,17 @@ def test_an_account_takes_one_seat_and_sits_under_its_own_name(storage: Storage)
         assert seats[0]["name"] == "Ann"
 
 
+def test_an_account_that_left_a_waiting_game_can_take_a_seat_of_it_again(storage: Storage) -> None:
+    """Leaving before the start opens the seat: it holds no account any more (it kept it once,
+    and the account was refused its own game as seated already)."""
+    with people(storage, "Ann") as (ann,):
+        game_id = create(ann, ["open", "open"], take=[{"seat": 0}]).json()["id"]
+        assert post(ann, f"/api/games/{game_id}/resign", {}).status_code == 200
+        assert ann.get(f"/api/games/{game_id}").json()["seats"][0]["kind"] == "open"
+        again = post(ann, f"/api/games/{game_id}/join", {"seat": 1})
+        assert again.status_code == 200, again.text
+
+
 def test_a_rated_game_needs_a_rated_variant_and_no_guest_at_the_screen(storage: Storage) -> None:
     with people(storage, "Ann") as (ann,):
         custom = create(ann, ["open", "open"], FARM, take=[{"seat": 0}])
@@ -127,16 +141,21 @@ def test_a_rated_game_rates_accounts_and_bots_on_their_own_boards(storage: Stora
         game_id = rated_game(ann, [bob], bots=("random",))
         final = play_between({0: ann, 1: bob}, game_id)
         assert final["rated"] is True and final["status"] == "over"
-        board = boards(ann)
+        assert boards(ann) == {"people": [], "bots": [], "legacy": []}  # three-player games have their own ratings
+        board = boards(ann, 3)
         assert {r["name"] for r in board["people"]} == {"Ann", "Bob"} and board["legacy"] == []
         assert [r["name"] for r in board["bots"]] == ["bot:random"]
-        assert all(r["games"] == 1 for r in board["people"] + board["bots"])
+        assert all(r["players"] == 3 for r in board["people"] + board["bots"])
+        # Ann's and Bob's opponents: one trusted (the bot), one not yet (a newcomer): (1 + 1/4) / 2 of a game
+        # each. The bot's are both newcomers: a trusted rating does not move for them (players.scale).
+        assert [r["games"] for r in board["people"]] == [1, 1] and board["bots"][0]["games"] == 0
         winner = final["seats"][final["state"]["winner"]]["name"]
-        assert next(r for r in board["people"] + board["bots"] if r["name"] == winner)["wins"] == 1
+        if winner != "bot:random":
+            assert next(r for r in board["people"] if r["name"] == winner)["wins"] == 1
         changes = standings.changes(storage, game_id)  # what the end-of-game summary shows
-        assert set(changes) == {0, 1, 2} and all(c.weight == 1.0 for c in changes.values())
-        assert changes[final["state"]["winner"]].change > 0
-        assert ann.get("/api/leaderboard").json() == board["people"]
+        assert {seat: c.weight for seat, c in changes.items()} == {0: 0.625, 1: 0.625, 2: 0.0}
+        assert changes[2].change == 0 and all(c.provisional for seat, c in changes.items() if seat < 2)
+        assert ann.get("/api/leaderboard").json() == []  # provisional ratings stay off the leaderboard
 
 
 def test_a_friendly_game_between_accounts_rates_nobody(storage: Storage) -> None:
@@ -160,9 +179,11 @@ def test_repeated_rated_games_between_two_accounts_stop_moving_the_leaderboard(s
             weights.append({c.weight for c in standings.changes(storage, game_id).values()})
             if n >= len(PAIR_WEIGHTS):
                 assert boards(ann) == before, f"game {n + 1} moved the leaderboard"
-        assert weights == [{w} for w in PAIR_WEIGHTS] + [{0.0}, {0.0}]
+        # Two newcomers: each counts a quarter for the other (players.scale), times the pair's weight.
+        counted = [w * PROVISIONAL_SHARE for w in PAIR_WEIGHTS]
+        assert weights == [{w} for w in counted] + [{0.0}, {0.0}]
         history = ann.get("/api/players/Ann").json()["history"]
-        assert [p["weight"] for p in history] == [*PAIR_WEIGHTS, 0.0, 0.0]
+        assert [p["weight"] for p in history] == [*counted, 0.0, 0.0]
 
 
 def test_a_rating_belongs_to_the_account_not_to_its_name(storage: Storage, client: TestClient) -> None:
@@ -274,7 +295,7 @@ def test_a_game_is_rated_once_however_often_it_is_asked(any_storage: Storage) ->
     game = any_storage.game(game_id)
     assert game is not None
     assert [ratings.rate_game(any_storage, game, state) for _ in range(3)] == [True, False, False]
-    entry = standings.entry(any_storage, (RatingKind.PERSON, ann))
+    entry = standings.entry(any_storage, (RatingKind.PERSON, ann), 2)
     assert entry is not None and (entry.games, entry.wins) == (1, 1) and len(standings.history(any_storage, entry.id or 0)) == 1
 
 
@@ -352,7 +373,7 @@ def test_two_processes_rating_one_game_at_once_rate_it_once() -> None:
                 for rater in raters:
                     rater.join(20)
             assert sorted(answers) == [False, True]
-            entry = standings.entry(store, (RatingKind.PERSON, ann))
+            entry = standings.entry(store, (RatingKind.PERSON, ann), 2)
             assert entry is not None and (entry.games, entry.wins) == (1, 1) and len(standings.history(store, entry.id or 0)) == 1
         finally:
             store.close()
@@ -398,7 +419,7 @@ def test_two_rated_games_finishing_at_once_both_count() -> None:
                 second.start()
                 first.join(20)
                 second.join(20)
-            entry = standings.entry(store, (RatingKind.PERSON, ann))
+            entry = standings.entry(store, (RatingKind.PERSON, ann), 2)
             assert entry is not None and (entry.games, entry.wins) == (2, won)
             points = standings.history(store, entry.id or 0)
             assert len(points) == 2 and (points[1].mu - points[0].mu) * (1 if won else -1) > 0  # the second rated on top of the first

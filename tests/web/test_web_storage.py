@@ -276,7 +276,7 @@ def test_ratings_and_leaderboards(any_storage: Storage) -> None:
 
     ann, bob = (Accounts(any_storage).create(name, None).id for name in ("Ann", "Bob"))
     game_id = any_storage.create_game("classic", [("open", None), ("open", None), ("bot", "random")])
-    start = Rating(RatingKind.PERSON, "", 25, 8.3, 0, 0)
+    start = Rating(RatingKind.PERSON, "", 25, 8.3, 0, 0, players=3)
     results = [
         Result(0, (RatingKind.PERSON, ann), Rating(RatingKind.PERSON, "", 30, 2, 3, 2), start, 1.0, "Ann"),
         Result(1, (RatingKind.PERSON, bob), Rating(RatingKind.PERSON, "", 28, 8, 1, 0), start, 0.5, "Bob"),
@@ -284,12 +284,13 @@ def test_ratings_and_leaderboards(any_storage: Storage) -> None:
     ]
     with any_storage.session() as s:
         standings.save(s, game_id, results)
-    assert [r.name for r in standings.board(any_storage, RatingKind.PERSON)] == ["Ann", "Bob"]
-    assert [r.name for r in standings.board(any_storage, RatingKind.BOT)] == ["bot:random"]
-    found = standings.ratings(any_storage, [(RatingKind.PERSON, bob), (RatingKind.PERSON, 99)])
+    assert [r.name for r in standings.board(any_storage, RatingKind.PERSON, 3, provisional=True)] == ["Ann", "Bob"]
+    assert [r.name for r in standings.board(any_storage, RatingKind.BOT, 3)] == ["bot:random"]
+    found = standings.ratings(any_storage, [(RatingKind.PERSON, bob), (RatingKind.PERSON, 99)], 3)
     assert list(found) == [(RatingKind.PERSON, bob)] and (found[(RatingKind.PERSON, bob)].mu, found[(RatingKind.PERSON, bob)].name) == (28, "Bob")
+    assert standings.ratings(any_storage, [(RatingKind.PERSON, bob)], 2) == {}  # three-player games rate apart
     changes = standings.changes(any_storage, game_id)
-    assert changes[1].weight == 0.5 and changes[0].after == pytest.approx(30 - 6) and changes[0].before == pytest.approx(25 - 3 * 8.3)
+    assert changes[1].weight == 0.5 and (changes[0].before, changes[0].after) == (1500, 1647)  # 1500 + 29.48 x (30 - 25)
 
 
 def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
@@ -299,7 +300,7 @@ def test_a_whole_bot_game_through_the_app(any_storage: Storage) -> None:
     assert len(any_storage.events(game_id)) == final["version"]
     from cantstop.web.players import standings
 
-    assert standings.board(any_storage, RatingKind.BOT) == []  # a friendly game: nothing is rated
+    assert standings.board(any_storage, RatingKind.BOT, 3) == []  # a friendly game: nothing is rated
 
 
 @settings(max_examples=100, deadline=None)

@@ -3,6 +3,7 @@ and what a tournament prints (standings and a crosstable)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -11,6 +12,23 @@ from rich.table import Table
 from cantstop.arena.runner import Outcome
 from cantstop.arena.stats import elo_from_score, wilson
 from cantstop.arena.tournament import Standings
+
+
+def forfeit_note(labels: Sequence[str], forfeits: Sequence[Mapping[str, int]], games: int) -> str | None:
+    """One line on the games that ended in a forfeit instead of by play, by bot and fault;
+    None when every game was played out."""
+    total = sum(sum(faults.values()) for faults in forfeits)
+    if not total:
+        return None
+    each = "; ".join(
+        f"{label}: {', '.join(f'{count} {fault}' for fault, count in sorted(faults.items()))}"
+        for label, faults in zip(labels, forfeits)
+        if faults
+    )
+    return (
+        f"{total} of {games} games ended in a forfeit ({each}), each scored as a loss of the bot "
+        "that failed: these figures are not what the bots' play alone would give"
+    )
 
 
 def print_report(outcome: Outcome, console: Console) -> None:
@@ -54,6 +72,9 @@ def print_report(outcome: Outcome, console: Console) -> None:
     for i, reason in enumerate(tally.first_reason):
         if reason is not None:
             console.print(f"{tally.labels[i]} forfeited, first time: {reason}", markup=False)
+    note = forfeit_note(tally.labels, tally.forfeits, games)
+    if note:
+        console.print(note, markup=False, soft_wrap=True)
 
     test = outcome.sprt
     if test is not None:
@@ -85,10 +106,11 @@ def print_standings(standings: Standings, out: Path, console: Console) -> None:
     title = f"Standings ({played} games"
     title += ", interrupted)" if standings.interrupted else ")"
     table = Table(title=title)
-    for header in ("#", "bot", "games", "points", "score %", "Elo", "95% interval"):
+    for header in ("#", "bot", "games", "points", "score %", "Elo", "95% interval", "forfeits"):
         table.add_column(header, justify="left" if header == "bot" else "right")
     for rank, i in enumerate(order, 1):
         low, high = standings.elo_interval(i)
+        faults = standings.forfeits[i] if standings.forfeits else {}
         table.add_row(
             str(rank),
             labels[i],
@@ -97,6 +119,7 @@ def print_standings(standings: Standings, out: Path, console: Console) -> None:
             f"{100 * standings.score(i):.1f}",
             f"{standings.elo(i):+.0f}",
             f"{low:+.0f} … {high:+.0f}",
+            ", ".join(f"{count} {fault}" for fault, count in sorted(faults.items())) or "0",
         )
     console.print(table)
     cross = Table(title="Score % of the row's bot against the column's")
@@ -118,4 +141,10 @@ def print_standings(standings: Standings, out: Path, console: Console) -> None:
             "virtual wins each way per pair)",
             markup=False,
         )
+    for i, reason in enumerate(standings.first_forfeit):
+        if reason is not None:
+            console.print(f"{labels[i]} forfeited, first time: {reason}", markup=False)
+    note = forfeit_note(labels, standings.forfeits, played)
+    if note:
+        console.print(note, markup=False, soft_wrap=True)
     console.print(f"each pair's records in {out}/<pair>/, the standings in {out}/standings.json", markup=False)

@@ -193,6 +193,11 @@ class Tally:
             return True
         return False
 
+    @property
+    def forfeited(self) -> int:
+        """Games that ended in a forfeit (a crash, a timeout, an illegal move) instead of by play."""
+        return sum(sum(faults.values()) for faults in self.forfeits)
+
     def fit(self) -> Fit:
         """The Bradley–Terry fit; half a virtual win each way per pair if the plain fit diverges."""
         prior = 0.0 if connected(self.pairwise) else 0.5
@@ -219,6 +224,7 @@ class Outcome:
             "games": t.games,
             "scheduled": self.scheduled,
             "interrupted": self.interrupted,
+            "forfeited": t.forfeited,
             "bots": [
                 {
                     "bot": label,

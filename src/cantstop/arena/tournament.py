@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
@@ -33,6 +34,13 @@ class Standings:
     games: tuple[tuple[int, ...], ...]
     fit: Fit
     interrupted: bool = False
+    forfeits: tuple[dict[str, int], ...] = ()  # by bot: its forfeited games by fault
+    first_forfeit: tuple[str | None, ...] = ()  # by bot: the reason of its first forfeit
+
+    @property
+    def forfeited(self) -> int:
+        """Games that ended in a forfeit instead of by play."""
+        return sum(sum(faults.values()) for faults in self.forfeits)
 
     def score(self, i: int) -> float:
         """Bot i's share of the points of all its games."""
@@ -61,6 +69,7 @@ class Standings:
         return {
             "bots": list(self.labels),
             "interrupted": self.interrupted,
+            "forfeited": self.forfeited,
             "elo_prior": self.fit.prior,
             "standings": [
                 {
@@ -71,6 +80,7 @@ class Standings:
                     "score": self.score(i),
                     "elo": self.elo(i),
                     "elo_95": self.elo_interval(i),
+                    "forfeits": self.forfeits[i] if self.forfeits else {},
                 }
                 for rank, i in enumerate(self.ranking(), 1)
             ],
@@ -110,6 +120,8 @@ def run_tournament(
         raise ValueError(f"a tournament needs at least 2 bots, not {n}")
     points = [[0.0] * n for _ in range(n)]
     played = [[0] * n for _ in range(n)]
+    forfeits: list[Counter[str]] = [Counter() for _ in range(n)]
+    first: list[str | None] = [None] * n
     interrupted = False
     for i, j in combinations(range(n), 2):
         if on_match is not None:
@@ -129,6 +141,9 @@ def run_tournament(
         points[j][i] += tally.pairwise[1][0]
         played[i][j] += tally.games
         played[j][i] += tally.games
+        for k, bot in enumerate((i, j)):
+            forfeits[bot] += tally.forfeits[k]
+            first[bot] = first[bot] or tally.first_reason[k]
         if on_match is not None:
             on_match(i, j, outcome)
         if outcome.interrupted:
@@ -141,6 +156,8 @@ def run_tournament(
         tuple(map(tuple, played)),
         bradley_terry(points, prior),
         interrupted,
+        tuple(dict(faults) for faults in forfeits),
+        tuple(first),
     )
     (out / STANDINGS).write_text(json.dumps(standings.summary(), indent=2) + "\n", encoding="utf-8")
     return standings

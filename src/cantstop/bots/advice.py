@@ -1,4 +1,4 @@
-"""Advice for a person: what the strongest bot would do, with the odds behind it in a line."""
+"""Advice for a person: what a bot (the expert unless told) would do, with the odds behind it in a line."""
 
 from __future__ import annotations
 
@@ -18,13 +18,19 @@ class Advice:
     action: Action
     bust_chance: float  # of the next roll, with the runners the advice leaves on the board
     reason: str  # one line, e.g. "stop: 38% bust, 2 columns near the top"
+    bot: str  # who was asked, as people read it: "Expert bot"
 
 
 def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:
-    """What `bot` (default: the strongest) would play here, and why in a line."""
+    """What `bot` would play here, and why in a line. By default the expert: it answers at
+    once, needs no extra and plays every game (expert2 and rivals are stronger where they
+    play, but compile first and fit fewer games).
+
+    Raises `PhaseError` outside a choice or a roll-or-stop, `UnknownBotError` for a bot no one registered."""
     if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
         raise PhaseError("advice is for a player choosing or deciding, not rolling or finished")
-    action = get_bot(bot).play(state, random.Random(seed), Budget(seconds=0.5))
+    info = get_bot(bot)
+    action = info.play(state, random.Random(seed), Budget(seconds=0.5))
     after = state.play(action) if state.phase is Phase.CHOOSE else state
     bust = float(next_roll(after).bust) if after.phase is Phase.DECIDE else 0.0
     near = sum(
@@ -41,4 +47,4 @@ def advise(state: State, bot: str = "expert", seed: int = 0) -> Advice:
         verb = "stop" if action is STOP else "roll again"
         if action is STOP and stop_wins(state):
             odds = f"it wins the game ({odds})"
-    return Advice(action, bust, f"{verb}: {odds}")
+    return Advice(action, bust, f"{verb}: {odds}", info.display)

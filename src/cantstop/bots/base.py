@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from cantstop.core.dice import SeededDice
 from cantstop.core.errors import BotUnfitError, UnknownBotError
-from cantstop.core.state import Action, State
+from cantstop.core.state import Action, Phase, State, new_game
 from cantstop.core.variant import Variant
 
 
@@ -41,13 +43,59 @@ def plays_anything(variant: Variant, num_players: int) -> str | None:
     return None
 
 
-def importable(module: str) -> str | None:
-    """None if `module` imports, else why not: a fit check asks this of what the bot's
-    moves will import, so that a missing extra refuses the bot before its first game."""
+# Makes a bot ready for games of `variant` with that many players: whatever its first
+# decision would compile (numba kernels) or load (a value file, weights), done before
+# the first timed decision, so that no clock counts it. Safe to call again: it is cheap
+# once done (in each process: numba keeps what it compiled on disk, not in memory).
+Prepare = Callable[[Variant, int], None]
+
+
+def nothing_to_prepare(variant: Variant, num_players: int) -> None:
+    return None
+
+
+REHEARSAL_STEPS = 12  # rolls and decisions of a rehearsal: enough for a choice and a roll-or-stop
+
+
+def rehearse(play: Bot) -> Prepare:
+    """A preparation that has `play` decide a few times in the first turn of a game of the
+    kind (its choices and a roll-or-stop), on dice and a random source of its own: every
+    kernel and file a decision uses is then compiled and loaded. Once per kind and process."""
+
+    @functools.cache
+    def prepare(variant: Variant, num_players: int) -> None:
+        state = new_game(variant, num_players)
+        dice, rng = SeededDice("rehearsal"), random.Random(0)
+        decided: set[Phase] = set()
+        for _ in range(REHEARSAL_STEPS):
+            if state.phase is Phase.ROLL:
+                state = state.roll(dice.roll(variant.dice, variant.faces))
+            elif state.phase in (Phase.CHOOSE, Phase.DECIDE):
+                decided.add(state.phase)
+                state = state.play(play(state, rng, Budget()))
+            if len(decided) == 2 or state.phase is Phase.OVER:
+                return
+
+    return prepare
+
+
+class Need(StrEnum):
+    """What a bot needs beyond the base install (`cantstop bots` says, and whether this one has it)."""
+
+    FAST = "the fast extra"  # numba and numpy: pip install -e '.[fast]'
+    NUMPY = "numpy"  # which the fast extra brings
+    SOLVED = "a solved board"  # a value file written by `cantstop solve`
+
+
+def needs_fast(module: str) -> str | None:
+    """None if `module` imports, else one sentence: the bot needs the fast extra, which package
+    is missing and how to install it. A fit check asks this of what the bot's moves will
+    import, so that a missing extra refuses the bot before its first game."""
     try:
         importlib.import_module(module)
-    except ImportError as error:  # the message names the extra to install (`missing_extra`)
-        return str(error)
+    except ImportError as error:
+        missing = error.name or "numba and numpy"
+        return f"it needs {missing}, which the 'fast' extra brings: from a checkout run pip install -e '.[fast]'"
     return None
 
 
@@ -59,6 +107,13 @@ class BotInfo:
     play: Bot
     display: str  # what people read, everywhere a bot is shown: "Rule-of-28 bot"
     fits: Fits = plays_anything
+    prepare: Prepare = nothing_to_prepare
+    needs: tuple[Need, ...] = ()
+
+    @property
+    def prepares(self) -> bool:
+        """Whether its first decision of a kind of game loads or compiles something."""
+        return self.prepare is not nothing_to_prepare
 
     def check(self, variant: Variant, num_players: int) -> None:
         """Raise `BotUnfitError` if this bot cannot play `variant` with `num_players` players."""
@@ -70,12 +125,23 @@ class BotInfo:
 _REGISTRY: dict[str, BotInfo] = {}
 
 
-def register(name: str, level: Level, description: str, display: str, fits: Fits = plays_anything) -> Callable[[Bot], Bot]:
+def register(
+    name: str,
+    level: Level,
+    description: str,
+    display: str,
+    fits: Fits = plays_anything,
+    prepare: Callable[[Bot], Prepare] | None = None,
+    needs: tuple[Need, ...] = (),
+) -> Callable[[Bot], Bot]:
     """Decorator: add a bot to the registry under `name`, shown to people as `display`;
-    `fits` says which games it cannot play (by default it plays any)."""
+    `fits` says which games it cannot play (by default it plays any), `prepare` makes the
+    bot's preparation from it (`rehearse`, for a bot whose first decision compiles or loads),
+    and `needs` what it needs beyond the base install."""
 
     def add(bot: Bot) -> Bot:
-        _REGISTRY[name] = BotInfo(name, level, description, bot, display, fits)
+        made = nothing_to_prepare if prepare is None else prepare(bot)
+        _REGISTRY[name] = BotInfo(name, level, description, bot, display, fits, made, needs)
         return bot
 
     return add

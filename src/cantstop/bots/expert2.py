@@ -20,7 +20,7 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from cantstop.bots.base import Budget, Level, importable, register
+from cantstop.bots.base import Budget, Level, Need, needs_fast, register, rehearse
 from cantstop.bots.expert import ALPHA, SPARE, play_expert
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
@@ -74,9 +74,9 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     try:
         policy = fitted_policy(variant)
     except ImportError as error:
-        return str(error)
+        return needs_fast("cantstop.solve.kernels") or str(error)
     # The policy loads without numba; its first turn would not.
-    return None if policy is None else importable("cantstop.solve.kernels")
+    return None if policy is None else needs_fast("cantstop.solve.kernels")
 
 
 @register(
@@ -85,6 +85,8 @@ def fits_expert2(variant: Variant, num_players: int) -> str | None:
     "Alone: exact turns against fitted position values; against rivals, the expert.",
     "Expert II bot",
     fits_expert2,
+    prepare=rehearse,
+    needs=(Need.FAST,),
 )
 def play_expert2(state: State, rng: random.Random, budget: Budget) -> Action:
     policy = fitted_policy(state.variant) if state.num_players == 1 else None

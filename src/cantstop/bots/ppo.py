@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cantstop.bots.base import Budget, Level, register
+from cantstop.bots.base import Budget, Level, Need, needs_fast, register, rehearse
 from cantstop.core.errors import BotUnfitError
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant, preset
@@ -58,11 +58,7 @@ def fits_ppo(variant: Variant, num_players: int) -> str | None:
     if _trained_for(variant, num_players) is None:
         games = ", ".join(f"{name} with {count} player{'' if count == 1 else 's'}" for name, count in NETWORKS)
         return f"its networks were trained for {games} only"
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        return "it needs numpy: from a checkout run pip install -e '.[fast]'"
-    return None
+    return needs_fast("numpy")
 
 
 @cache
@@ -111,6 +107,8 @@ def save_policy(policy: Any, path: Path, variant: str, num_players: int) -> None
     "A neural network trained by PPO: solitaire, and two players against rule28.",
     "PPO bot",
     fits_ppo,
+    prepare=rehearse,
+    needs=(Need.NUMPY,),
 )
 def play_ppo(state: State, rng: random.Random, budget: Budget) -> Action:
     file = _trained_for(state.variant, state.num_players)

@@ -14,7 +14,7 @@ import random
 from functools import cache
 from typing import TYPE_CHECKING
 
-from cantstop.bots.base import Budget, Level, register
+from cantstop.bots.base import Budget, Level, Need, needs_fast, register, rehearse
 from cantstop.bots.expert2 import fits_expert2, play_expert2
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
@@ -38,11 +38,10 @@ def fits_rivals(variant: Variant, num_players: int) -> str | None:
         return fits_expert2(variant, num_players)
     if variant.skip or variant.no_stop_on_occupied:
         return "it knows the standard rules only (not skip, not no_stop_on_occupied)"
-    try:
-        from cantstop.bots.learned_value import load_models
-        from cantstop.solve import kernels  # noqa: F401
-    except ImportError as error:
-        return f"it needs numpy and numba ({error}): from a checkout run pip install -e '.[fast]'"
+    missing = needs_fast("cantstop.solve.kernels")  # the turn kernel; the value is numpy's
+    if missing is not None:
+        return missing
+    from cantstop.bots.learned_value import load_models
     from cantstop.solve.board import solver_key
 
     models = load_models()
@@ -62,6 +61,8 @@ def fits_rivals(variant: Variant, num_players: int) -> str | None:
     "Exact turns against a chance to win learned by self-play (2-4 players); alone, as expert2.",
     "Rivals bot",
     fits_rivals,
+    prepare=rehearse,
+    needs=(Need.FAST,),
 )
 def play_rivals(state: State, rng: random.Random, budget: Budget) -> Action:
     if state.num_players == 1:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,16 +13,17 @@ import click
 from rich.console import Console
 
 from cantstop.arena.match import MAX_TURNS, MatchSpec
-from cantstop.arena.report import print_report, print_standings
+from cantstop.arena.report import forfeit_note, print_report, print_standings
 from cantstop.arena.runner import Outcome, bot_labels, run_match
 from cantstop.arena.schedule import seat_orders
 from cantstop.arena.sprt import parse_sprt
 from cantstop.arena.tournament import run_tournament
 from cantstop.cli.engine import MAX_GAMES, MAX_JOBS, load_variant, variant_option
 from cantstop.cli.fast_run import FAST_MAX_GAMES, check_core_games, fast_arena, fast_option
+from cantstop.cli.preparing import prepare_bots
 from cantstop.cli.progress import progress_bar
 from cantstop.core.errors import SetupError, UnknownBotError
-from cantstop.core.variant import variant_spec
+from cantstop.core.variant import preset, variant_spec
 
 
 def match_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -43,6 +44,9 @@ def match_options(command: Callable[..., None]) -> Callable[..., None]:
                      help="A game still going after this many turns is a draw."),
         click.option("--progress/--no-progress", default=True, show_default=True,
                      help="Progress bar on stderr."),
+        click.option("--allow-forfeits", is_flag=True,
+                     help="Accept a result in which games were forfeited (a crash, a timeout, an illegal "
+                          "move): exit 0 anyway. Without it such a result exits with status 1."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -61,6 +65,7 @@ class MatchOptions:
     tolerance: float
     max_turns: int
     progress: bool
+    allow_forfeits: bool
 
 
 def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple[MatchSpec, Path]:
@@ -96,6 +101,18 @@ def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple
             f"cannot create the directory {out}: {error.strerror or error}", param_hint="--out"
         ) from None
     return spec, out
+
+
+def refuse_forfeits(labels: Sequence[str], forfeits: Sequence[Mapping[str, int]], games: int, allowed: bool) -> None:
+    """After the report: a result with forfeited games exits non-zero unless --allow-forfeits.
+
+    Raises `click.ClickException` (status 1) saying so."""
+    note = forfeit_note(labels, forfeits, games)
+    if note is not None and not allowed:
+        raise click.ClickException(
+            f"{note}. The first reason of each bot is above and every game's in games.jsonl; "
+            "remove the cause, or pass --allow-forfeits to accept such a result"
+        )
 
 
 def note_rounding(console: Console, games: int, bots: int) -> None:
@@ -156,6 +173,7 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address:
         join_cluster(ray_address, options.jobs)
     spec, out = prepare(bots, len(bots), options)
     errors = Console(stderr=True)
+    prepare_bots(bots, preset(spec.variant), len(bots), errors, options.progress)
     note_rounding(errors, games, len(bots))
     with progress_bar(errors, options.progress) as bar:
         task = bar.add_task(" vs ".join(spec.labels), total=None)
@@ -165,6 +183,7 @@ def arena(bots: tuple[str, ...], games: int, sprt_text: str | None, ray_address:
 
         outcome = run_match(spec, games, options.jobs, out, test, advance, ray_address)
     print_report(outcome, Console())
+    refuse_forfeits(spec.labels, outcome.tally.forfeits, outcome.tally.games, options.allow_forfeits)
 
 
 @click.command()
@@ -186,6 +205,7 @@ def tournament(bots: tuple[str, ...], games: int, **common: Any) -> None:
     options = MatchOptions(**common)
     spec, out = prepare(bots, 2, options)
     errors = Console(stderr=True)
+    prepare_bots(bots, preset(spec.variant), 2, errors, options.progress)
     note_rounding(errors, games, 2)
     pairs = len(bots) * (len(bots) - 1) // 2
     with progress_bar(errors, options.progress) as bar:
@@ -204,3 +224,5 @@ def tournament(bots: tuple[str, ...], games: int, **common: Any) -> None:
 
         standings = run_tournament(spec, games, options.jobs, out, each_match, advance)
     print_standings(standings, out, Console())
+    played = sum(map(sum, standings.games)) // 2
+    refuse_forfeits(spec.labels, standings.forfeits, played, options.allow_forfeits)

@@ -24,6 +24,7 @@ from rich.console import Console
 from cantstop.bots.base import get_bot
 from cantstop.cli.engine import MAX_GAMES
 from cantstop.cli.histogram import histogram, turn_limit_note, write_plot
+from cantstop.cli.preparing import compile_notice
 from cantstop.cli.progress import progress_bar
 from cantstop.core.errors import CantStopError, UnknownBotError
 
@@ -95,14 +96,27 @@ def _progress(errors: Console, shown: bool, label: str, games: int,
 
 
 def _chunks(variant: str, bots: list[str], games: int, seed: int, threads: int | None,
-            max_turns: int | None = None) -> Iterator[Simulation]:
+            max_turns: int, errors: Console, shown: bool) -> Iterator[Simulation]:
+    """The run's chunks, once one game on one thread has compiled the simulator (with
+    "compiling … (first run only)" on `errors` while numba compiles, a spinner if `shown`):
+    no progress bar waits on it."""
     try:
-        from cantstop.fast.simulate import MAX_TURNS, chunks
+        from cantstop.fast.simulate import chunks
     except ImportError as error:
         raise click.ClickException(str(error)) from None
     try:
+        with compile_notice(errors, "the simulator", shown):
+            for _ in chunks(variant, bots, 1, seed, 1, max_turns):
+                pass
+    except (CantStopError, MemoryError) as error:
+        raise click.ClickException(str(error)) from None
+    return _stream(chunks(variant, bots, games, seed, threads, max_turns))
+
+
+def _stream(runs: Iterator[Simulation]) -> Iterator[Simulation]:
+    try:
         with _stop_between_chunks() as asked:
-            for run in chunks(variant, bots, games, seed, threads, max_turns or MAX_TURNS):
+            for run in runs:
                 yield run
                 if asked():
                     raise KeyboardInterrupt
@@ -142,7 +156,7 @@ def fast_solitaire(bot: str, games: int, seed: int, jobs: int, variant: str,
     errors = Console(stderr=True)
     counts: Counter[int] = Counter()
     played = total = squares = unfinished = 0
-    runs = _chunks(variant, [name], games, seed, _threads(jobs), max_turns)
+    runs = _chunks(variant, [name], games, seed, _threads(jobs), max_turns, errors, errors.is_terminal)
     try:
         for run in _progress(errors, errors.is_terminal, name, games, runs):
             values, tally = _tally(run.turns)
@@ -189,7 +203,7 @@ def fast_arena(bots: tuple[str, ...], games: int, sprt: str | None, ray: str | N
     errors = Console(stderr=True)
     wins = [0] * len(names)
     draws = played = turns = 0
-    runs = _chunks(variant, names, games, seed, _threads(jobs), max_turns)
+    runs = _chunks(variant, names, games, seed, _threads(jobs), max_turns, errors, progress)
     try:
         for run in _progress(errors, progress, " vs ".join(names), games, runs):
             for k in range(len(names)):

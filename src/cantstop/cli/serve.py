@@ -20,36 +20,34 @@ def serve(
     log_format: str, log_level: str,
 ) -> None:
     """Serve the browser game: create games, play with friends and bots, watch, replay."""
+    import os
+
     import uvicorn
+    from pydantic import ValidationError
 
     from cantstop.cli.admin import storage_at
     from cantstop.web.db.url import default_url
+    from cantstop.web.ops.guard import GuardedHttp, GuardedSocket
+    from cantstop.web.ops.logs import log_config
     from cantstop.web.server import describe_url
+    from cantstop.web.settings import Settings, refusal
 
     url = db_url or default_url()
     if workers > 1 and url.startswith("sqlite"):
         raise click.BadParameter("several processes need a shared database: use PostgreSQL (--db postgresql+psycopg://...)", param_hint="--workers")
-    with storage_at(url):  # opened and migrated once, here, before the server's processes start
-        pass
-    click.echo(f"database: {describe_url(url)}")
-    click.echo(f"Can't Stop at http://{host}:{port}/  (the API described at /openapi.json; Ctrl-C stops)", err=False)
-    import os
-
-    os.environ["CANTSTOP_DB"] = url
     os.environ["CANTSTOP_BOT_DELAY"] = str(bot_delay)
     os.environ["CANTSTOP_ORIGINS"] = " ".join(allow_origin)
     if trusted_proxy:
         os.environ["CANTSTOP_TRUSTED_PROXIES"] = " ".join(trusted_proxy)
-    from cantstop.web.ops.guard import GuardedHttp, GuardedSocket
-    from cantstop.web.ops.logs import log_config
-    from cantstop.web.rate_limit import limit_items
-    from cantstop.web.settings import Settings
-
-    try:  # each worker reads the settings again; a mistake is told once, here
+    try:  # each worker reads the settings again; a mistake is told once, here, before anything starts
         settings = Settings()
-        limit_items(settings)
-    except ValueError as error:
-        raise click.ClickException(f"bad setting {error}") from None
+    except ValidationError as error:
+        raise click.ClickException(refusal(error)) from None
+    with storage_at(url):  # opened and migrated once, here, before the server's processes start
+        pass
+    click.echo(f"database: {describe_url(url)}")
+    click.echo(f"Can't Stop at http://{host}:{port}/  (the API described at /openapi.json; Ctrl-C stops)", err=False)
+    os.environ["CANTSTOP_DB"] = url
     uvicorn.run(
         "cantstop.web.server:build_app",
         factory=True,

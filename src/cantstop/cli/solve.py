@@ -132,6 +132,12 @@ def solve(
     from cantstop.solve.solver import Plan
     from cantstop.solve.solver import solve as run
 
+    done = None if restart or plan_only else _already_solved(board, path, layers)
+    if done is not None:
+        what = "every layer" if layers is None else f"layers 0:{layers[1]}"
+        click.echo(f"nothing to solve: {path} already holds {what} of {board.key} (--restart solves it again)")
+        _report(board, done, position, anchor)
+        return
     plan = Plan.make(board, path, threads or os.cpu_count() or 1, layers)
     click.echo(plan.describe())
     reason = plan.refusal()
@@ -152,6 +158,19 @@ def solve(
         click.echo(f"interrupted: the value file {path} keeps what is solved; run the same command to resume")
         raise SystemExit(130) from None
     _report(board, solved, position, anchor)
+
+
+def _already_solved(board: Board, path: Path, layers: tuple[int, int] | None) -> ValueFile | None:
+    """The value file at `path` if it already holds what this solve would solve, checked; else None
+    (no file, or one the solve itself will resume, or refuse with the reason)."""
+    if not path.exists():
+        return None
+    try:
+        found = ValueFile.open(path, board)
+    except SolveError:
+        return None
+    stop = board.layers if layers is None else layers[1]
+    return found if found.header.layers_done >= stop else None
 
 
 def share(done: float, total: float) -> float:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from cantstop.bots.base import Bot, get_bot
-from cantstop.core.errors import SetupError, UnknownBotError, VariantError
+from cantstop.bots.base import Bot, BotInfo, get_bot
+from cantstop.core.errors import BotUnfitError, SetupError, UnknownBotError, VariantError
 from cantstop.core.state import new_game
 from cantstop.core.variant import Variant, preset
 
@@ -34,15 +34,17 @@ def players_argument(variant: Variant, players: object) -> int:
     return players
 
 
-def opponents_argument(opponents: str | Sequence[str | Bot]) -> tuple[Bot, ...]:
-    """Bots by name (or level), or bot functions; one name alone is one opponent."""
+def opponents_argument(opponents: str | Sequence[str | Bot], variant: Variant) -> tuple[BotInfo | Bot, ...]:
+    """Bots by name (or level), or bot functions; one name alone is one opponent. A named bot
+    that cannot play `variant` with this many players is refused (`BotUnfitError`, saying why)
+    rather than failing at every move."""
     if isinstance(opponents, str):  # one bot's name, not a sequence of letters
         opponents = (opponents,)
-    bots: list[Bot] = []
+    bots: list[BotInfo | Bot] = []
     for opponent in opponents:
         if isinstance(opponent, str):
             try:
-                bots.append(get_bot(opponent).play)
+                bots.append(get_bot(opponent))
             except UnknownBotError as error:
                 raise UnknownBotError(f"opponents: {error}") from None
         elif callable(opponent):
@@ -52,6 +54,13 @@ def opponents_argument(opponents: str | Sequence[str | Bot]) -> tuple[Bot, ...]:
                 f"opponents: each opponent is a bot name or a function (state, rng, budget) -> "
                 f"action, not {opponent!r}"
             )
+    players = 1 + len(bots)
+    for bot in bots:
+        if isinstance(bot, BotInfo) and variant.min_players <= players <= variant.max_players:
+            try:
+                bot.check(variant, players)
+            except BotUnfitError as error:
+                raise BotUnfitError(f"opponents: {error}") from None
     return tuple(bots)
 
 

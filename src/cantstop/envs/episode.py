@@ -21,7 +21,7 @@ from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record
 from cantstop.core.state import Phase, State
 from cantstop.core.variant import Variant
-from cantstop.table import Player, Table
+from cantstop.table import Player, Policy, Table
 
 
 def root_key(np_random: np.random.Generator) -> int:
@@ -62,9 +62,10 @@ class Episodes:
 
 def episode_table(variant: Variant, players: Sequence[Player | None], dice: DiceSource) -> Table:
     """A new game at a table, seat 0 to start: the agents' seats have no player (their moves
-    are handed in), the bots' seats theirs. No narration: nobody reads it, and it costs."""
+    are handed in), the bots' seats theirs. No narration: nobody reads it, and it costs. A bot
+    that fails raises (`Policy.RAISE`): no stand-in plays an episode in its name."""
     record = Record(variant, [seat_letter(seat) for seat in range(len(players))])
-    return Table(record, dice, players, narrate=False)
+    return Table(record, dice, players, policy=Policy.RAISE, narrate=False)
 
 
 def to_next_decision(table: Table) -> State:

@@ -3,8 +3,9 @@
 The agent plays seat `seat`; the other seats are played by the project's bots (or by
 any function of a state, a `random.Random` and a `Budget` returning an action). The game
 runs on a `cantstop.table.Table`: an opponent that raises or answers an illegal action
-is played for by the table's failure policy (stop when it may, else its first choice), as in
-every other front end.
+stops the step with `SeatFailed` naming the seat and why (`Policy.RAISE`), nothing
+applied, since a move played in its stead would make the episode another opponent's. A
+named opponent that cannot play the variant is refused when the env is made.
 Rolls happen inside the environment with counter-based dice: `reset(seed=s)` starts a
 run of episodes, each reset without a seed plays the next one (see `cantstop.envs.episode`), so an episode is a sequence of the agent's own decisions
 only: choices after a roll, and roll-or-stop. A step runs the agent's action, then
@@ -39,7 +40,7 @@ from gymnasium import spaces
 from gymnasium.envs.registration import EnvSpec
 from numpy.typing import NDArray
 
-from cantstop.bots.base import Bot, Budget
+from cantstop.bots.base import Bot, BotInfo, Budget
 from cantstop.core.counter import CounterDice, CounterRandom
 from cantstop.core.errors import IllegalActionError
 from cantstop.core.state import State
@@ -76,7 +77,7 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
         self.variant = variant_argument(variant)
         if opponents is None:  # rule28 where the variant has room for a rival, else alone
             opponents = ("rule28",) if self.variant.max_players >= 2 else ()
-        self.opponents: tuple[Bot, ...] = opponents_argument(opponents)
+        self.opponents: tuple[BotInfo | Bot, ...] = opponents_argument(opponents, self.variant)
         self.num_players = players_argument(self.variant, 1 + len(self.opponents))
         seat, illegal_action, illegal_reward = seat_and_illegal_arguments(
             self.num_players, seat, illegal_action, illegal_reward

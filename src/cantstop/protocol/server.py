@@ -13,10 +13,11 @@ from typing import TextIO
 
 from cantstop import __version__
 from cantstop.bots import Budget, get_bot
+from cantstop.bots.compiling import watch_compiling
 from cantstop.core.errors import CantStopError, PhaseError
 from cantstop.core.notation import from_notation
 from cantstop.core.state import Phase, State
-from cantstop.core.variant import preset
+from cantstop.core.variant import Variant, preset
 from cantstop.protocol.messages import (
     COMMANDS,
     GIVE_UP,
@@ -96,6 +97,25 @@ class Engine:
         # Every game restarts the bot's random source from the Seed option: replays repeat.
         self.rng = random.Random(int(self.options[SEED.name]))
         self.position = None
+        self.info.check(variant, seats)  # a bot that cannot play this game says why, now
+        self.prepare(variant, seats)
+
+    def prepare(self, variant: Variant, seats: int) -> None:
+        """What the bot's first `go` would compile or load, done now: the controller's clock
+        starts at `go`, and `readyok` (to the `isready` after `newgame`) waits for this."""
+        said = False
+
+        def compiling(name: str) -> None:
+            nonlocal said
+            if not said:
+                self.write(f"info string compiling the {self.info.display} (first run only)")
+                said = True
+
+        try:
+            with watch_compiling(compiling):
+                self.info.prepare(variant, seats)
+        except Exception as error:  # the first go fails the same way and answers bestmove none
+            self.error(f"the bot could not get ready: {type(error).__name__}: {error}")
 
     def set_position(self, line: str) -> None:
         self.position = None

@@ -6,9 +6,11 @@ place, `Table.fail`, by the table's `Policy`:
 
 - `FORFEIT` (the arena, where results count): the seat loses the game at once;
 - `FALLBACK` (a game among people, where a broken bot must not end it): the table
-  plays `fallback_action` in the seat's stead and the game goes on.
+  plays `fallback_action` in the seat's stead and the game goes on;
+- `RAISE` (the environments, where a stand-in would make the episode another
+  opponent's without a word): the failure is raised to the caller, nothing applied.
 
-Either way the record says so (a `resign:A` or `fallback:A` move with its reason).
+Under the first two the record says so (a `resign:A` or `fallback:A` move with its reason).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Fault(StrEnum):
 class Policy(StrEnum):
     FORFEIT = "forfeit"
     FALLBACK = "fallback"
+    RAISE = "raise"
 
 
 class SeatFailed(Exception):

@@ -9,6 +9,8 @@ moves to the table itself.
 Bots are timed: a decision longer than the limit (budget × tolerance + 50 ms of grace
 for the machine's scheduler) fails, and while the watchdog runs (SIGALRM: the main
 thread on Unix, as in every arena worker) a bot that hangs is interrupted there.
+What a bot's first decision of a kind of game would compile or load is done before the
+clock starts (`BotInfo.prepare`): a cold numba cache costs no bot a game.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Protocol
 
 from cantstop.bots import Bot, BotInfo, Budget
+from cantstop.bots.base import Prepare, nothing_to_prepare
 from cantstop.core.state import Action, State
 from cantstop.core.variant import Variant
 from cantstop.table.failure import Fault, SeatFailed
@@ -104,6 +107,8 @@ class BotPlayer:
     With a `tolerance` its decisions are timed (see the module doc); without one
     (a game among people) a bot may think as long as it likes. A `budget` given here
     replaces the table's (`Budget()`: no limit, as for a study of the bot alone).
+    A registered bot is made ready (`ready`) for each kind of game before its first
+    decision of it, outside the time limit; `clock` is what decisions are timed by.
     """
 
     def __init__(
@@ -112,24 +117,46 @@ class BotPlayer:
         tolerance: float | None = None,
         rng: random.Random | None = None,
         budget: Budget | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.play: Bot = bot.play if isinstance(bot, BotInfo) else bot
+        self.prepare: Prepare = bot.prepare if isinstance(bot, BotInfo) else nothing_to_prepare
         self.tolerance = tolerance
         self.rng = rng if rng is not None else random.Random(0)
         self.budget = budget
+        self.clock = clock
+        self._ready: tuple[Variant, int] | None = None  # the kind of game it was last made ready for
+
+    def ready(self, variant: Variant, seats: int) -> None:
+        """Make the bot ready for games of `variant` with `seats` players (compile, load), untimed.
+
+        Raises `SeatFailed` (a crash) if it cannot be: a missing extra, a broken table."""
+        if self._ready is not None and self._ready[0] is variant and self._ready[1] == seats:
+            return
+        try:
+            self.prepare(variant, seats)
+        except Exception as error:
+            raise SeatFailed(
+                Fault.CRASH,
+                f"could not get ready for {variant.name} with {seats} player{'s' * (seats != 1)}: "
+                f"{type(error).__name__}: {error}",
+            ) from None
+        self._ready = (variant, seats)
 
     def new_game(self, variant: Variant, seats: int, seat: int, seed: int) -> None:
+        self.ready(variant, seats)
         self.rng = random.Random(seed)
 
     def act(self, state: State, budget_ms: int) -> Action:
+        self.ready(state.variant, state.num_players)  # before the clock starts: a no-op once ready
         if self.tolerance is None:  # untimed: no clock to read (a study plays millions of moves)
             try:
                 return self.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
             except Exception as error:  # a bot's bug is a failure of its seat, not of the game
                 raise SeatFailed(Fault.CRASH, f"{type(error).__name__}: {error}") from None
         limit = limit_ms(budget_ms, self.tolerance)
-        start = time.perf_counter()
-        WATCHDOG.deadline = start + limit / 1000
+        WATCHDOG.deadline = time.perf_counter() + limit / 1000  # the watchdog's own clock
+        start = self.clock()
         try:
             action = self.play(state, self.rng, self.budget or Budget(seconds=budget_ms / 1000))
         except _Hung:
@@ -140,7 +167,7 @@ class BotPlayer:
             raise SeatFailed(Fault.CRASH, f"{type(error).__name__}: {error}") from None
         finally:
             WATCHDOG.deadline = None
-        elapsed = (time.perf_counter() - start) * 1000
+        elapsed = (self.clock() - start) * 1000
         if elapsed > limit:
             raise SeatFailed(
                 Fault.TIMEOUT, f"took {elapsed:.0f} ms, over the limit of {limit:.0f} ms (budget {budget_ms} ms)"

@@ -319,8 +319,12 @@ class Table:
 
     # ---------------------------------------------------------------- failures
     def fail(self, fault: Fault, reason: str) -> list[Happening]:
-        """The seat to move failed: the table's one policy decides what follows, and records it."""
+        """The seat to move failed: the table's one policy decides what follows, and records it.
+
+        Raises `SeatFailed` (naming the seat) under `Policy.RAISE`, applying nothing."""
         seat = self.state.seat
+        if self.policy is Policy.RAISE:
+            raise SeatFailed(fault, f"seat {seat_letter(seat)} ({self.record.players[seat]}): {reason}")
         if self.policy is Policy.FORFEIT:
             return self._forfeit(seat, fault, reason)
         action = fallback_action(self.state) if self.state.phase is not Phase.ROLL else ROLL
@@ -408,13 +412,16 @@ class Table:
         return told
 
     def start_players(self, seed: Callable[[int], int]) -> list[Happening]:
-        """Tell every player a game begins (`seed(seat)`: its random seed); a failure forfeits."""
+        """Tell every player a game begins (`seed(seat)`: its random seed); a failure forfeits
+        (raises `SeatFailed` under `Policy.RAISE`)."""
         for seat, player in enumerate(self.players):
             if player is None:
                 continue
             try:
                 player.new_game(self.variant, len(self.players), seat, seed(seat))
             except SeatFailed as failure:
+                if self.policy is Policy.RAISE:
+                    raise
                 return self._forfeit(seat, failure.fault, failure.reason)
         return []
 

@@ -95,6 +95,8 @@ class GameScreen(SizedScreen):
         self.waiting = False  # a modal is up: bots wait too
         self.footer_over = False  # whether the footer shows the keys of a finished game
         self.fast = False  # fast-forwarding: bots move without a pause until a person is to move
+        self.bots_ready = asyncio.Event()  # set once every bot seat is ready (compiled, loaded)
+        self.compiling: set[str] = set()  # the bots numba compiled for, said once each in the log
         self.analysed: Analysed | None = None  # the finished game's analysis, once asked for
         self.no_roll_map: str | None = None  # why this game has no roll map, once a try said so
 
@@ -134,7 +136,22 @@ class GameScreen(SizedScreen):
             self.note(notice, "yellow")
         self.note("Press ? for every key.", "italic")
         self.update_view()
+        self.run_worker(self.prepare_bots(), group="prepare")
         self.after_change()
+
+    async def prepare_bots(self) -> None:
+        """Get the bot seats ready (what their first move would compile or load) off the event
+        loop, before any of them moves; the log says when numba compiles, a first run's cost."""
+        told = partial(self.app.call_from_thread, self.compiling_for)
+        await asyncio.to_thread(self.session.prepare_bots, told)
+        if self.compiling:
+            self.note("Ready.", "yellow")
+        self.bots_ready.set()
+
+    def compiling_for(self, display: str) -> None:
+        if display not in self.compiling:
+            self.compiling.add(display)
+            self.note(f"Compiling the {display}'s kernels (first run only: they are kept for next time)…", "yellow")
 
     # ---------------------------------------------------------------- view
     def note(self, text: str | Text, style: str = "") -> None:
@@ -252,7 +269,7 @@ class GameScreen(SizedScreen):
             try:
                 bot, notice = resolve_bot("expert")
                 tip = advise(state, bot=bot.name)
-                text.append(f"{bot.display} says: {tip.reason}")
+                text.append(f"{tip.bot} says: {tip.reason}")
                 if notice:
                     text.append(f"\n({notice})", style="italic")
             except (UnknownBotError, PhaseError) as error:
@@ -279,6 +296,7 @@ class GameScreen(SizedScreen):
         self.bot_worker = self.run_worker(partial(self.bot_move_later, wait), group="bot", exclusive=True)
 
     async def bot_move_later(self, delay: float) -> None:
+        await self.bots_ready.wait()
         s = self.session
         state, version = s.state, s.table.version
         start = time.monotonic()
@@ -472,12 +490,20 @@ class GameScreen(SizedScreen):
 
     def action_step(self) -> None:
         if not self.session.seat.is_person and not self.waiting:
+            if not self.bots_ready.is_set():  # a move now would compile on the event loop
+                self.hint("The bots are still getting ready: they move once they are.")
+                return
             self.cancel_timer()
             self.bot_step()
 
     def action_fast(self) -> None:
         """Play the bots' moves at once until a person is to move or the game ends."""
         if self.waiting:
+            return
+        if not self.bots_ready.is_set():  # fast-forward once ready, from the bots' own worker
+            self.fast = True
+            if not self.session.seat.is_person:
+                self.schedule_bot()
             return
         self.cancel_timer()
         s = self.session

@@ -21,7 +21,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s", "stop: your runners become your pieces"),
     ("1-9", "play that choice"),
     ("↑ ↓  Enter", "highlight a choice (previewed on the board as ◇), play it"),
-    ("a", "advice on/off: bust chance, chance of each choice, what a strong bot would do; "
+    ("a", "advice on/off: bust chance, chance of each choice, what the Expert bot would do; "
           "once the game is over: analyse it"),
     ("m", "roll map: what the next roll can bring; roll on or stop?"),
     ("u", "undo your last choice (practice games: you alone against bots)"),

@@ -6,13 +6,16 @@ Every move is appended to the record file as it is made (see
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import platformdirs
 
+from cantstop.bots.compiling import watch_compiling
 from cantstop.core.dice import DiceSource, SeededDice
 from cantstop.core.errors import RecordError, SetupError, UnknownBotError
 from cantstop.core.record import read_record
@@ -140,6 +143,23 @@ class Session:
 
     def undo(self) -> State:
         return self.table.undo()
+
+    def prepare_bots(self, on_compile: Callable[[str], None]) -> None:
+        """Make each bot seat ready for this game before it moves (a thread may run this):
+        what its first decision would compile or load. `on_compile(display)` is called each
+        time numba starts compiling for the bot of that display name."""
+        for seat, player in zip(self.seats, self.table.players, strict=True):
+            if seat.bot is None or not seat.bot.prepares or not isinstance(player, BotPlayer):
+                continue
+            display = seat.bot.display
+
+            def heard(name: str, who: str = display) -> None:
+                on_compile(who)
+
+            # A bot that cannot get ready fails its first move the same way; the table's policy
+            # takes over there and the log says so.
+            with watch_compiling(heard), contextlib.suppress(SeatFailed):
+                player.ready(self.variant, len(self.seats))
 
     def bot_move(self) -> Move | SeatFailed:
         """The bot's answer, thought out (a thread may run this); nothing is applied yet."""

@@ -30,6 +30,7 @@ from cantstop.web.rate_limit import RateLimiter
 from cantstop.web.review import routes as review
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
+from cantstop.web.social import routes as social
 
 
 def create_app(storage: Storage, settings: Settings | None = None, now: Callable[[], float] = time.time, **knobs: Any) -> FastAPI:
@@ -49,7 +50,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
         await service.resume()
         listener = None
         if storage.shared:  # other processes may serve the same games: hear of their moves
-            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified))
+            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified, service.news))
         yield ops.lifespan_state
         if listener is not None:
             listener.cancel()
@@ -71,6 +72,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     install_error_handlers(app)
     routers = (
         lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, review.router, ops_routes.router, identity.router,
+        social.router, social.pages,
     )
     for router in routers:
         app.include_router(router)

@@ -32,6 +32,7 @@ PAGES = {
     "sign-up": Page("Sign up — Can't Stop", "account", "list-page"),
     "account": Page("Your account — Can't Stop", "account", "list-page"),
     "practice": Page("Practice — Can't Stop", "practice", "practice-page"),
+    "friends": Page("Friends — Can't Stop", "friends", "list-page"),
 }
 
 

@@ -29,6 +29,8 @@ from cantstop.web.players.service import Players
 from cantstop.web.review.analysts import Analysts
 from cantstop.web.review.service import Reviews
 from cantstop.web.settings import Settings
+from cantstop.web.social.blocks import BLOCKS_TOPIC, Blocks
+from cantstop.web.social.service import Social
 from cantstop.web.webhooks import WebhookSender
 
 
@@ -62,6 +64,20 @@ class GameService:
         self.reviews = Reviews(self.games, Analysts(settings.analysis_workers), settings.analyse_after, settings.analysis_wait)
         self.games.on_move.append(self.reviews.ended)
         self.warm = settings.analysis_warm
+        self.social = Social(self.recorder, self.profiles, Blocks(storage), self.identity.stamp)
+        self.social.on_blocks.append(self._reblock)
+
+    def _reblock(self, account: int, blocked: frozenset[int]) -> None:
+        """An account's blocks changed: its connections to the games held here follow."""
+        for game in list(self.games.held.values()):
+            if account in game.connections.accounts.values():
+                game.connections.reblock(account, blocked)
+
+    async def news(self, topic: str, text: str) -> None:
+        """Another process (or this one) told every process of something that is no game's
+        move: an account's blocks changed."""
+        if topic == BLOCKS_TOPIC:
+            await self.social.blocks_changed(int(text))
 
     def readings(self) -> list[Reading]:
         """What the metrics read from the games at each scrape (`ops.Operations`)."""

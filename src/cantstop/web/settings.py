@@ -6,7 +6,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from limits import parse
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body
@@ -14,6 +15,8 @@ MAX_MESSAGE = 5 * 1024  # bytes of one WebSocket message: a chat message of 1000
 MAX_DEPTH = 8  # nesting of JSON arrays and objects in a body or message (the API needs 3)
 
 Words = Annotated[tuple[str, ...], NoDecode]  # written as space-separated words, not as JSON
+PREFIX = "CANTSTOP_"
+RATES = "a rate such as '20/minute' or '5 per 10 seconds', or 'off'"
 
 
 class AnalyseAfter(StrEnum):
@@ -25,7 +28,7 @@ class AnalyseAfter(StrEnum):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="CANTSTOP_", frozen=True, extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
 
     bot_delay: float = 0.8  # seconds a bot waits before each move, so people can follow
     origins: Words = ()  # extra origins allowed to open WebSockets
@@ -96,3 +99,35 @@ class Settings(BaseSettings):
     @classmethod
     def _trimmed(cls, value: object) -> object:
         return value.strip() if isinstance(value, str) else value
+
+    @field_validator("rate_create", "rate_join", "rate_action", "rate_chat")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        if value.lower() != "off":
+            try:
+                parse(value)
+            except ValueError:
+                raise ValueError(f"give {RATES}") from None
+        return value
+
+
+# What a value of a setting may be, by the kind of error pydantic found in it.
+ALLOWED = {
+    "bool_parsing": "give yes or no: 1/0, yes/no, true/false or on/off",
+    "float_parsing": "give a number",
+    "int_parsing": "give a whole number",
+    "int_from_float": "give a whole number",
+    "greater_than": "give a number above {gt:g}",
+    "greater_than_equal": "give a number of at least {ge:g}",
+}
+
+
+def refusal(error: ValidationError) -> str:
+    """One line for settings that do not read: each variable, the value given and what it may be."""
+    said = []
+    for problem in error.errors():
+        variable = PREFIX + ".".join(map(str, problem["loc"])).upper()
+        allowed = ALLOWED.get(problem["type"])
+        why = allowed.format(**problem.get("ctx", {})) if allowed else problem["msg"].removeprefix("Value error, ")
+        said.append(f"{variable}={problem['input']!r}: {why}")
+    return "bad setting " + "; ".join(said)

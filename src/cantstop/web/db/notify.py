@@ -3,7 +3,9 @@
 Storage sends `NOTIFY` (`pg_notify('cantstop', '<game> <version>')`) inside the transaction
 that stores an action (so the notice goes out exactly when the action is committed); this
 module's listener hands each notice to the game service, which catches up from the
-database and broadcasts to its own clients.
+database and broadcasts to its own clients. News that is about no game (an account's blocks
+changed) goes the same way under a topic starting with `~`, which no game id does:
+'~blocks <account id>'.
 """
 
 from __future__ import annotations
@@ -22,8 +24,12 @@ NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # its payload: `notice(..
 log = logging.getLogger("cantstop.web")
 
 
+TOPIC = "~"  # what starts a notice's first word when it is about no game
+
+
 def notice(game_id: str, news: int | str) -> dict[str, str]:
-    """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON text)."""
+    """NOTIFY's parameters: a game's new version (-1: its seats changed) or a chat frame (JSON
+    text); or, for a topic (`TOPIC...`) in place of the game, the news of that topic."""
     return {"channel": CHANNEL, "payload": f"{game_id} {news}"}
 
 
@@ -37,9 +43,11 @@ async def listen(
     on_change: Callable[[str, int], Awaitable[None]],
     on_reconnect: Callable[[], Awaitable[None]],
     on_chat: Callable[[str, str], Awaitable[None]],
+    on_news: Callable[[str, str], Awaitable[None]],
 ) -> None:
     """Listen until cancelled; after a lost connection, reconnect and let the caller catch up.
-    A notice is '<game> <version>' (-1: its seats changed) or '<game> <chat frame JSON>'."""
+    A notice is '<game> <version>' (-1: its seats changed), '<game> <chat frame JSON>' or
+    '<topic> <news>' (`on_news`)."""
     delay = 0.5
     first = True
     while True:
@@ -52,7 +60,9 @@ async def listen(
                 async for note in conn.notifies():
                     game_id, _, rest = note.payload.partition(" ")
                     try:
-                        if rest.startswith("{"):
+                        if game_id.startswith(TOPIC):
+                            await on_news(game_id, rest)
+                        elif rest.startswith("{"):
                             await on_chat(game_id, rest)
                         else:
                             await on_change(game_id, int(rest))

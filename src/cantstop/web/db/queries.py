@@ -48,9 +48,10 @@ WITH stored AS (
 SELECT pg_notify('{CHANNEL}', moved.id || ' ' || moved.version) FROM moved
 """)
 SET_WINNER = GAMES.update().where(GAMES.c.id == bindparam("key")).values(status=GameStatus.OVER.value, winner=bindparam("new_winner"))
-# A person leaves a game before it starts: their seat is open again, their token holds nothing.
+# A person leaves a game before it starts: their seat is open again, their token holds nothing,
+# and it is nobody's account's (else that account could never take a seat of the game again).
 FREE = SEATS.update().where(
     SEATS.c.game_id == bindparam("key"), SEATS.c.seat == bindparam("number"), SEATS.c.kind == SeatKind.PERSON.value,
     SEATS.c.game_id.in_(select(GAMES.c.id).where(GAMES.c.id == bindparam("key"), GAMES.c.status == GameStatus.WAITING.value)),
-).values(kind=SeatKind.OPEN.value, name=None, token_hash=None)
+).values(kind=SeatKind.OPEN.value, name=None, token_hash=None, account_id=None)
 TOUCH_UPDATED = GAMES.update().where(GAMES.c.id == bindparam("key")).values(updated=bindparam("stamp"))

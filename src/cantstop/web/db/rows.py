@@ -107,19 +107,35 @@ class ChatRow(Base):
 
 
 class RatingRow(Base):
-    """A rating: a person's (by account), a bot's (by 'bot:NAME'), or a legacy one (by the
-    name typed before accounts existed, until an administrator attaches it to an account)."""
+    """A rating for games of one number of players: a person's (by account), a bot's (by
+    'bot:NAME'), or a legacy one (by the name typed before accounts existed, until an
+    administrator attaches it to an account). `opponents` counts the distinct trusted
+    opponents its counted games met (`players.scale`), each one a row of `rating_opponents`."""
 
     __tablename__ = "ratings"
-    __table_args__ = (UniqueConstraint("kind", "name", name="uq_ratings_kind_name"),)
+    __table_args__ = (
+        UniqueConstraint("kind", "name", "players", name="uq_ratings_kind_name_players"),
+        UniqueConstraint("account_id", "players", name="uq_ratings_account_players"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     kind: Mapped[str] = mapped_column(String(8))  # a RatingKind
-    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, unique=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None for a person: the account names them
+    players: Mapped[int] = mapped_column(Integer, default=2, server_default="2")  # the number of players of its games
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
+    opponents: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class RatingOpponentRow(Base):
+    """A trusted opponent a rating has met in a game that counted (`players.scale`): the
+    distinct ones are what lets a rating stop being provisional."""
+
+    __tablename__ = "rating_opponents"
+    rating_id: Mapped[int] = mapped_column(ForeignKey("ratings.id"), primary_key=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("ratings.id"), primary_key=True)
 
 
 class RatingHistoryRow(Base):
@@ -140,6 +156,7 @@ class RatingHistoryRow(Base):
     weight: Mapped[float | None] = mapped_column(Float, nullable=True)
     before_mu: Mapped[float | None] = mapped_column(Float, nullable=True)
     before_sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
+    provisional: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # whether the rating was provisional after the game
 
 
 def schema_of(row: type[Base]) -> sa.Table:

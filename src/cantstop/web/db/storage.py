@@ -413,7 +413,7 @@ class Storage:
             assert key is not None, "an insert has a key"
             stored = replace(line, id=key[0], at=stamp)
             if self.shared:
-                conn.execute(NOTIFY, notice(line.game_id, json.dumps(stored.frame())))
+                conn.execute(NOTIFY, notice(line.game_id, json.dumps(stored.relayed())))
         return stored
 
     def mute_spectators(self, game_id: str, on: bool, frame: str) -> None:

@@ -86,8 +86,8 @@ class StoredGame:
 @dataclass(frozen=True)
 class ChatLine:
     """A chat message: the game, who said it (a seat, or None for a spectator, and the name
-    shown), the text, the speaker's account if a signed-in player said it; its number and
-    time (UTC) once stored."""
+    shown), the text, the speaker's account if signed in (a player's or a spectator's); its
+    number and time (UTC) once stored."""
 
     game_id: str
     seat: int | None
@@ -98,9 +98,14 @@ class ChatLine:
     at: datetime | None = None
 
     def frame(self) -> dict[str, Any]:
-        """The message as clients are sent it (and as processes relay it to each other)."""
+        """The message as clients are sent it."""
         at = None if self.at is None else self.at.replace(tzinfo=UTC).isoformat(timespec="seconds")
         return {"type": "chat", "id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "at": at}
+
+    def relayed(self) -> dict[str, Any]:
+        """The message as processes relay it to each other: its frame and its author's account
+        (which clients are not sent; those that block it are not sent the message)."""
+        return {**self.frame(), "author": self.account_id}
 
 
 class Skill:
@@ -117,7 +122,8 @@ class Skill:
 
 @dataclass(frozen=True)
 class Rating(Skill):
-    """A rating entry: whose (`kind`, and the account or the name), what it is, from how many games."""
+    """A rating entry: whose (`kind`, and the account or the name), for games of how many
+    players, what it is, from how many games, against how many distinct trusted opponents."""
 
     kind: RatingKind
     name: str  # as shown: the account's name, 'bot:NAME', or the legacy name
@@ -127,17 +133,21 @@ class Rating(Skill):
     wins: int
     account_id: int | None = None
     id: int | None = None  # None until stored
+    players: int = 2
+    opponents: int = 0  # distinct trusted opponents met in counted games (`players.scale`)
 
 
 @dataclass(frozen=True)
 class RatingPoint(Skill):
-    """A rating as it stood after one rated game, and the weight that game counted with."""
+    """A rating as it stood after one rated game, the weight that game counted with, and
+    whether the rating was still provisional then."""
 
     game_id: str | None
     at: datetime
     mu: float
     sigma: float
     weight: float = 1.0
+    provisional: bool = False
 
 
 @dataclass(frozen=True)

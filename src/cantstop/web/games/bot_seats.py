@@ -52,10 +52,15 @@ class BotSeats:
             await asyncio.sleep(self.bot_delay + standby)
             if game.version != version or game.table is not table:
                 continue
-            if table.player is None:  # the seat's bot, as the table's player
-                table.set_player(mover, BotPlayer(get_bot(seat.bot), rng=random.Random()))
             answer: Move | SeatFailed = Move.of(ROLL)
-            if table.state.phase is not Phase.ROLL:
+            if table.player is None:  # the seat's bot, as the table's player, made ready off the event loop
+                player = BotPlayer(get_bot(seat.bot), rng=random.Random())
+                table.set_player(mover, player)
+                try:  # what its first move would compile or load, before it is asked for one
+                    await asyncio.to_thread(player.ready, table.variant, len(table.players))
+                except SeatFailed as failure:
+                    answer = failure
+            if table.state.phase is not Phase.ROLL and not isinstance(answer, SeatFailed):
                 answer = await asyncio.to_thread(table.ask)  # thinks off the event loop; applies nothing
             try:
                 if isinstance(answer, SeatFailed):  # a broken bot must not stall the game: the table's policy plays for it

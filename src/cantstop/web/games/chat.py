@@ -8,6 +8,9 @@ dropped from memory) has its chat. A game in memory keeps its last few messages,
 whoever connects next. With several server processes on PostgreSQL the messages travel
 by NOTIFY, sent with the insert: every process, the sender's too, hears each message and
 passes it to its clients once (a message is known by its number).
+
+A message is kept from the connections whose account blocks its author's (`social.blocks`),
+and a silenced account writes nothing (`identity.moderation`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.rows import CHAT_CHARS, CHAT_CODE_POINTS
 from cantstop.web.db.values import ChatLine
 from cantstop.web.errors import Invalid, NotAllowed
+from cantstop.web.identity.moderation import Moderation
 from cantstop.web.names import refused_character
 from cantstop.web.spoof import invisible_character
 
@@ -41,37 +45,50 @@ class ChatRoom:
     messages: list[dict[str, Any]] = field(default_factory=list)  # the last HISTORY chat frames, in the order said
     spectators_muted: bool = False
     revealed: bool = False  # a rated game's players have been shown the spectators' messages
+    authors: dict[int, int] = field(default_factory=dict)  # message number -> its author's account, if signed in
 
     @classmethod
     def stored(cls, lines: list[ChatLine], muted: bool, revealed: bool) -> ChatRoom:
         """The chat of a game read back from storage."""
-        return cls([line.frame() for line in lines[-HISTORY:]], muted, revealed)
+        kept = lines[-HISTORY:]
+        return cls([line.frame() for line in kept], muted, revealed, authors_of(kept))
 
     def read_again(self, lines: list[ChatLine], muted: bool) -> None:
         """The chat as storage holds it now (a deleted account's lines renamed), keeping any
         message heard while it was read."""
-        heard, self.messages = self.messages, [line.frame() for line in lines[-HISTORY:]]
+        heard, authors = self.messages, self.authors
+        kept = lines[-HISTORY:]
+        self.messages, self.authors = [line.frame() for line in kept], authors_of(kept)
         self.spectators_muted = muted
         for frame in heard:
-            self.take(frame)
+            self.take(frame, authors.get(frame.get("id", -1)))
 
-    def json(self, for_player: bool = False, hiding: bool = False) -> dict[str, Any]:
+    def json(self, for_player: bool = False, hiding: bool = False, blocked: frozenset[int] = frozenset()) -> dict[str, Any]:
         """The recent messages and the mute, as a client is sent them on connecting: a player
-        of a rated game under way (`for_player`, `hiding`) without the spectators' messages."""
-        shown = [m for m in self.messages if not (for_player and hiding and m["seat"] is None)]
+        of a rated game under way (`for_player`, `hiding`) without the spectators' messages,
+        and nobody the messages of an account it blocks (`blocked`)."""
+        shown = [m for m in self.messages if not (for_player and hiding and m["seat"] is None) and self.authors.get(m["id"]) not in blocked]
         return {"messages": shown, "spectators_muted": self.spectators_muted}
 
-    def take(self, frame: dict[str, Any]) -> bool:
-        """Keep what a frame says; False for a message kept already (read with the game, then
-        heard again from the process that stored it)."""
+    def take(self, frame: dict[str, Any], author: int | None = None) -> bool:
+        """Keep what a frame says (a message's author's account, if any); False for a message
+        kept already (read with the game, then heard again from the process that stored it)."""
         if frame["type"] != "chat":
             self.spectators_muted = bool(frame["spectators_muted"])
             return True
         if any(m["id"] == frame["id"] for m in self.messages):
             return False
         insort(self.messages, frame, key=lambda m: m["id"])  # another process's message may come late
+        if author is not None:
+            self.authors[frame["id"]] = author
+        for gone in self.messages[:-HISTORY]:
+            self.authors.pop(gone["id"], None)
         del self.messages[:-HISTORY]
         return True
+
+
+def authors_of(lines: list[ChatLine]) -> dict[int, int]:
+    return {line.id: line.account_id for line in lines if line.id is not None and line.account_id is not None}
 
 
 def characters(text: str) -> int:
@@ -104,21 +121,26 @@ class Chat:
         self.recorder = recorder
         self.storage = recorder.storage
         self.send = send  # to every client of a game, as text
+        self.moderation = Moderation(recorder.storage)
 
-    async def say(self, game: LiveGame, seat: int | None, spectator: str, text: str) -> None:
-        """`seat` (None for a spectator, known as `spectator`) says `text` to everyone in the
-        game: stored first, then sent (refused, nothing stored, if spectators are muted or
-        the text is no chat message)."""
+    async def say(self, game: LiveGame, seat: int | None, spectator: str, text: str, account: int | None = None) -> None:
+        """`seat` (None for a spectator, known as `spectator`, signed in as `account` if so)
+        says `text` to everyone in the game: stored first, then sent (refused, nothing stored,
+        if spectators are muted, the author's account is silenced, or the text is no chat
+        message). A player's line is their seat's account's; a spectator's, the connection's."""
         if seat is None and game.chat.spectators_muted:
             raise NotAllowed("muted", "the players have muted spectators: only players can write now")
         said = chat_text(text)
+        author = account if seat is None else game.meta.seats[seat].account_id
+        if author is not None:
+            (await self.recorder.db(self.moderation.standing, author)).check_chat()
         if seat is None:
-            line = ChatLine(game.meta.id, None, spectator, said)
+            line = ChatLine(game.meta.id, None, spectator, said, author)
         else:
-            line = ChatLine(game.meta.id, seat, game.names[seat], said, game.meta.seats[seat].account_id)
+            line = ChatLine(game.meta.id, seat, game.names[seat], said, author)
         stored = await self.recorder.db(self.storage.say, line)
         if not self.storage.shared:  # else it comes back to every process, this one too
-            self.heard(game, stored.frame())
+            self.heard(game, stored.frame(), stored.account_id)
 
     async def mute(self, game: LiveGame, seat: int | None, on: bool) -> None:
         if seat is None:
@@ -129,22 +151,28 @@ class Chat:
             self.heard(game, frame)
 
     def received(self, game: LiveGame, text: str) -> None:
-        """A frame relayed by a server process (JSON text): for this game's clients."""
-        self.heard(game, json.loads(text))
+        """A frame relayed by a server process (JSON text, with its author's account): for this game's clients."""
+        frame = json.loads(text)
+        author = frame.pop("author", None)
+        self.heard(game, frame, author)
 
-    def heard(self, game: LiveGame, frame: dict[str, Any]) -> None:
-        """Keep a frame and pass it on, once: a spectator's message of a rated game under
-        way to the spectators only."""
-        if not game.chat.take(frame):
+    def heard(self, game: LiveGame, frame: dict[str, Any], author: int | None = None) -> None:
+        """Keep a frame and pass it on, once: a spectator's message of a rated game under way
+        to the spectators only; a message to nobody whose account blocks its author's."""
+        if not game.chat.take(frame, author):
             return
         hidden = frame["type"] == "chat" and frame["seat"] is None and game.hides_spectators
-        self.send(game, json.dumps(frame), game.connections.spectators if hidden else None)
+        blind = game.connections.blind_to(author)
+        to = game.connections.spectators if hidden else None
+        if blind:
+            to = (game.connections.listeners if to is None else to) - blind
+        self.send(game, json.dumps(frame), to)
 
     async def catch_up(self, game: LiveGame) -> None:
         """Read the game's chat again and pass on what this process missed (its notices lost
         while its connection to PostgreSQL was down)."""
         lines, muted = await self.recorder.db(self.storage.chat, game.meta.id, HISTORY)
         for line in lines:
-            self.heard(game, line.frame())
+            self.heard(game, line.frame(), line.account_id)
         if muted != game.chat.spectators_muted:
             self.heard(game, {"type": "chat_mute", "spectators_muted": muted, "by": None})

@@ -46,8 +46,8 @@ def summary_of(game: LiveGame, changes: list[RatingChange | None]) -> dict[str, 
         entry.update(
             turns=seat.turns, rolls=seat.rolls, busts=seat.busts, columns=list(seat.columns), best=seat.best,
             left=left.get(number), place=ranks[number] if ranks else None,
-            rating=None if change is None else {"before": change.before, "after": change.after, "change": round(change.change, 2),
-                                                "weight": change.weight},
+            rating=None if change is None else {"before": change.before, "after": change.after, "change": change.change,
+                                                "weight": change.weight, "provisional": change.provisional},
         )
     biggest = counted.biggest
     return {

@@ -456,7 +456,8 @@ class LiveGames:
         game.connections.send(json.dumps(message))  # encoded once
         if game.meta.rated and not game.chat.revealed and game.finished:  # the end: players see what spectators wrote
             game.chat.revealed = True
-            self.send(game, json.dumps({"type": "chat_all", **game.chat.json()}), game.connections.seated)
+            for blocked, queues in game.connections.by_blocks(game.connections.seated).items():  # but not what those they block wrote
+                self.send(game, json.dumps({"type": "chat_all", **game.chat.json(blocked=blocked)}), queues)
 
     def send(self, game: LiveGame, message: str, to: set[Queue] | None = None) -> None:
         """`message` to every client of the game (or to those of `to`)."""

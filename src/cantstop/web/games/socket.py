@@ -69,14 +69,15 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
         connections = game.connections
         token, account_id, epoch = token_of(ws, game_id), await account_id_of(ws), connections.epoch
         seat = await service.lobby.seat_of(game_id, token, account_id)
+        blocked = frozenset() if account_id is None else await service.social.blocked_by(account_id)
         async with game.lock:  # no update can slip between the hello and the first update
             await service.games.refresh(game)
             seated = seat is not None  # this connection's queue is among the players'
-            connections.open(queue, seated)
+            connections.open(queue, seated, account_id, blocked)
             if seat is not None:
                 here.add(seat)
                 service.games.present(game, seat, joined=True)
-            chat = game.chat.json(for_player=seat is not None, hiding=game.hides_spectators)
+            chat = game.chat.json(for_player=seat is not None, hiding=game.hides_spectators, blocked=blocked)
             hello = {"type": "hello", "you": seat, "game": game.snapshot(), "log": game.log, "chat": chat}
             presence = game.presence()
             await ws.send_json({**hello, "presence": presence, "now": presence["now"]})
@@ -95,7 +96,7 @@ async def live(ws: WebSocket, game_id: str, service: ServiceDep, settings: Setti
                         connections.seat_held(queue, False)
                         seated = False
                     seat = now_held
-            reply = await handle(service, frame.get("text"), client, game, seat)
+            reply = await handle(service, frame.get("text"), client, game, seat, account_id)
             if here and not seated:  # a screen holding seats (people at it) is a player's
                 connections.seat_held(queue, True)
                 seated = True
@@ -127,8 +128,11 @@ EXPECTED = (
 )
 
 
-async def handle(service: GameService, text: str | None, client: Client, game: LiveGame, seat: int | None) -> dict[str, Any] | None:
-    """One message from a client: its answer (an error frame names what was wrong)."""
+async def handle(
+    service: GameService, text: str | None, client: Client, game: LiveGame, seat: int | None, account: int | None = None,
+) -> dict[str, Any] | None:
+    """One message from a client (signed in as `account`, if so): its answer (an error frame
+    names what was wrong)."""
     if client.limiter.wait(MESSAGE, client.connection) is not None:
         return {"type": "error", "error": "too_fast", "message": f"more than {client.socket_rate:g} messages a second"}
     if text is None:
@@ -168,7 +172,7 @@ async def handle(service: GameService, text: str | None, client: Client, game: L
             return {"type": "ok", "resigned": seat}
         client.limit("chat")
         if isinstance(message, WsChat):
-            await service.chat.say(game, seat, client.spectator, message.text)
+            await service.chat.say(game, seat, client.spectator, message.text, account)
         else:
             await service.chat.mute(game, seat, message.spectators)
         return None  # the message itself comes back to everyone, this client too

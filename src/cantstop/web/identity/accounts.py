@@ -93,6 +93,14 @@ class Accounts:
             row = s.scalar(select(AccountRow).where(AccountRow.name_hash == name_hashes(name)[0], AccountRow.deleted.is_(None)))
             return None if row is None else (live_account(row), row.password_hash)
 
+    def open_account(self, name: str) -> Account | None:
+        """The account called `name` (compared case-folded) that is neither deleted nor closed:
+        one that others may follow, block or report."""
+        with self.storage.session() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.name_hash == name_hashes(name)[0], AccountRow.deleted.is_(None),
+                                                    AccountRow.closed.is_(None)))
+            return None if row is None else live_account(row)
+
     def named(self, name: str) -> Account:
         """The live account called `name`; NotFound `no_account` if there is none."""
         found = self.find(name)
@@ -146,6 +154,11 @@ class Accounts:
                 changed += 1
         return changed, clashing
 
+    def end_sessions(self, account_id: int) -> None:
+        """End every session of the account (a closed account's)."""
+        with self.storage.session() as s:
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+
     def seats_in_play(self, account_id: int) -> list[tuple[str, int]]:
         """(game, seat) of every seat the account holds in a game waiting or under way."""
         with self.storage.session() as s:
@@ -171,7 +184,8 @@ class Accounts:
             games = set(s.scalars(select(SeatRow.game_id).where(SeatRow.account_id == account_id)))
             # Its seat tokens hold nothing any more: nobody moves for a deleted account.
             s.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=gone, token_hash=None))
-            s.execute(update(ChatRow).where(ChatRow.account_id == account_id).values(name=gone))  # what it said stays
+            # What it said as a player stays, renamed; as a spectator it was never named.
+            s.execute(update(ChatRow).where(ChatRow.account_id == account_id, ChatRow.seat.is_not(None)).values(name=gone))
             # Seats taken under its name before seats knew their account (no guest may take an account's name).
             since = select(GameRow.id).where(GameRow.created >= row.created)
             seats = s.scalars(select(SeatRow.name).distinct().where(

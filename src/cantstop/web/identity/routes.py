@@ -48,15 +48,17 @@ def signed_in(request: Request, response: Response, account: Account, token: str
 
 @api.get("")
 async def me(request: Request, session: CurrentSession, accounts: AccountsDep) -> dict[str, Any]:
-    """Who this browser is signed in as (null for a guest), its sessions and passkeys, and the
-    CSRF token that changes need (also in the cantstop_csrf cookie)."""
+    """Who this browser is signed in as (null for a guest), its sessions and passkeys, the
+    moderators' decisions in force on it (`standing`: silenced, suspended, with reasons), and
+    the CSRF token that changes need (also in the cantstop_csrf cookie)."""
     if session is None:
         return {"account": None, "csrf": None}
-    keys, sessions, hook = await accounts.page(session)
+    keys, sessions, hook, standing = await accounts.page(session)
     return {
         "account": account_json(session.account),
         "csrf": csrf_token(request.cookies[SESSION_COOKIE]),
         "webhook": hook,
+        "standing": standing.json(),
         "passkeys": [{"id": k.credential_id, "created": k.created.isoformat()} for k in keys],
         "sessions": [{"created": s.created.isoformat(), "seen": s.seen.isoformat(), "address": s.address,
                       "this": s.token_hash == session.token_hash} for s in sessions],

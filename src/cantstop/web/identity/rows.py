@@ -1,5 +1,6 @@
-"""The identity room's tables (migrations 0005, 0006): accounts, sessions, passkeys, passkey
-challenges, and failed sign-ins. Secrets are kept only as hashes; names as hashes of the
+"""The identity room's tables (migrations 0005, 0006, 0012): accounts (with what the moderators
+decided about them), sessions, passkeys, passkey challenges, failed sign-ins, and the log of
+the moderators' decisions. Secrets are kept only as hashes; names as hashes of the
 keys they are compared by, so that a deleted account's name stays taken without being kept."""
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from sqlalchemy import DateTime, ForeignKey, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cantstop.web.db.rows import Base, now
+
+REASON = 500  # characters of a moderator's reason
 
 
 class AccountRow(Base):
@@ -25,6 +28,14 @@ class AccountRow(Base):
     # Where "your turn" is POSTed (web/webhooks.py), and the secret its deliveries are signed with.
     webhook_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
     webhook_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The moderators' decisions in force (web/identity/moderation.py): each with its reason,
+    # shown to the account, and until when (None: until lifted). Closed is for good.
+    silenced_why: Mapped[str | None] = mapped_column(String(REASON), nullable=True)
+    silenced_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    suspended_why: Mapped[str | None] = mapped_column(String(REASON), nullable=True)
+    suspended_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    closed_why: Mapped[str | None] = mapped_column(String(REASON), nullable=True)
+    closed: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class SessionRow(Base):
@@ -63,3 +74,16 @@ class FailureRow(Base):
     failures: Mapped[int] = mapped_column(Integer)
     last: Mapped[datetime] = mapped_column(DateTime)
     until: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ModerationRow(Base):
+    """One decision of the moderators, kept for good: silencing (no chat), suspending (no
+    play), closing an account, or lifting one of the first two, with the reason given."""
+
+    __tablename__ = "moderation_log"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    action: Mapped[str] = mapped_column(String(16))  # a Sanction's kind, or 'lift <kind>'
+    reason: Mapped[str] = mapped_column(String(REASON))
+    until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime, default=now)

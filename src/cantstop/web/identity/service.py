@@ -15,11 +15,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cantstop.table import GameOverError
-from cantstop.web.errors import Conflict, Invalid, NotSignedIn, NotVerified, TooMany
+from cantstop.web.errors import Conflict, Invalid, NotAllowed, NotSignedIn, NotVerified, TooMany
 from cantstop.web.games.leaving import Leaving
 from cantstop.web.identity import passkeys
 from cantstop.web.identity.accounts import Account, Accounts
 from cantstop.web.identity.hooks import Hooks
+from cantstop.web.identity.moderation import Kind, Moderation, Sanction, Standing
 from cantstop.web.identity.passkey_store import Passkey, PasskeyStore
 from cantstop.web.identity.passwords import check_password, hashed, matches, needs_rehash
 from cantstop.web.identity.sessions import SessionInfo, Sessions, SignedIn
@@ -58,6 +59,16 @@ def stored_time(now: Callable[[], float]) -> Callable[[], datetime]:
     return lambda: datetime.fromtimestamp(now(), UTC).replace(tzinfo=None)
 
 
+async def resign_seats(accounts: Accounts, leaving: Leaving, account_id: int) -> None:
+    """The account's seats in games waiting or under way resign (a rated game rates it as a
+    resignation; before the start the seat opens again)."""
+    for game_id, seat in await leaving.games.recorder.db(accounts.seats_in_play, account_id):
+        try:
+            await leaving.resign(game_id, seat)
+        except (GameOverError, Conflict):  # over, or left already, meanwhile: nothing to resign
+            continue
+
+
 async def remove_account(accounts: Accounts, leaving: Leaving, account_id: int) -> None:
     """Delete an account: first its seats in games waiting or under way resign (a rated game
     rates it as a resignation; before the start the seat opens again), then its name,
@@ -65,17 +76,26 @@ async def remove_account(accounts: Accounts, leaving: Leaving, account_id: int) 
     deleted player's, and the name stays taken. Every game it sat in is told again under
     the new name here, and in every other process as it hears of the change."""
     games = leaving.games
-    for game_id, seat in await games.recorder.db(accounts.seats_in_play, account_id):
-        try:
-            await leaving.resign(game_id, seat)
-        except (GameOverError, Conflict):  # over, or left already, meanwhile: nothing to resign
-            continue
+    await resign_seats(accounts, leaving, account_id)
     renamed: list[str] = await games.recorder.db(accounts.delete, account_id)
     for game_id in renamed:  # the games held here show the seats, and read the chat lines, as stored now
         game = games.held.get(game_id)
         if game is not None:
             async with game.lock:
                 await games.refresh(game, seats=True)
+
+
+async def sanction(accounts: Accounts, leaving: Leaving, account_id: int, kind: Kind, reason: str, until: datetime | None = None) -> Sanction:
+    """The moderators' decision on an account (`moderation.Moderation.decide`), and what
+    follows from it: a suspended or closed account's seats in games waiting or under way
+    resign (it may not play them), and a closed account's sessions end."""
+    moderation = Moderation(accounts.storage)
+    decided: Sanction = await leaving.games.recorder.db(moderation.decide, account_id, kind, reason, until)
+    if kind in (Kind.SUSPEND, Kind.CLOSE):
+        await resign_seats(accounts, leaving, account_id)
+    if kind is Kind.CLOSE:
+        await leaving.games.recorder.db(accounts.end_sessions, account_id)
+    return decided
 
 
 class AccountService:
@@ -93,6 +113,7 @@ class AccountService:
         self.sessions = Sessions(storage, timedelta(seconds=settings.session_idle), timedelta(seconds=settings.session_longest), stamp)
         self.keys = PasskeyStore(storage, stamp)
         self.throttle = Throttle(storage, settings.sign_in_delay, stamp)
+        self.moderation = Moderation(storage, stamp)
 
     # ------------------------------------------------------------- sessions
     async def session(self, token: str) -> SignedIn | None:
@@ -130,9 +151,17 @@ class AccountService:
             raise bad_credentials(WRONG)
         account: Account = found[0]
         await self.run(self.throttle.succeeded, keys, by_name(name))
+        await self._not_closed(account)
         if needs_rehash(stored):  # the parameters changed since it was hashed
             await self.run(self.accounts.set_password, account.id, await hashed(password))
         return account, await self._open(account, address, old)
+
+    async def _not_closed(self, account: Account) -> None:
+        """NotAllowed `closed`, with the moderators' reason, for an account they closed: told
+        only to whoever proved to be it (its password or passkey)."""
+        closed = (await self.standing(account.id)).closed
+        if closed is not None:
+            raise NotAllowed("closed", closed.words())
 
     async def _attempt(self, keys: Keys) -> None:
         """Count a sign-in attempt against `keys` (as failed until it succeeds); TooMany
@@ -150,12 +179,29 @@ class AccountService:
         ended: int = await self.run(self.sessions.close_all, session.account.id)
         return ended
 
-    async def page(self, session: SignedIn) -> tuple[list[Passkey], list[SessionInfo], str | None]:
-        """What the account page shows: its passkeys, its sessions, its webhook's address."""
+    async def page(self, session: SignedIn) -> tuple[list[Passkey], list[SessionInfo], str | None, Standing]:
+        """What the account page shows: its passkeys, its sessions, its webhook's address, and
+        the moderators' decisions in force on it, with their reasons."""
         keys = await self.run(self.keys.of_account, session.account.id)
         sessions = await self.run(self.sessions.listed, session.account.name)
         hook = await self.run(self.hooks.of, session.account.id)
-        return keys, sessions, None if hook is None else hook[0]
+        return keys, sessions, None if hook is None else hook[0], await self.standing(session.account.id)
+
+    # ----------------------------------------------------------- moderation
+    async def standing(self, account_id: int) -> Standing:
+        """The moderators' decisions in force on the account."""
+        found: Standing = await self.run(self.moderation.standing, account_id)
+        return found
+
+    async def may_play(self, account_id: int | None) -> None:
+        """NotAllowed `suspended` (with the moderators' reason) for a suspended account; a guest may."""
+        if account_id is not None:
+            (await self.standing(account_id)).check_play()
+
+    async def may_chat(self, account_id: int | None) -> None:
+        """NotAllowed `silenced` (with the moderators' reason) for a silenced account; a guest may."""
+        if account_id is not None:
+            (await self.standing(account_id)).check_chat()
 
     # ------------------------------------------------------------ passwords
     async def confirm_password(self, session: SignedIn, password: str, address: str) -> None:
@@ -280,4 +326,5 @@ class AccountService:
             raise
         await self.run(self.throttle.succeeded, keys, None)
         await self.run(self.keys.used, key.credential_id, count)
+        await self._not_closed(account)
         return account, await self._open(account, address, old)

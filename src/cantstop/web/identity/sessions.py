@@ -45,7 +45,7 @@ class SessionInfo:
 _SIGNED_IN = (
     select(SessionRow.seen, SessionRow.created.label("started"), AccountRow.id, AccountRow.name, AccountRow.created)
     .join(AccountRow, AccountRow.id == SessionRow.account_id)
-    .where(SessionRow.token_hash == bindparam("key"), AccountRow.deleted.is_(None))
+    .where(SessionRow.token_hash == bindparam("key"), AccountRow.deleted.is_(None), AccountRow.closed.is_(None))
 )
 
 

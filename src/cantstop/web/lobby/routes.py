@@ -105,6 +105,8 @@ async def create_game(body: NewGame, service: ServiceDep, accounts: AccountsDep,
     people = {t.seat: taker(t, account, t not in mine) for t in body.take}
     if len(people) < len(body.take):
         raise Invalid("bad_seat", "each seat can be taken once")
+    if mine and account is not None:
+        await accounts.may_play(account.id)
     await accounts.guest_names_free([p.name for p in people.values() if p.account_id is None])
     game_id = await service.lobby.create(body.variant, body.seats, people, clock=body.clock, rated=body.rated)
     taken = [Joined(game=game_id, seat=s, token=p.token) for s, p in people.items()]
@@ -112,7 +114,7 @@ async def create_game(body: NewGame, service: ServiceDep, accounts: AccountsDep,
 
 
 @router.post("/games/{game_id}/rematch", status_code=201, response_model_exclude_none=True)
-async def rematch(game_id: str, body: Rematch, request: Request, service: ServiceDep, account: CurrentAccount) -> Created:
+async def rematch(game_id: str, body: Rematch, request: Request, service: ServiceDep, accounts: AccountsDep, account: CurrentAccount) -> Created:
     """Play a finished game again, rated if it was: same variant, seats and bots; the seats
     this client holds (its cookie or bearer token, `tokens`, and its account's seat) are taken
     again under the same names, the other people's seats are open. The finished game links
@@ -128,6 +130,8 @@ async def rematch(game_id: str, body: Rematch, request: Request, service: Servic
     if account is not None:
         mine = await service.lobby.seat_of(game_id, None, account.id)
         seats |= set() if mine is None else {mine}
+    for seat in seats:  # an account's seat played again: not while it is suspended
+        await accounts.may_play(game.meta.seats[seat].account_id)
     limit(request, "create")
     new_id, tokens = await service.lobby.rematch(game_id, seats)
     taken = [Joined(game=new_id, seat=s, token=t) for s, t in tokens.items()]
@@ -150,6 +154,8 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response,
     who = taker(body, account, body.screen)
     if who.account_id is None:
         await accounts.guest_names_free([who.name])
+    else:
+        await accounts.may_play(who.account_id)
     token = await service.lobby.join(game_id, body.seat, who.name, who.account_id)
     if not body.screen:
         set_seat_cookie(request, response, game_id, token)
@@ -158,8 +164,8 @@ async def join(game_id: str, body: JoinIn, request: Request, response: Response,
 
 @router.get("/leaderboard")
 async def leaderboard(service: ServiceDep) -> list[dict[str, Any]]:
-    """People by rating (openskill, mu - 3 sigma), as /api/players gives them."""
-    return await service.players.board(RatingKind.PERSON, 50)
+    """People by rating in two-player games, as /api/players gives them."""
+    return await service.players.board(RatingKind.PERSON, 2, 50)
 
 
 @router.post("/my-games")

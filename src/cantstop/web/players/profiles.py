@@ -24,7 +24,7 @@ from cantstop.web.db.storage import Storage
 from cantstop.web.db.values import LIVE, GameStatus, Rating, RatingKind, RatingPoint, StoredGame
 from cantstop.web.games.describe import display_name, seat_summary_json, summary_json, waiting_first
 from cantstop.web.identity.accounts import Accounts
-from cantstop.web.players import standings
+from cantstop.web.players import scale, standings
 from cantstop.web.review.analyses import Analyses
 
 TURNS_KEPT = 10_000  # finished games never change: their turn counts are kept, up to this many
@@ -35,13 +35,19 @@ def profile_url(name: str, kind: RatingKind) -> str:
 
 
 def rating_json(r: Rating) -> dict[str, Any]:
+    """An entry as boards and profiles show it: the rating people read (`players.scale`),
+    whether it is provisional, and openskill's own numbers for programs."""
     return {"name": r.name, "display": display_name(r.name), "kind": r.kind.value, "url": profile_url(r.name, r.kind),
-            "rating": round(r.ordinal, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "wins": r.wins}
+            "players": r.players, "rating": scale.shown(r.mu), "spread": scale.shown_spread(r.sigma),
+            "provisional": r.kind is not RatingKind.BOT and scale.provisional(r.games, r.opponents),
+            "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "wins": r.wins, "opponents": r.opponents}
 
 
 def history_json(points: list[RatingPoint]) -> list[dict[str, Any]]:
-    return [{"game": p.game_id, "at": p.at.isoformat(), "rating": round(p.ordinal, 2), "mu": round(p.mu, 2),
-             "sigma": round(p.sigma, 2), "weight": p.weight} for p in points]
+    """Each point on the scale people read: the rating, and the band of one sigma either side."""
+    return [{"game": p.game_id, "at": p.at.isoformat(), "rating": scale.shown(p.mu), "low": scale.shown(p.mu - p.sigma),
+             "high": scale.shown(p.mu + p.sigma), "mu": round(p.mu, 2), "sigma": round(p.sigma, 2), "weight": p.weight,
+             "provisional": p.provisional} for p in points]
 
 
 def rates(outcomes: Iterable[tuple[str, int, bool]]) -> dict[str, list[dict[str, Any]]]:
@@ -94,8 +100,8 @@ class Profiles:
         found = None if player is None else self.accounts.find(player)
         return self.finished(player, limit) if found is None else self.finished(None, limit, found[0].id)
 
-    def leaderboard(self, kind: RatingKind, limit: int) -> list[dict[str, Any]]:
-        return [rating_json(r) for r in standings.board(self.storage, kind, limit)]
+    def leaderboard(self, kind: RatingKind, players: int, limit: int, provisional: bool = False) -> list[dict[str, Any]]:
+        return [rating_json(r) for r in standings.board(self.storage, kind, players, limit, provisional)]
 
     def outcomes(self, name: str | None, account: int | None) -> list[tuple[str, int, bool]]:
         """(variant, players, won) of every finished game the account (or the guest or bot
@@ -124,31 +130,34 @@ class Profiles:
         """A player's page: an account's, a bot's ('bot:NAME'), a legacy entry's (`legacy`), or
         else a guest's; None for a name with nothing to show."""
         if legacy:
-            entry = standings.entry(self.storage, (RatingKind.LEGACY, name))
-            return None if entry is None else self._page(name, "legacy", entry, name, None)
+            found = standings.entries(self.storage, (RatingKind.LEGACY, name))
+            return self._page(name, "legacy", found, name, None) if found else None
         if name.startswith("bot:"):
-            return self._page(name, "bot", standings.entry(self.storage, (RatingKind.BOT, name)), name, None)
-        found = self.accounts.find(name)
-        if found is not None:
-            account = found[0]
-            rating = standings.entry(self.storage, (RatingKind.PERSON, account.id))
-            return self._page(account.name, "person", rating, None, account.id, empty_ok=True)
-        page = self._page(name, "guest", None, name, None)
+            return self._page(name, "bot", standings.entries(self.storage, (RatingKind.BOT, name)), name, None)
+        account = self.accounts.find(name)
+        if account is not None:
+            mine = standings.entries(self.storage, (RatingKind.PERSON, account[0].id))
+            return self._page(account[0].name, "person", mine, None, account[0].id, empty_ok=True)
+        page = self._page(name, "guest", [], name, None)
         if page is not None:
-            page["legacy"] = None if standings.entry(self.storage, (RatingKind.LEGACY, name)) is None else profile_url(name, RatingKind.LEGACY)
+            page["legacy"] = profile_url(name, RatingKind.LEGACY) if standings.entries(self.storage, (RatingKind.LEGACY, name)) else None
         return page
 
     def _page(
-        self, name: str, kind: str, rating: Rating | None, by_name: str | None, account: int | None, empty_ok: bool = False,
+        self, name: str, kind: str, ratings: list[Rating], by_name: str | None, account: int | None, empty_ok: bool = False,
     ) -> dict[str, Any] | None:
         games = self.finished(by_name, 20, account)
         playing = [] if kind == "legacy" else self.playing(by_name, account)
-        if rating is None and not games and not playing and not empty_ok:
+        if not ratings and not games and not playing and not empty_ok:
             return None
+        shown = [{**rating_json(r), "history": history_json(standings.history(self.storage, r.id)) if r.id is not None else []}
+                 for r in ratings]
+        main = max(shown, key=lambda r: (r["games"], -r["players"]), default=None)  # the one played most (fewest players first)
         return {
             "name": name, "display": display_name(name), "kind": kind, "bot": kind == "bot",
-            "rating": rating_json(rating) if rating else None,
-            "history": history_json(standings.history(self.storage, rating.id)) if rating and rating.id is not None else [],
+            "ratings": shown,
+            "rating": None if main is None else {k: v for k, v in main.items() if k != "history"},
+            "history": [] if main is None else main["history"],
             "games": games, "playing": playing, "stats": rates(self.outcomes(by_name, account)),
             "analysis": self.analyses.averages(account) if kind == "person" else self.analyses.averages(bot=name) if kind == "bot" else None,
         }

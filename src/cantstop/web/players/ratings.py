@@ -1,6 +1,8 @@
-"""Who is rated, and how a rated game moves ratings: openskill's Plackett-Luce model (2-4
-players), each seat's change weighted down when the same people play each other again and
-again within a month, so that a pair cannot farm a rating out of each other.
+"""Who is rated, and how a rated game moves ratings: openskill's Plackett-Luce model, games of
+2, 3 and 4 players rated apart, each seat's change weighted down when the same people play
+each other again and again within a month, so that a pair cannot farm a rating out of each
+other, and by the trust its opponents' ratings deserve (`players.scale`), so that fresh
+accounts losing on purpose cannot make a rating either.
 
 A game is rated only if created so: every person seated signed in (distinct accounts), at
 least one of them, and a rated variant (`rated_variant`). Guests play friendly games, which
@@ -23,7 +25,7 @@ from cantstop.core.variant import PRESETS, Variant
 from cantstop.web.db.rows import now
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.values import Rating, RatingKind, SeatKind, StoredGame
-from cantstop.web.players import standings
+from cantstop.web.players import scale, standings
 from cantstop.web.players.standings import Holder, RatingChange, Result
 
 _MODEL = PlackettLuce()
@@ -111,8 +113,9 @@ def weighted(before: Rating, full_mu: float, full_sigma: float, weight: float, w
 
 
 def rate_game(storage: Storage, game: StoredGame, state: State) -> bool:
-    """Rate a finished rated game, once: each seat's entry moves by openskill's update,
-    weighted by how often its pair played within PAIR_WINDOW; the seats that left are rated
+    """Rate a finished rated game, once: each seat's entry for games of this many players
+    moves by openskill's update, weighted by how often its pair played within PAIR_WINDOW
+    and by the trust its opponents' ratings deserve (`trust_weights`); the seats that left are rated
     as tied for last, below every seat that stayed (`placings`). True if rated now; False
     for a game rated already (by this process or another: whoever comes first writes it,
     the others find its points) and for one that rates nobody (friendly, solitaire, a seat
@@ -130,16 +133,32 @@ def rate_game(storage: Storage, game: StoredGame, state: State) -> bool:
         return _rate(s, game, state, who)
 
 
+def trusted(rating: Rating) -> bool:
+    """Whether a rating is a trusted opponent (`scale.established`): a bot's, or a person's no longer provisional."""
+    return scale.established(rating.kind is RatingKind.BOT, rating.games, rating.opponents)
+
+
+def trust_weights(before: Sequence[Rating], pairs: Sequence[float]) -> tuple[list[float], list[list[int]]]:
+    """Each seat's weight (its pair weight times its share of trust, `scale.trust`) and the
+    seats of the trusted opponents it met, for the seats the game counts for (weight above 0)."""
+    sure = [trusted(r) for r in before]
+    others = [[j for j in range(len(before)) if j != i] for i in range(len(before))]
+    weights = [pair * scale.trust(sure[i], [sure[j] for j in others[i]]) for i, pair in enumerate(pairs)]
+    return weights, [[j for j in others[i] if sure[j]] if weights[i] > 0 else [] for i in range(len(before))]
+
+
 def _rate(s: Session, game: StoredGame, state: State, who: list[Holder]) -> bool:
-    known = standings.locked(s, who)
+    players = len(who)
+    known = standings.locked(s, who, players)
     if standings.rated_already(s, game.id):  # asked after the entries are locked: a rater finishing now is waited for
         return False
-    before = [known.get(h) or Rating(h[0], str(h[1]), _MODEL.mu, _MODEL.sigma, 0, 0) for h in who]
+    before = [known.get(h) or Rating(h[0], str(h[1]), _MODEL.mu, _MODEL.sigma, 0, 0, players=players) for h in who]
     teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in before]
     after = _MODEL.rate(teams, ranks=[float(r) for r in placings(state)])
-    weights = pair_weights(s, game, who)
+    weights, met = trust_weights(before, pair_weights(s, game, who))
     results = [
-        Result(seat, holder, weighted(old, team[0].mu, team[0].sigma, weight, seat == state.winner), old, weight, game.seats[seat].name or "")
+        Result(seat, holder, weighted(old, team[0].mu, team[0].sigma, weight, seat == state.winner), old, weight,
+               game.seats[seat].name or "", tuple(who[j] for j in met[seat]))
         for seat, (holder, old, team, weight) in enumerate(zip(who, before, after, weights))
     ]
     standings.save(s, game.id, results)

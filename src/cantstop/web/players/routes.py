@@ -25,14 +25,20 @@ class Board(StrEnum):
 BOARD_KINDS = {Board.PEOPLE: RatingKind.PERSON, Board.BOTS: RatingKind.BOT, Board.LEGACY: RatingKind.LEGACY}
 
 
+PLAYERS = Query(2, ge=2, le=4, description="the number of players of the games rated: each number has its own ratings")
+
+
 @router.get("/api/players")
 async def players(
     service: ServiceDep, limit: int = Query(50, ge=1, le=200),
     board: Annotated[Board, Query(description="people (accounts), bots, or legacy names from before accounts")] = Board.PEOPLE,
+    players: int = PLAYERS,
+    provisional: bool = Query(False, description="people whose rating is still provisional too (the leaderboard leaves them out)"),
 ) -> list[dict[str, Any]]:
-    """A leaderboard by rating (openskill, mu - 3 sigma), with display names: people by
-    default; bots have their own board, and so do the unclaimed legacy names."""
-    return await service.players.board(BOARD_KINDS[board], limit)
+    """A leaderboard of games of `players` by the rating shown (1500 for a new player), with
+    display names: people whose rating is no longer provisional by default; bots have their
+    own board, and so do the unclaimed legacy names."""
+    return await service.players.board(BOARD_KINDS[board], players, limit, provisional)
 
 
 @router.get("/api/players/{name:path}")

@@ -17,10 +17,11 @@ class Players:
     def __init__(self, games: LiveGames, profiles: Profiles) -> None:
         self.games, self.profiles = games, profiles
 
-    async def board(self, kind: RatingKind, limit: int) -> list[dict[str, Any]]:
-        """A leaderboard by rating (openskill, mu - 3 sigma), with display names."""
+    async def board(self, kind: RatingKind, players: int, limit: int, provisional: bool = False) -> list[dict[str, Any]]:
+        """A leaderboard of games of `players` by the rating shown (`players.scale`), with
+        display names: people no longer provisional only, unless `provisional`."""
         await self.games.ratings_written()
-        found: list[dict[str, Any]] = await self.games.recorder.db(self.profiles.leaderboard, kind, limit)
+        found: list[dict[str, Any]] = await self.games.recorder.db(self.profiles.leaderboard, kind, players, limit, provisional)
         return found
 
     async def profile(self, name: str, legacy: bool) -> dict[str, Any]:

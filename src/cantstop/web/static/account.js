@@ -103,6 +103,13 @@ async function showAccount() {
   $("webhook-url").value = me.webhook || "";
   $("webhook-test").disabled = $("webhook-remove").disabled = !me.webhook;
   $("since").textContent = `Playing here since ${day(me.account.created)}`;
+  // What the moderators decided, with their reason: shown to the account itself.
+  const standing = me.standing || {};
+  const decided = [["silenced", "silenced: you cannot write in the chat"], ["suspended", "suspended: you cannot start or join games"]]
+    .filter(([kind]) => standing[kind])
+    .map(([kind, words]) => `The moderators have ${words}${standing[kind].until ? ` until ${standing[kind].until.replace("T", " ")} UTC` : ""}. Their reason: ${standing[kind].reason}`);
+  $("standing").hidden = !decided.length;
+  $("standing").textContent = decided.join(" ");
   $("passkeys").replaceChildren(...(me.passkeys.length ? me.passkeys.map((k, i) => {
     const li = text("li", `Passkey ${i + 1}, added ${day(k.created)} `);
     const remove = text("button", "Remove", "button small secondary");

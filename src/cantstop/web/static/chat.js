@@ -1,6 +1,7 @@
 // The chat panel of a game: players and spectators write; a player may mute spectators.
 // Every message is shown as text (textContent), never as markup.
 import { text } from "./api.js";
+import { report } from "./report.js";
 
 const MAX = 200; // characters as people see them, as the server counts (games/chat.py)
 const CODE_POINTS = 1000; // what one message may hold underneath: letters with their accents
@@ -53,6 +54,7 @@ export function createChat(root, send) {
 
   let who = { seat: null, token: null }; // whom this page speaks for
   let muted = false;
+  let reporting = false; // a signed-in page may report a line to the moderators
   let sent = null; // the last message sent, given back to the box if the server refuses it
 
   form.addEventListener("submit", (event) => {
@@ -82,10 +84,24 @@ export function createChat(root, send) {
   function add(message) {
     const line = text("li", null, message.seat === null ? "chat-spectator" : "chat-player");
     if (message.seat !== null) line.dataset.seat = message.seat;
+    if (message.id !== null && message.id !== undefined) line.dataset.id = message.id;
     line.append(text("b", `${message.name}: `), text("span", message.text));
+    if (reporting) line.append(reportButton(message));
     log.append(line);
     while (log.children.length > 100) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
+  }
+
+  // A small button after a line: report it to the moderators (asks why first).
+  function reportButton(message) {
+    const button = text("button", "Report", "chat-report");
+    button.type = "button";
+    button.setAttribute("aria-label", `Report ${message.name}'s message to the moderators`);
+    button.addEventListener("click", async () => {
+      const done = await report({ message: message.id }, `${message.name}: “${message.text}”`);
+      if (done) note.textContent = done;
+    });
+    return button;
   }
 
   function setMuted(on, by) {
@@ -107,6 +123,18 @@ export function createChat(root, send) {
       log.replaceChildren();
       (chat?.messages || []).forEach(add);
       setMuted(Boolean(chat?.spectators_muted), null);
+    },
+    // Signed in, each line offers to report it (the lines shown so far too).
+    canReport(on) {
+      if (on === reporting) return;
+      reporting = on;
+      log.querySelectorAll(".chat-report").forEach((b) => b.remove());
+      if (on) {
+        for (const line of log.querySelectorAll("li[data-id]")) {
+          const name = line.querySelector("b").textContent.replace(/: $/, "");
+          line.append(reportButton({ id: Number(line.dataset.id), name, text: line.querySelector("span").textContent }));
+        }
+      }
     },
     // Whom this page speaks for: its online seat, else a seat held at this screen (by token).
     speakAs(seat, token) {

@@ -868,7 +868,7 @@ function forget(seat) {
 
 odds.sync();
 rollMap.sync();
-api("/api/account").then((found) => { me = found.account; meKnown = true; render(); }).catch(() => {});
+api("/api/account").then((found) => { me = found.account; meKnown = true; chat.canReport(Boolean(me)); render(); }).catch(() => {});
 takeSeatFromLink(gameId).then((said) => {
   if (said) ui.error.textContent = said;
   connect(); // after the link's seat is taken, so the server knows this browser by its new cookie

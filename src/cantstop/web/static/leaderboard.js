@@ -1,16 +1,23 @@
-// The leaderboards: people (accounts), bots, and the legacy names from before accounts, each
-// row linking to its profile.
+// The leaderboards: people (accounts), bots, and the legacy names from before accounts, for
+// games of two, three or four players (each number is rated apart), each row linking to its
+// profile. People are listed once their rating is no longer provisional.
 import { api } from "./api.js";
 import { leaderRow, noneYet } from "./lists.js";
 
-const BOARDS = { people: "Players by rating", bots: "Bots by rating", legacy: "Legacy ratings, from before accounts" };
-const asked = new URLSearchParams(location.search).get("board");
-const board = asked in BOARDS ? asked : "people";
+const BOARDS = { people: "Players", bots: "Bots", legacy: "Legacy ratings, from before accounts" };
+const EMPTY = { bots: "No bot has played a rated game of this many players yet.", legacy: "No legacy rating of this many players." };
+const query = new URLSearchParams(location.search);
+const board = query.get("board") in BOARDS ? query.get("board") : "people";
+const players = ["2", "3", "4"].includes(query.get("players")) ? query.get("players") : "2";
 for (const a of document.querySelectorAll(".tabs a")) {
-  if (a.dataset.board === board) a.setAttribute("aria-current", "page");
+  const here = a.dataset.board ? a.dataset.board === board : a.dataset.players === players;
+  if (here) a.setAttribute("aria-current", "page");
+  // Each link keeps the other choice: the board's links the number of players, and the other way round.
+  const target = new URLSearchParams({ board: a.dataset.board || board, players: a.dataset.players || players });
+  a.href = `/leaderboard?${target}`;
 }
-document.getElementById("caption").textContent = BOARDS[board];
+document.getElementById("caption").textContent = `${BOARDS[board]} by rating, ${players}-player games`;
 document.getElementById("legacy-note").hidden = board !== "legacy";
-const leaders = await api(`/api/players?limit=200&board=${board}`);
-document.getElementById("leaders").replaceChildren(...(leaders.length ? leaders.map(leaderRow) : [noneYet()]));
+const leaders = await api(`/api/players?limit=200&board=${board}&players=${players}`);
+document.getElementById("leaders").replaceChildren(...(leaders.length ? leaders.map(leaderRow) : [board === "people" ? noneYet() : noneYet(EMPTY[board])]));
 document.body.dataset.ready = "true";

@@ -40,15 +40,23 @@ export function gameItem(g) {
   return li;
 }
 
+// A rating as people read it: "1523", or "1523?" while it is provisional (with words for a screen reader).
+export function ratingCell(r) {
+  const td = text("td", String(r.rating));
+  if (r.provisional) {
+    const mark = text("abbr", "?");
+    mark.title = "provisional: too few rated games against trusted opponents yet";
+    td.append(mark, text("span", " (provisional)", "sr-only"));
+  }
+  return td;
+}
+
 // One row of a leaderboard: place, the player (a link to the profile), rating, games, wins.
 export function leaderRow(r, i) {
   const tr = text("tr");
-  const cells = [String(i + 1), link(r.display || r.name, null, r.url || profileUrl(r.name)), r.rating.toFixed(1), String(r.games), String(r.wins)];
-  for (const c of cells) {
-    const td = text("td", typeof c === "string" ? c : null);
-    if (typeof c !== "string") td.append(c);
-    tr.append(td);
-  }
+  const who = text("td");
+  who.append(link(r.display || r.name, null, r.url || profileUrl(r.name)));
+  tr.append(text("td", String(i + 1)), who, ratingCell(r), text("td", String(r.games)), text("td", String(r.wins)));
   return tr;
 }
 
@@ -83,9 +91,9 @@ export function bars(rows) {
   return list;
 }
 
-export function noneYet() {
+export function noneYet(words = "Nobody yet: a player is listed once their rating is no longer provisional (ten rated games against five trusted opponents).") {
   const tr = text("tr");
-  const td = text("td", "No rated games yet: a rated game between signed-in players counts.", "meta");
+  const td = text("td", words, "meta");
   td.colSpan = 5;
   tr.append(td);
   return tr;

@@ -13,16 +13,17 @@ function headline(summary) {
   return `${winner.display} won in ${plural(summary.turns, "turn")}.`;
 }
 
-// A signed number with a real minus sign: "+1.8", "−0.4".
-const signed = (x) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x).toFixed(1)}`;
-const number = (x) => `${x < 0 ? "−" : ""}${Math.abs(x).toFixed(1)}`;
+// A change in rating points with a real minus sign: "+23", "−8", "±0".
+const signed = (x) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x)}`;
 
-// "rating +1.8, now 12.4", or why there is none.
+// "rating +23, now 1523?" (the mark: still provisional), or why there is none. A game counts
+// less against an opponent met often this month, or whose rating is still provisional.
 function ratingText(seat) {
   if (!seat.rating) return "not rated";
-  const { weight } = seat.rating; // a pair's repeated rated games count less (and from the fifth in 30 days, not at all)
-  const counted = weight === undefined || weight === 1 ? "" : weight === 0 ? " (not counted: these players met often this month)" : ` (counted ${weight}×: these players met this month)`;
-  return `rating ${signed(seat.rating.change)}, now ${number(seat.rating.after)}${counted}`;
+  const { weight } = seat.rating;
+  const why = "the same players met often this month, or a provisional rating among them";
+  const counted = weight === undefined || weight === 1 ? "" : weight === 0 ? ` (not counted: ${why})` : ` (counted ${weight}×: ${why})`;
+  return `rating ${signed(seat.rating.change)}, now ${seat.rating.after}${seat.rating.provisional ? "?" : ""}${counted}`;
 }
 
 // One player: mark, name, how the game went for them; then their counts.

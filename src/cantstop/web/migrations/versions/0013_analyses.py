@@ -2,8 +2,8 @@
 its players' figures (accuracy, luck, loss), the costly decisions that practice asks again,
 and each account's practice answers.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0013
+Revises: 0012
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision, down_revision = "0011", "0010"
+revision, down_revision = "0013", "0012"
 GAME = "games.id"
 
 
