@@ -2,7 +2,7 @@
 and on PostgreSQL in one run.
 
 Run: `python benchmarks/web_load.py [--connections 200] [--seconds 60] [--only sqlite|postgresql] [--pg URL]
-[--accounts] [--sign-ins 200]`.
+[--accounts] [--sign-ins 200] [--analyses 20 --spell 12]`.
 For each database it starts `cantstop serve` on a free loopback port (a temporary SQLite
 file; for PostgreSQL `--pg URL`, else a throwaway server started the way the tests start
 one), pairs the connections into 2-player games whose seats play random legal moves, each
@@ -23,6 +23,15 @@ actions sent between them once every sign-in had answered. Run against run, the 
 moves by some 20 ms with no change at all (a set-up wave of games, the machine), as much
 as the effect to be measured; spells in one run put both sides under the same conditions.
 
+With `--analyses N` each database is run once more, with N game analyses a minute beside the
+load, in spells, measured the same way (`analyses_beside.py`'s stream, from a process of its
+own). Before the timing the server's bots play enough classic games to the end (its bots move
+without delay; the load's games have none) and it analyses no game as it ends
+(CANTSTOP_ANALYSE_AFTER=none), so that the stream alone decides how many are analysed: each
+request asks for a game not analysed yet, a whole analysis in the server's analysis process,
+and asks again while the answer is 202. An analysis takes a second or more: spells of 12 s
+or so (`--spell 12`) hold a few each.
+
 All clients come from one address, so the server's per-address rate limits and its cap
 on connections per address are raised far out of the way (not switched off: their cost
 per action is part of the figure).
@@ -36,6 +45,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing
 import os
 import platform
@@ -63,7 +73,8 @@ from cantstop.core.record import Record
 from cantstop.web.db.storage import Storage
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sign_in import SignIns, Spells, make_accounts, sign_ins_in_process  # a script beside this one
+from analyses_beside import Analyses, analyses_in_process, finished_games  # scripts beside this one
+from sign_in import SignIns, Spells, make_accounts, sign_ins_in_process
 
 PASSWORD = "a passphrase for the load run"
 
@@ -194,7 +205,7 @@ TARGETS = {"sqlite": (1000, 100), "postgresql": (800, 150)}  # actions/s at leas
 SPELLS_AFTER = 5.0  # seconds: the first wave of games being set up, in neither side of the comparison
 
 LIMITS_AWAY = {
-    **{f"CANTSTOP_RATE_{what}": "1000000/second" for what in ("CREATE", "JOIN", "ACTION", "CHAT")},
+    **{f"CANTSTOP_RATE_{what}": "1000000/second" for what in ("CREATE", "JOIN", "ACTION", "CHAT", "ANALYSIS")},
     "CANTSTOP_SOCKET_RATE": "0",
     "CANTSTOP_CONNECTIONS_PER_ADDRESS": "1000000",  # the connection guard's cap, as high as the rates
 }
@@ -280,9 +291,9 @@ def latency(load: Load, elapsed: float) -> dict[str, Any]:
     }
 
 
-def by_spell(load: Load, stream: SignIns, spells: Spells) -> dict[str, Any]:
-    """The action p99 during the spells of sign-ins, and between them: from the moment every
-    sign-in sent before had answered (its hash done) to the next spell."""
+def by_spell(load: Load, stream: SignIns | Analyses, spells: Spells) -> dict[str, Any]:
+    """The action p99 during the spells of sign-ins (or analyses), and between them: from the
+    moment every one sent before had answered (its hash, or its analysis, done) to the next spell."""
     assert spells.length is not None
     during: list[float] = []
     between: list[float] = []
@@ -302,13 +313,14 @@ def by_spell(load: Load, stream: SignIns, spells: Spells) -> dict[str, Any]:
     return {"actions_during": len(during), "p99_during_ms": p99_ms(during), "actions_between": len(between), "p99_between_ms": p99_ms(between)}
 
 
-async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[str, Any]:
+async def run(args: argparse.Namespace, db: str, sign_ins: float = 0, analyses: float = 0) -> dict[str, Any]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cantstop = Path(sys.executable).with_name("cantstop")
-    command = [str(cantstop), "serve", "--port", str(port), "--db", db]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env={**os.environ, **LIMITS_AWAY})
-    signing = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) if sign_ins else None
+    command = [str(cantstop), "serve", "--port", str(port), "--db", db, *(["--bot-delay", "0"] if analyses else [])]
+    env = {**os.environ, **LIMITS_AWAY, **({"CANTSTOP_ANALYSE_AFTER": "none"} if analyses else {})}
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    signing = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) if sign_ins or analyses else None
     try:
         async with httpx.AsyncClient(base_url=url) as http:
             await wait_until_up(http)
@@ -318,6 +330,7 @@ async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[st
             made = await asyncio.gather(*(signed_up(url, f"load {tag} {i}") for i in range(2 * (args.connections // 2))))
             pairs = [(made[2 * i], made[2 * i + 1]) for i in range(args.connections // 2)]
         signers = await make_accounts(url, 10) if sign_ins else []
+        to_analyse = await finished_games(url, math.ceil(analyses * args.seconds / 60) + 2) if analyses else []
         # The sign-ins come from a process of their own, as they would from other people's
         # machines: on the game clients' event loop each one (a new client, a connection, the
         # answer) held that loop for milliseconds, and the acknowledgements waiting behind it
@@ -327,11 +340,15 @@ async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[st
             await loop.run_in_executor(signing, int)
         cpu_start, own_start = cpu_seconds(server.pid), time.process_time()
         spells = Spells(time.monotonic(), SPELLS_AFTER, args.spell)
-        beside = loop.run_in_executor(signing, sign_ins_in_process, url, signers, sign_ins, args.seconds, spells) if signing else None
+        beside: asyncio.Future[SignIns] | asyncio.Future[Analyses] | None = None
+        if sign_ins:
+            beside = loop.run_in_executor(signing, sign_ins_in_process, url, signers, sign_ins, args.seconds, spells)
+        elif analyses:
+            beside = loop.run_in_executor(signing, analyses_in_process, url, to_analyse, analyses, args.seconds, spells)
         load, elapsed = await play(url, args.connections, args.seconds, args.pace, args.seed, pairs)
         cpu_end, own_end = cpu_seconds(server.pid), time.process_time()
         stream = await beside if beside is not None else None
-        signed = sorted(stream.times) if stream is not None else []
+        took = sorted(done - sent for sent, done in stream.answered) if stream is not None else []
     finally:
         if signing is not None:
             signing.shutdown(cancel_futures=True)
@@ -351,11 +368,18 @@ async def run(args: argparse.Namespace, db: str, sign_ins: float = 0) -> dict[st
         "games_finished": load.games,
         "games_checked": games,
         "lost_or_duplicated": problems + abs(stored - len(lat)),
-        "refused": {**dict(load.errors), **({"sign_in_throttled": stream.throttled} if stream and stream.throttled else {})},
+        "refused": {
+            **dict(load.errors),
+            **({"sign_in_throttled": stream.throttled} if isinstance(stream, SignIns) and stream.throttled else {}),
+            **({"analysis_refused": stream.refused} if isinstance(stream, Analyses) and stream.refused else {}),
+        },
         "accounts": args.accounts,
         "sign_ins_per_minute": sign_ins,
-        "sign_ins": len(signed),
-        "sign_in_p99_ms": p99_ms(signed),
+        "sign_ins": len(took) if sign_ins else 0,
+        "sign_in_p99_ms": p99_ms(took) if sign_ins else None,
+        "analyses_per_minute": analyses,
+        "analyses": len(took) if analyses else 0,
+        "analysis_median_s": round(statistics.median(took), 1) if analyses and took else None,
         **(by_spell(load, stream, spells) if stream is not None else {}),
     }
 
@@ -371,7 +395,10 @@ def main() -> None:
     parser.add_argument("--accounts", action="store_true", help="signed-in clients playing rated games (accounts made before the timing)")
     parser.add_argument("--sign-ins", type=float, default=0, metavar="PER_MINUTE",
                         help="run each database twice: without, then with this many sign-ins a minute beside the load, in spells")
-    parser.add_argument("--spell", type=float, default=4, metavar="SECONDS", help="with --sign-ins: how long each spell of sign-ins, and each gap between them, lasts")
+    parser.add_argument("--analyses", type=float, default=0, metavar="PER_MINUTE",
+                        help="run each database once more, with this many game analyses a minute beside the load, in spells")
+    parser.add_argument("--spell", type=float, default=4, metavar="SECONDS",
+                        help="with --sign-ins or --analyses: how long each spell of them, and each gap between them, lasts")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="cantstop-load-")
     print(f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()},"
@@ -381,31 +408,40 @@ def main() -> None:
         if args.only not in (None, name):
             continue
         db = f"sqlite:///{Path(folder) / 'load.sqlite3'}" if name == "sqlite" else fresh_schema(args.pg or throwaway_postgres())
-        for sign_ins in ((0, args.sign_ins) if args.sign_ins else (0,)):
-            if sign_ins and name == "postgresql":
+        runs = [(0.0, 0.0), *([(args.sign_ins, 0.0)] if args.sign_ins else []), *([(0.0, args.analyses)] if args.analyses else [])]
+        for sign_ins, analyses in runs:
+            extra = "sign-ins" if sign_ins else "analyses" if analyses else ""
+            if extra and name == "postgresql":
                 db = fresh_schema(args.pg or throwaway_postgres())  # each run from nothing
-            elif sign_ins:
-                db = f"sqlite:///{Path(folder) / 'load-sign-ins.sqlite3'}"
+            elif extra:
+                db = f"sqlite:///{Path(folder) / f'load-{extra}.sqlite3'}"
             with asyncio.Runner(loop_factory=new_event_loop) as runner:
-                results.append(runner.run(run(args, db, sign_ins)))
-            print(f"  {name}{' with sign-ins' if sign_ins else ''}: done, load average {os.getloadavg()[0]:.1f}", flush=True)
-    print("| database | clients | sign-ins/min | seconds | actions | actions/s | p50 ms | p99 ms | sign-in p99 ms | server CPU ms/action"
-          " | client CPU ms/action | games | lost or duplicated | refused | target |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+                results.append(runner.run(run(args, db, sign_ins, analyses)))
+            print(f"  {name}{f' with {extra}' if extra else ''}: done, load average {os.getloadavg()[0]:.1f}", flush=True)
+    print("| database | clients | beside | seconds | actions | actions/s | p50 ms | p99 ms | sign-in p99 ms | analyses (median s) |"
+          " server CPU ms/action | client CPU ms/action | games | lost or duplicated | refused | target |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         rate, p99 = TARGETS[r["database"]]
         met = "met" if r["actions_per_s"] >= rate and (r["p99_ms"] or 1e9) <= p99 else "missed"
         clients = f"{r['connections']} {'signed in' if r['accounts'] else 'guests'}"
-        signing = f"{r['sign_ins_per_minute']:g} in {args.spell:g} s spells" if r["sign_ins_per_minute"] else "0"
-        print(f"| {r['database']} | {clients} | {signing} | {r['seconds']} | {r['actions']} | {r['actions_per_s']} | {r['p50_ms']} |"
-              f" {r['p99_ms']} | {r['sign_in_p99_ms'] or '-'} | {r['cpu_ms_per_action']} | {r['client_cpu_ms_per_action']} | {r['games_finished']} |"
-              f" {r['lost_or_duplicated']} | {r['refused'] or '-'} | >= {rate}/s, p99 <= {p99} ms: {met} |")
+        beside = (f"{r['sign_ins_per_minute']:g} sign-ins/min" if r["sign_ins_per_minute"] else f"{r['analyses_per_minute']:g} analyses/min"
+                  if r["analyses_per_minute"] else "-") + (f" in {args.spell:g} s spells" if r["sign_ins_per_minute"] or r["analyses_per_minute"] else "")
+        analysed = f"{r['analyses']} ({r['analysis_median_s']})" if r["analyses_per_minute"] else "-"
+        print(f"| {r['database']} | {clients} | {beside} | {r['seconds']} | {r['actions']} | {r['actions_per_s']} | {r['p50_ms']} |"
+              f" {r['p99_ms']} | {r['sign_in_p99_ms'] or '-'} | {analysed} | {r['cpu_ms_per_action']} | {r['client_cpu_ms_per_action']} |"
+              f" {r['games_finished']} | {r['lost_or_duplicated']} | {r['refused'] or '-'} | >= {rate}/s, p99 <= {p99} ms: {met} |")
     for r in results:
-        if r["sign_ins_per_minute"]:
-            moved = (r["p99_during_ms"] or 0) - (r["p99_between_ms"] or 0)
-            print(f"{r['database']}: {r['sign_ins_per_minute']:g} sign-ins a minute moved the action p99 by {moved:+.1f} ms (target: at most +20 ms):"
-                  f" {r['p99_during_ms']} ms over {r['actions_during']} actions sent during the spells of sign-ins,"
-                  f" {r['p99_between_ms']} ms over {r['actions_between']} sent between them, once every sign-in had answered")
+        what = "sign-ins" if r["sign_ins_per_minute"] else "analyses" if r["analyses_per_minute"] else None
+        if what is None:
+            continue
+        moved = (r["p99_during_ms"] or 0) - (r["p99_between_ms"] or 0)
+        target = " (target: at most +20 ms)" if what == "sign-ins" else ""
+        per_minute = r["sign_ins_per_minute"] or r["analyses_per_minute"]
+        print(f"{r['database']}: {per_minute:g} {what} a minute moved the action p99 by {moved:+.1f} ms{target}:"
+              f" {r['p99_during_ms']} ms over {r['actions_during']} actions sent during the spells of {what},"
+              f" {r['p99_between_ms']} ms over {r['actions_between']} sent between them, once every one of them had answered;"
+              f" the run's own p99 against the target: {r['p99_ms']} ms")
 
 
 if __name__ == "__main__":

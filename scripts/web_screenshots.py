@@ -1,4 +1,5 @@
-"""Screenshots of the browser game for the docs: a game, a phone, a profile, the first-visit tour.
+"""Screenshots of the browser game for the docs: a game, a phone, a profile, the first-visit
+tour, a finished game's analysis.
 
 Run: .venv/bin/python scripts/web_screenshots.py [--out docs/img]
 Starts `cantstop serve` on a throwaway SQLite file, lets bots finish a few games (for the
@@ -112,6 +113,14 @@ def main() -> None:
             page.goto(url + "/player/bot:rule28")
             page.wait_for_selector("[data-ready=true]")
             page.screenshot(path=str(out / "web-profile.png"))
+            analysed = next(g["id"] for g in httpx.get(url + "/api/finished").json() if g["players"] == ["bot:expert", "bot:rule28"])
+            page.set_viewport_size({"width": 1280, "height": 760})
+            page.goto(f"{url}/game/{analysed}#analysis")  # the first request computes it
+            page.wait_for_selector("#analysis[data-ready=true]", timeout=180_000)
+            page.click(".analysis-mistakes button >> nth=0")  # a point of the game: its options and its roll map
+            page.wait_for_selector(".analysis-here .analysis-options")
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(out / "web-analysis.png"), full_page=True)
             newcomer = browser.new_context(viewport={"width": 900, "height": 760}).new_page()
             newcomer.goto(url)  # a newcomer's one click to a game, where the tour opens over it
             newcomer.click("#quick-play")
@@ -123,7 +132,7 @@ def main() -> None:
             newcomer.wait_for_timeout(700)
             newcomer.screenshot(path=str(out / "web-tour.png"))
             browser.close()
-        for name in ("web.png", "web-phone.png", "web-profile.png", "web-tour.png"):
+        for name in ("web.png", "web-phone.png", "web-profile.png", "web-tour.png", "web-analysis.png"):
             small(out / name)
             print(out / name, (out / name).stat().st_size, "bytes")
     finally:

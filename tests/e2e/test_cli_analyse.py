@@ -7,7 +7,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from cantstop.bots import get_bot
 from cantstop.cli import main
+from cantstop.core.dice import SeededDice
+from cantstop.table import BotPlayer, Table
+from cantstop.web.db.storage import Storage
+from cantstop.web.db.values import Append, SeatKind
 
 GOLDEN = Path(__file__).parent.parent / "core" / "golden"
 FOUR = GOLDEN / "classic-4p.txt"
@@ -64,6 +69,49 @@ def test_a_record_that_does_not_replay_is_refused_naming_the_line(tmp_path: Path
     code, out = run("analyse", str(bad))
     assert code == 2
     assert "line 4" in out and "7+7" in out
+
+
+SMALL = "classic+heights=1.1.1.2.2.2.2.2.1.1.1"  # a board the rivals bot learned: games of a few turns
+
+
+def stored(url: str, finish: bool = True) -> str:
+    """A game between two bots stored as a server stores one: played to its end, or (not
+    `finish`) its first move only."""
+    storage = Storage(url)
+    storage.migrate()
+    try:
+        game_id = storage.create_game(SMALL, [(SeatKind.BOT, "rule28"), (SeatKind.BOT, "expert")])
+        storage.start(game_id, 0, {})
+        players = [BotPlayer(get_bot("rule28")), BotPlayer(get_bot("expert"))]
+        table = Table.new(SMALL, ["bot:rule28", "bot:expert"], SeededDice(5), first=0, players=players)
+        table.run(until=None if finish else (lambda t: len(t.moves) >= 1))
+        storage.append_many([Append(game_id, 1, tuple(table.moves), table.winner if table.over else None, None if table.over else table.seat)])
+        return game_id
+    finally:
+        storage.close()
+
+
+def test_analyse_reads_a_finished_game_from_a_server_database(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    game_id = stored(url)
+    code, out = run("analyse", game_id, "--db", url, "--no-graph")
+    assert code == 0, out
+    assert out.startswith(f"{SMALL}: A Rule-of-28 bot, B Expert bot.")  # the players as the pages name them
+    code, out = run("analyse", game_id, "--db", url, "--json")
+    assert code == 0 and json.loads(out)["reports"][1]["name"] == "Expert bot"
+
+
+def test_analyse_refuses_a_game_not_over_or_not_there_and_a_file_that_is_not_one(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    playing = stored(url, finish=False)
+    code, out = run("analyse", playing, "--db", url)
+    assert code == 2 and "is not over (it is playing)" in out
+    code, out = run("analyse", "nosuchgame", "--db", url)
+    assert code == 2 and "no game 'nosuchgame' in sqlite:///" in out
+    code, out = run("analyse", "nosuchgame")
+    assert code == 2 and "no record file 'nosuchgame' (a game's id on a server needs --db URL)" in out
+    code, out = run("analyse", "x", "--db", "not a url")
+    assert code == 2 and "not a database URL" in out
 
 
 def test_rollmap_compares_rolling_with_stopping() -> None:

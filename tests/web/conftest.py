@@ -3,6 +3,7 @@ servers' clock that a test moves on."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,10 @@ from cantstop.web.app import create_app
 from cantstop.web.db import storage as storage_module
 from cantstop.web.db.storage import Storage
 from cantstop.web.games.sweeper import stamp
+
+# The analysis processes start with the first request that needs them, not with every test's
+# server (each would spawn and warm one up); the tests of the warm-up ask for it themselves.
+os.environ.setdefault("CANTSTOP_ANALYSIS_WARM", "0")
 
 
 @pytest.fixture

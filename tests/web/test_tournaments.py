@@ -15,8 +15,7 @@ from account_helpers import Browser, people, play_between, post, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from test_web_lifecycle import Clock, clock  # noqa: F401  (a fixture)
-from web_helpers import NO_LIMITS
+from web_helpers import NO_LIMITS, Clock
 
 from cantstop.core.state import ROLL, STOP, Phase
 from cantstop.table import Fault, Move
@@ -31,7 +30,7 @@ from cantstop.web.tournaments.store import NewTable
 QUICK = "classic+to_win=1"  # a column wins: games of a few turns (a friendly tournament's rules may be any)
 
 
-def iso(clock: Clock, seconds: float) -> str:  # noqa: F811
+def iso(clock: Clock, seconds: float) -> str:
     return datetime.fromtimestamp(clock() + seconds, UTC).isoformat()
 
 
@@ -68,7 +67,7 @@ def play_round(browsers: dict[str, Any], tournament_id: str) -> None:
 
 
 @pytest.fixture
-def four(storage: Storage, clock: Clock) -> Iterator[dict[str, Any]]:  # noqa: F811
+def four(storage: Storage, clock: Clock) -> Iterator[dict[str, Any]]:
     with people(storage, "Ann", "Bob", "Cy", "Dot", now=clock) as browsers:
         yield dict(zip(("Ann", "Bob", "Cy", "Dot"), browsers))
 
@@ -81,7 +80,7 @@ def four(storage: Storage, clock: Clock) -> Iterator[dict[str, Any]]:  # noqa: F
     ({"starts": "2026-01-01T10:00:00"}, "starts"), ({"unknown": 1}, "unknown"),
 ])
 def test_a_tournament_that_cannot_be_is_refused_naming_the_field_and_nothing_is_stored(
-    four: dict[str, Any], clock: Clock, fields: dict[str, Any], field: str,  # noqa: F811
+    four: dict[str, Any], clock: Clock, fields: dict[str, Any], field: str,
 ) -> None:
     ann = four["Ann"]
     response = new_tournament(ann, clock, **fields)
@@ -90,13 +89,13 @@ def test_a_tournament_that_cannot_be_is_refused_naming_the_field_and_nothing_is_
     assert ann.get("/api/tournaments").json() == {"open": [], "playing": [], "finished": []}
 
 
-def test_a_start_in_the_past_is_refused(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_a_start_in_the_past_is_refused(four: dict[str, Any], clock: Clock) -> None:
     response = new_tournament(four["Ann"], clock, starts=iso(clock, -60))
     assert response.status_code == 422 and response.json()["error"] == "bad_start"
     assert "has passed" in response.json()["message"]
 
 
-def test_a_guest_cannot_create_or_enter_a_tournament(four: dict[str, Any], clock: Clock, storage: Storage) -> None:  # noqa: F811
+def test_a_guest_cannot_create_or_enter_a_tournament(four: dict[str, Any], clock: Clock, storage: Storage) -> None:
     made = new_tournament(four["Ann"], clock).json()
     guest = Browser(four["Ann"].client)
     assert post(guest, "/api/tournaments", {"name": "x", "rounds": 1, "starts": iso(clock, 60)}).status_code == 401
@@ -104,7 +103,7 @@ def test_a_guest_cannot_create_or_enter_a_tournament(four: dict[str, Any], clock
 
 
 # ------------------------------------------------------------------ entering
-def test_entering_and_leaving_before_the_start(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_entering_and_leaving_before_the_start(four: dict[str, Any], clock: Clock) -> None:
     ann, bob, cy = four["Ann"], four["Bob"], four["Cy"]
     made = new_tournament(ann, clock, capacity=2).json()
     tid = made["id"]
@@ -125,7 +124,7 @@ def test_entering_and_leaving_before_the_start(four: dict[str, Any], clock: Cloc
     assert unknown.status_code == 404 and unknown.json()["error"] == "no_tournament"
 
 
-def test_a_started_tournament_takes_no_entries_and_only_its_creator_starts_it_early(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_a_started_tournament_takes_no_entries_and_only_its_creator_starts_it_early(four: dict[str, Any], clock: Clock) -> None:
     ann, bob, cy = four["Ann"], four["Bob"], four["Cy"]
     tid = new_tournament(ann, clock).json()["id"]
     post(bob, f"/api/tournaments/{tid}/join", {})
@@ -140,7 +139,7 @@ def test_a_started_tournament_takes_no_entries_and_only_its_creator_starts_it_ea
     assert late.status_code == 409 and late.json()["error"] == "not_open" and "has started" in late.json()["message"]
 
 
-def test_a_tournament_starts_at_its_time_and_one_with_a_single_player_is_cancelled(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_a_tournament_starts_at_its_time_and_one_with_a_single_player_is_cancelled(four: dict[str, Any], clock: Clock) -> None:
     ann, bob = four["Ann"], four["Bob"]
     alone = new_tournament(ann, clock, name="Lonely").json()["id"]
     post(ann, f"/api/tournaments/{alone}/join", {})
@@ -165,7 +164,7 @@ def test_a_tournament_starts_at_its_time_and_one_with_a_single_player_is_cancell
 
 
 # ------------------------------------------------------------------ playing
-def test_four_players_play_a_whole_tournament_to_its_standings(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_four_players_play_a_whole_tournament_to_its_standings(four: dict[str, Any], clock: Clock) -> None:
     ann = four["Ann"]
     tid = new_tournament(ann, clock, rounds=3).json()["id"]
     for browser in four.values():
@@ -194,7 +193,7 @@ def test_four_players_play_a_whole_tournament_to_its_standings(four: dict[str, A
     assert ann.get("/api/tournaments").json()["finished"][0]["id"] == tid
 
 
-def test_an_odd_field_gives_a_bye_worth_a_win_and_no_one_a_second(storage: Storage, clock: Clock) -> None:  # noqa: F811
+def test_an_odd_field_gives_a_bye_worth_a_win_and_no_one_a_second(storage: Storage, clock: Clock) -> None:
     with people(storage, "Ann", "Bob", "Cy", now=clock) as browsers:
         three = dict(zip(("Ann", "Bob", "Cy"), browsers))
         ann = three["Ann"]
@@ -211,7 +210,7 @@ def test_an_odd_field_gives_a_bye_worth_a_win_and_no_one_a_second(storage: Stora
         assert sum(float(s["points"]) for s in found["standings"]) == 6  # three games and three byes
 
 
-def test_a_player_who_forfeits_two_games_is_withdrawn(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_a_player_who_forfeits_two_games_is_withdrawn(four: dict[str, Any], clock: Clock) -> None:
     ann = four["Ann"]
     tid = new_tournament(ann, clock, rounds=3).json()["id"]
     for browser in four.values():
@@ -251,7 +250,7 @@ def test_a_player_who_forfeits_two_games_is_withdrawn(four: dict[str, Any], cloc
     assert next(s for s in found["standings"] if s["name"] == "Dot")["forfeits"] == 2
 
 
-def test_a_player_who_withdraws_after_the_start_finishes_the_game_under_way_and_is_paired_no_more(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_a_player_who_withdraws_after_the_start_finishes_the_game_under_way_and_is_paired_no_more(four: dict[str, Any], clock: Clock) -> None:
     ann, dot = four["Ann"], four["Dot"]
     tid = new_tournament(ann, clock, rounds=2).json()["id"]
     for browser in four.values():
@@ -284,7 +283,7 @@ def _simple(game: Any) -> Any:
     return Move.of(state.legal_actions()[0])
 
 
-def test_a_tournaments_game_is_played_under_fair_play(four: dict[str, Any], clock: Clock) -> None:  # noqa: F811
+def test_a_tournaments_game_is_played_under_fair_play(four: dict[str, Any], clock: Clock) -> None:
     ann, bob = four["Ann"], four["Bob"]
     tid = new_tournament(ann, clock).json()["id"]
     for browser in (ann, bob):
@@ -298,7 +297,7 @@ def test_a_tournaments_game_is_played_under_fair_play(four: dict[str, Any], cloc
 
 
 # ------------------------------------------------------------------ several processes
-def test_a_round_is_paired_once_however_many_processes_pair_it(any_storage: Storage, clock: Clock) -> None:  # noqa: F811
+def test_a_round_is_paired_once_however_many_processes_pair_it(any_storage: Storage, clock: Clock) -> None:
     """Two processes on one database pair the same round at once: the round's key lets one
     store it; the other stores nothing, and each process sees the same pairing."""
     apps = [create_app(any_storage, now=clock, bot_delay=0, **NO_LIMITS) for _ in range(2)]

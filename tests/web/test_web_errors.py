@@ -29,7 +29,7 @@ def started(client: TestClient) -> tuple[str, dict[int, str], dict[str, Any]]:
     return game_id, tokens, client.get(f"/api/games/{game_id}").json()
 
 
-SIGNED_IN_ONLY = ("/api/social",)  # whom an account follows and blocks
+SIGNED_IN_ONLY = ("/api/social", "/api/practice")  # whom an account follows and blocks; its practice
 
 
 def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
@@ -40,8 +40,11 @@ def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
     for path in [*paths, "/", f"/game/{game_id}", "/openapi.json", "/static/game.js", "/static/style.css"]:
         got, head = client.get(path), client.head(path)
         # A path still holding a parameter (a player's name) names nothing here: a 404 both ways;
-        # a game still played has no summary yet: a 409 both ways; an account's own lists ask a guest to sign in.
-        expected = 401 if path.startswith(SIGNED_IN_ONLY) else 404 if "{" in path else 409 if path.endswith("/summary") else 200
+        # a game still played has no summary nor analysis yet: a 409 both ways; the tutor is a
+        # seated player's; an account's own lists and practice ask a guest to sign in.
+        refused = {"/summary": 409, "/analysis": 409, "/tutor": 403}
+        expected = (401 if path.startswith(SIGNED_IN_ONLY) else 404 if "{" in path
+                    else next((code for end, code in refused.items() if path.endswith(end)), 200))
         assert head.status_code == got.status_code == expected, (path, head.status_code)
         assert head.headers["content-type"] == got.headers["content-type"] and head.content == b""
     assert client.head("/api/games/nope").status_code == 404

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_web_lifecycle import Clock, clock, hot_seat, sweep  # noqa: F401  (a fixture)
-from web_helpers import NO_LIMITS, auth, until
+from test_web_lifecycle import hot_seat, sweep
+from web_helpers import NO_LIMITS, Clock, auth, until
 
 from cantstop.core.state import ROLL
 from cantstop.table import Move
@@ -28,7 +28,7 @@ def service_of(client: TestClient) -> GameService:
 
 
 @pytest.fixture
-def app_client(storage: Storage, clock: Clock) -> Iterator[TestClient]:  # noqa: F811
+def app_client(storage: Storage, clock: Clock) -> Iterator[TestClient]:
     with TestClient(create_app(storage, now=clock, bot_delay=0, **NO_LIMITS)) as client:
         service_of(client).games.idle_grace = 0.0
         yield client
@@ -81,7 +81,7 @@ def test_a_game_open_in_a_browser_is_kept_and_let_go_once_closed(app_client: Tes
     assert game_id not in held(client)
 
 
-def test_a_game_whose_clock_comes_due_is_read_back_with_its_countdown(app_client: TestClient, clock: Clock) -> None:  # noqa: F811
+def test_a_game_whose_clock_comes_due_is_read_back_with_its_countdown(app_client: TestClient, clock: Clock) -> None:
     client = app_client
     game_id, _ = hot_seat(client, ["Ann", "Bob"], clock=DAY)
     sweep(client)
@@ -95,7 +95,7 @@ def test_a_game_whose_clock_comes_due_is_read_back_with_its_countdown(app_client
     assert game_id in held(client)  # counting down: kept
 
 
-def test_no_more_idle_games_are_held_than_the_setting_keeps(storage: Storage, clock: Clock) -> None:  # noqa: F811
+def test_no_more_idle_games_are_held_than_the_setting_keeps(storage: Storage, clock: Clock) -> None:
     with TestClient(create_app(storage, now=clock, bot_delay=0, idle_games_kept=3, **NO_LIMITS)) as client:
         service_of(client).games.idle_grace = 0.0
         made = [hot_seat(client, ["Ann", "Bob"], clock=DAY)[0] for _ in range(8)]
@@ -105,7 +105,7 @@ def test_no_more_idle_games_are_held_than_the_setting_keeps(storage: Storage, cl
         assert made[0] in held(client) and len(held(client)) == 3
 
 
-def test_a_game_with_a_bot_to_move_is_never_let_go(storage: Storage, clock: Clock) -> None:  # noqa: F811
+def test_a_game_with_a_bot_to_move_is_never_let_go(storage: Storage, clock: Clock) -> None:
     with TestClient(create_app(storage, now=clock, bot_delay=30, idle_games_kept=0, **NO_LIMITS)) as client:
         service_of(client).games.idle_grace = 0.0
         response = client.post("/api/games", json={"seats": ["bot:random", "open"], "take": [{"seat": 1, "name": "Ann"}], "clock": DAY})

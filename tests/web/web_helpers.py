@@ -29,7 +29,9 @@ from cantstop.web.games.live import LiveGame
 from cantstop.web.service import GameService
 
 # Tests play far faster than people: the rate limits are off unless a test is about them.
-NO_LIMITS: dict[str, Any] = {"rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off", "socket_rate": 0.0}
+NO_LIMITS: dict[str, Any] = {
+    "rate_create": "off", "rate_join": "off", "rate_action": "off", "rate_chat": "off", "rate_analysis": "off", "socket_rate": 0.0,
+}
 
 
 # How long a test waits for what it is sure will come (a bot's move, a server starting): a

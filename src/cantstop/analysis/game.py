@@ -23,22 +23,15 @@ from typing import Any
 
 from cantstop.analysis.grades import Grade, accuracy, grade
 from cantstop.analysis.judges import AnalysisError, Judge, Method, TurnView, Units, judge_for
+from cantstop.analysis.options import Option, option_values, ranked, shown
 from cantstop.core.choices import format_choice
 from cantstop.core.notation import format_dice, seat_letter, to_notation
 from cantstop.core.record import Event, Leave, Record, Roll
-from cantstop.core.state import ROLL, STOP, Decision, Phase, State
+from cantstop.core.state import ROLL, Decision, Phase, State
 from cantstop.core.variant import variant_spec
 
 RESIGN = "resign"
 BIGGEST = 3  # mistakes and swings listed per player
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a decision and the mover's value after it (points, or turns)."""
-
-    action: str
-    value: float
 
 
 @dataclass(frozen=True)
@@ -212,9 +205,7 @@ class _Walk:
 
     def shown(self, state: State, cost: float) -> float:
         """A cost of the turn `state` is in, as the mover's value: points, or turns in all."""
-        if self.units is Units.CHANCE:
-            return 100.0 * (1.0 - cost)
-        return state.turn + 1 + cost
+        return shown(state, cost, self.units)
 
     def point(self, ply: int, state: State, mover: int, value: float) -> None:
         values: list[float | None]
@@ -286,29 +277,22 @@ class _Walk:
         if isinstance(event, Decision):
             return self.decide(ply, before, event)
         assert not isinstance(event, Leave)  # `run` hands leaving to `leave`
-        view = self.view(before)
-        options = [(format_choice(c), self.shown(before, view.cost(before.play(c)))) for c in before.options]
-        return self.note(ply, before, options, format_choice(event))
+        return self.note(ply, before, format_choice(event))
 
     def decide(self, ply: int, before: State, decision: Decision) -> float:
         """Roll on or stop, from a DECIDE state."""
-        options = [(str(ROLL), self.shown(before, self.rolling(before)))]
-        if before.may_stop():
-            options.append((str(STOP), self.shown(before, self.view(before).stop_cost(before))))
-        return self.note(ply, before, options, str(decision))
+        return self.note(ply, before, str(decision))
 
-    def note(self, ply: int, before: State, options: list[tuple[str, float]], chosen: str) -> float:
-        better = max if self.units is Units.CHANCE else min
-        ranked = sorted(options, key=lambda item: item[1], reverse=better is max)
-        best, worst = ranked[0][1], ranked[-1][1]
+    def note(self, ply: int, before: State, chosen: str) -> float:
+        """Note the decision taken in `before` (a choice, or rolling on against stopping)."""
+        options = option_values(before, self.view(before), self.units)
+        order = ranked(options, self.units)
+        best, worst = order[0].value, order[-1].value
         value = dict(options)[chosen]
         loss = abs(best - value)
         graded = grade(loss, self.units) if len(options) > 1 else Grade.FORCED
         self.decisions.append(
-            DecisionNote(
-                ply, before.turn + 1, before.seat, to_notation(before),
-                tuple(Option(a, v) for a, v in ranked), chosen, loss, abs(best - worst), graded,
-            )
+            DecisionNote(ply, before.turn + 1, before.seat, to_notation(before), tuple(order), chosen, loss, abs(best - worst), graded)
         )
         return value
 

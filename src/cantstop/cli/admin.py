@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 if TYPE_CHECKING:
+    from cantstop.web.db.storage import Storage
     from cantstop.web.games.leaving import Leaving
     from cantstop.web.identity.accounts import Accounts
 
@@ -22,21 +23,43 @@ DB = click.option("--db", "db_url", envvar="CANTSTOP_DB", default=None,
 
 
 @contextmanager
-def accounts_at(db_url: str | None) -> Iterator[Accounts]:
-    """The accounts of the database, its schema brought up to date first; refusals as plain errors."""
+def storage_at(db_url: str | None) -> Iterator[Storage]:
+    """The server's storage (the default database if no URL), its schema brought up to date
+    first; a database that cannot be opened, and the server's refusals, as plain errors."""
+    from sqlalchemy.exc import ArgumentError
+
     from cantstop.web.db.storage import Storage
     from cantstop.web.db.url import default_url
     from cantstop.web.errors import Refused
-    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.server import describe_url
 
-    storage = Storage(db_url or default_url())
+    url = db_url or default_url()
     try:
+        shown = describe_url(url)
+    except ArgumentError:  # not echoed: an unreadable URL cannot have its password hidden
+        raise click.BadParameter(
+            "not a database URL: write e.g. postgresql+psycopg://user:pw@host/db or sqlite:///path/to/file.db", param_hint="--db",
+        ) from None
+    try:
+        storage = Storage(url)  # an unknown dialect fails here, an unreachable server below
         storage.migrate()
-        yield Accounts(storage)
+    except Exception as error:  # a bad URL or an unreachable server: say which, do not trace back
+        raise click.ClickException(f"cannot open the database {shown}: {error}") from None
+    try:
+        yield storage
     except Refused as error:
         raise click.ClickException(error.message) from None
     finally:
         storage.close()
+
+
+@contextmanager
+def accounts_at(db_url: str | None) -> Iterator[Accounts]:
+    """The accounts of the database (`storage_at`)."""
+    from cantstop.web.identity.accounts import Accounts
+
+    with storage_at(db_url) as storage:
+        yield Accounts(storage)
 
 
 def listing(what: str, lines: list[str]) -> None:

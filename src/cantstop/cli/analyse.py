@@ -42,22 +42,50 @@ def analysed(record: Record, where: str) -> GameAnalysis:
         raise click.BadParameter(f"{where}: {error}", param_hint="RECORD") from None
 
 
+def stored_game(db_url: str, game_id: str) -> Record:
+    """A finished game of a server's database, as its record (players by the names its pages
+    show); a game that is not there or not finished is refused (exit 2)."""
+    from cantstop.cli.admin import storage_at
+    from cantstop.web.db.moves import recorded
+    from cantstop.web.db.values import GameStatus
+    from cantstop.web.games.describe import readable_record
+    from cantstop.web.server import describe_url
+
+    with storage_at(db_url) as storage:
+        game = storage.game(game_id) if len(game_id) <= 64 else None
+        if game is None:
+            raise click.BadParameter(f"no game {game_id[:64]!r} in {describe_url(db_url)}", param_hint="RECORD")
+        if game.status is not GameStatus.OVER:
+            why = "it ended without a winner" if game.status is GameStatus.ABANDONED else f"it is {game.status.value}"
+            raise click.BadParameter(f"game {game_id!r} is not over ({why}): only a finished game can be analysed", param_hint="RECORD")
+        return readable_record(game.record(recorded(storage.events(game_id))))
+
+
 @click.command("analyse")
-@click.argument("record_file", metavar="RECORD", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("record_file", metavar="RECORD")
+@click.option("--db", "db_url", default=None, metavar="URL",
+              help="RECORD is a finished game's id in this server database (a SQLAlchemy URL, as for `cantstop serve`).")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON instead of text.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE",
               help="Also draw the chance-to-win graph into an image file (.png, .svg, ...).")
 @click.option("--graph/--no-graph", default=True, show_default=True, help="Draw the graph in the terminal.")
-def analyse_command(record_file: Path, as_json: bool, plot_path: str | None, graph: bool) -> None:
+def analyse_command(record_file: str, db_url: str | None, as_json: bool, plot_path: str | None, graph: bool) -> None:
     """Analyse the finished game in RECORD: every decision's options and loss, every roll's luck.
 
-    Each decision is valued by the mover's chance to win under best play for the rest of
-    the turn (alone: the expected turns); docs/analysis.md explains the method and grades.
+    RECORD is a record file, or with --db a finished game's id on a server. Each decision is
+    valued by the mover's chance to win under best play for the rest of the turn (alone:
+    the expected turns); docs/analysis.md explains the method and grades.
     """
     if plot_path is not None:
         check_plot_path(plot_path)
-    record = read_game(record_file)
-    analysis = analysed(record, str(record_file))
+    if db_url is not None:
+        record, where = stored_game(db_url, record_file), f"game {record_file}"
+    else:
+        path = Path(record_file)
+        if not path.is_file():
+            raise click.BadParameter(f"no record file {record_file!r} (a game's id on a server needs --db URL)", param_hint="RECORD")
+        record, where = read_game(path), record_file
+    analysis = analysed(record, where)
     if as_json:
         click.echo(json.dumps(analysis.to_json(), indent=1))
     else:

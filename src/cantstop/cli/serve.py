@@ -24,9 +24,8 @@ def serve(
 
     import uvicorn
     from pydantic import ValidationError
-    from sqlalchemy.exc import ArgumentError
 
-    from cantstop.web.db.storage import Storage
+    from cantstop.cli.admin import storage_at
     from cantstop.web.db.url import default_url
     from cantstop.web.ops.guard import GuardedHttp, GuardedSocket
     from cantstop.web.ops.logs import log_config
@@ -44,20 +43,9 @@ def serve(
         settings = Settings()
     except ValidationError as error:
         raise click.ClickException(refusal(error)) from None
-    try:
-        shown = describe_url(url)
-    except ArgumentError:  # not echoed: an unreadable URL cannot have its password hidden
-        raise click.BadParameter(
-            "not a database URL: write e.g. postgresql+psycopg://user:pw@host/db or sqlite:///path/to/file.db",
-            param_hint="--db",
-        ) from None
-    try:
-        storage = Storage(url)  # an unknown dialect fails here, an unreachable server below
-        storage.migrate()
-    except Exception as error:  # a bad URL or an unreachable server: say which, do not trace back
-        raise click.ClickException(f"cannot open the database {shown}: {error}") from None
-    storage.close()
-    click.echo(f"database: {shown}")
+    with storage_at(url):  # opened and migrated once, here, before the server's processes start
+        pass
+    click.echo(f"database: {describe_url(url)}")
     click.echo(f"Can't Stop at http://{host}:{port}/  (the API described at /openapi.json; Ctrl-C stops)", err=False)
     os.environ["CANTSTOP_DB"] = url
     uvicorn.run(

@@ -27,6 +27,7 @@ from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
 from cantstop.web.players import routes as players
 from cantstop.web.rate_limit import RateLimiter
+from cantstop.web.review import routes as review
 from cantstop.web.service import GameService
 from cantstop.web.settings import Settings
 from cantstop.web.social import routes as social
@@ -70,8 +71,10 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     app.add_middleware(SecurityHeaders)
     ops.install(app)
     install_error_handlers(app)
-    routers = (lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, ops_routes.router, identity.router,
-               social.router, social.pages, tournaments.router, tournaments.pages)
+    routers = (
+        lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, review.router, ops_routes.router, identity.router,
+        social.router, social.pages, tournaments.router, tournaments.pages,
+    )
     for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -50,6 +50,20 @@ class NotVerified(Refused):
     """A proof that does not check out: a passkey's answer, a challenge used or expired."""
 
 
+class NotOffered(Refused):
+    """This server does not do this at all: a part it was set up without (game analysis with
+    no analysis processes, or without the `fast` extra)."""
+
+
+class Unavailable(Refused):
+    """Not just now, through no fault of the request: a part of the server failed under it
+    (and was restarted); `retry_after` is how many seconds to wait before trying again."""
+
+    def __init__(self, code: str, message: str, retry_after: int) -> None:
+        super().__init__(code, message, retry_after=retry_after)
+        self.retry_after = retry_after
+
+
 class TooMany(Refused):
     """Past a rate limit or a sign-in throttle; `retry_after` is how many seconds until the
     next one is counted."""

@@ -25,10 +25,12 @@ from cantstop.web.errors import (
     Invalid,
     NotAllowed,
     NotFound,
+    NotOffered,
     NotSignedIn,
     NotVerified,
     Refused,
     TooMany,
+    Unavailable,
 )
 from cantstop.web.settings import MAX_BODY, MAX_DEPTH
 
@@ -40,6 +42,7 @@ INTERNAL = {"error": "internal", "message": "the server failed on this request (
 
 STATUS: dict[type[Refused], int] = {
     NotVerified: 400, NotSignedIn: 401, NotAllowed: 403, NotFound: 404, Conflict: 409, Invalid: 422, TooMany: 429,
+    NotOffered: 501, Unavailable: 503,
 }
 # The table's refusals (the game's own rules): status and code.
 TABLE_REFUSALS: dict[type[CantStopError], tuple[int, str]] = {
@@ -52,6 +55,7 @@ REFUSALS: tuple[type[CantStopError], ...] = (Refused, *TABLE_REFUSALS)
 # What a client is told besides the body: when to try again, how to sign in.
 HEADERS: dict[type[CantStopError], Callable[[Any], dict[str, str]]] = {
     TooMany: lambda error: {"Retry-After": str(error.retry_after)},
+    Unavailable: lambda error: {"Retry-After": str(error.retry_after)},
     # A bearer token (the metrics') is asked for; a session or a password is not an HTTP scheme.
     NotSignedIn: lambda error: {"WWW-Authenticate": "Bearer"} if error.code == "bad_token" else {},
 }

@@ -31,6 +31,7 @@ PAGES = {
     "sign-in": Page("Sign in — Can't Stop", "account", "list-page"),
     "sign-up": Page("Sign up — Can't Stop", "account", "list-page"),
     "account": Page("Your account — Can't Stop", "account", "list-page"),
+    "practice": Page("Practice — Can't Stop", "practice", "practice-page"),
     "friends": Page("Friends — Can't Stop", "friends", "list-page"),
     "tournaments": Page("Tournaments — Can't Stop", "tournaments", "list-page"),
     "tournament": Page("Tournament — Can't Stop", "tournament", "list-page"),

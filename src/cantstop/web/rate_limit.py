@@ -1,5 +1,5 @@
-"""The one rate limiter: per client address for creating, joining, acting and chatting, and
-per WebSocket connection for its messages of any kind.
+"""The one rate limiter: per client address for creating, joining, acting, chatting and
+asking for analysis, and per WebSocket connection for its messages of any kind.
 
 A client past a limit gets a 429 with Retry-After over HTTP, an error frame over a
 WebSocket (a connection past its message limit is closed). The limits are written as the
@@ -17,7 +17,7 @@ from limits import RateLimitItem, RateLimitItemPerSecond, parse
 from cantstop.web.errors import TooMany
 from cantstop.web.settings import Settings
 
-WHAT = {"create": "new games", "join": "seat joins", "action": "actions", "chat": "chat messages"}
+WHAT = {"create": "new games", "join": "seat joins", "action": "actions", "chat": "chat messages", "analysis": "analysis requests"}
 MESSAGE = "message"  # a WebSocket message, counted per connection
 MESSAGE_WINDOW = 2  # seconds: a connection may send `socket_rate` messages a second, twice that at once
 SWEEP_EVERY = 60.0  # seconds between sweeps of ended windows, which bound the counters' memory

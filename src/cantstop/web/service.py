@@ -1,6 +1,6 @@
 """One process's game server: the lobby, the live games, the bot seats, the move clock,
 leaving games (resigning, abandoning), the sweeper, the chat, the players' pages, the "your
-turn" hooks, the tournaments and the record writer wired together around one storage. Each part lives in
+turn" hooks, the tournaments, the games' analyses and the record writer wired together around one storage. Each part lives in
 its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from cantstop.web.lobby.service import Lobby
 from cantstop.web.ops.metrics import Reading
 from cantstop.web.players.profiles import Profiles
 from cantstop.web.players.service import Players
+from cantstop.web.review.analysts import Analysts
+from cantstop.web.review.service import Reviews
 from cantstop.web.settings import Settings
 from cantstop.web.social.blocks import BLOCKS_TOPIC, Blocks
 from cantstop.web.social.service import Social
@@ -62,6 +64,9 @@ class GameService:
         self.tournaments = Tournaments(self.games, self.lobby, sweep_every)
         self.sweeper.also.append(self.tournaments.sweep)
         self.turns = TurnHooks(self.games, self.recorder, self.hooks, WebhookSender(allow_private=settings.webhook_private), settings.public_origin)
+        self.reviews = Reviews(self.games, Analysts(settings.analysis_workers), settings.analyse_after, settings.analysis_wait)
+        self.games.on_move.append(self.reviews.ended)
+        self.warm = settings.analysis_warm
         self.social = Social(self.recorder, self.profiles, Blocks(storage), self.identity.stamp)
         self.social.on_blocks.append(self._reblock)
 
@@ -91,6 +96,12 @@ class GameService:
             Reading("cantstop_games_abandoned", "Games this process ended as abandoned (left alone)", lambda: self.sweeper.abandoned, counter=True),
             Reading("cantstop_games_rated_late", "Rated games this process's sweep rated: their own process stopped first",
                     lambda: self.sweeper.rated, counter=True),
+            Reading("cantstop_games_analysed", "Games this process analysed and stored", lambda: self.reviews.analysed, counter=True),
+            Reading("cantstop_analyses_under_way", "Analyses this process has claimed or is waiting on", lambda: self.reviews.under_way),
+            Reading("cantstop_analyses_skipped", "Games that ended here with too many analyses waiting (analysed when asked for)",
+                    lambda: self.reviews.skipped, counter=True),
+            Reading("cantstop_analysis_failures", "Jobs lost because an analysis process died (it was replaced)",
+                    lambda: self.reviews.analysts.failures, counter=True),
         ]
 
     async def chat_notified(self, game_id: str, text: str) -> None:
@@ -107,10 +118,13 @@ class GameService:
             await self.chat.catch_up(game)
 
     async def resume(self) -> None:
-        """After a (re)start: the bots of the games in progress go on, and the sweeper starts
-        with a first look for clocks nearing their end and for games left alone."""
+        """After a (re)start: the bots of the games in progress go on, the sweeper starts with a
+        first look for clocks nearing their end and for games left alone, and the analysis
+        processes start and warm up (unless the settings leave that to their first job)."""
         await self.bots.resume()
         self.sweeper.start()
+        if self.warm:
+            self.reviews.start()
 
     async def close(self) -> None:
         await self.sweeper.close()
@@ -118,5 +132,6 @@ class GameService:
         await self.bots.close()
         await self.clock.close()
         await self.turns.close()
+        await self.reviews.close()  # its claims given up before the database goes
         await self.games.ratings_written()  # a game ended just now keeps its rating
         await self.recorder.close()

@@ -3,6 +3,7 @@ for each field (numbers, space-separated lists, 1/0 or yes/no for yes/no)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 from limits import parse
@@ -16,6 +17,14 @@ MAX_DEPTH = 8  # nesting of JSON arrays and objects in a body or message (the AP
 Words = Annotated[tuple[str, ...], NoDecode]  # written as space-separated words, not as JSON
 PREFIX = "CANTSTOP_"
 RATES = "a rate such as '20/minute' or '5 per 10 seconds', or 'off'"
+
+
+class AnalyseAfter(StrEnum):
+    """Which games are analysed as soon as they end (the others when first asked for)."""
+
+    NONE = "none"
+    RATED = "rated"
+    ALL = "all"
 
 
 class Settings(BaseSettings):
@@ -32,6 +41,7 @@ class Settings(BaseSettings):
     rate_join: str = "60/minute"
     rate_action: str = "30/second"
     rate_chat: str = "10/minute"
+    rate_analysis: str = "120/minute"  # a game's analysis, a roll map, the tutor's values
     # WebSocket messages (of any kind) one connection may send a second on average, and twice
     # that at once; past it the socket is closed (1008). 0 turns the cut-off off.
     socket_rate: float = 20.0
@@ -76,13 +86,22 @@ class Settings(BaseSettings):
     metrics_token: str = ""
     # On SIGTERM, seconds the requests in flight get to finish before they are cancelled.
     shutdown_grace: int = 5
+    # Game analysis (web/review): processes of this server process that compute analyses,
+    # roll maps and the tutor's values (0: none, and they are refused); started and warmed
+    # up with the server (off: at the first request that needs them); games analysed as
+    # they end; seconds a request waits for an analysis under way before it is answered
+    # 202 (ask again).
+    analysis_workers: Annotated[int, Field(ge=0, le=64)] = 1
+    analysis_warm: bool = True
+    analyse_after: AnalyseAfter = AnalyseAfter.RATED
+    analysis_wait: Annotated[float, Field(ge=0, le=60)] = 10.0
 
     @field_validator("origins", "trusted_proxies", mode="before")
     @classmethod
     def _words(cls, value: object) -> object:
         return tuple(value.split()) if isinstance(value, str) else value
 
-    @field_validator("rate_create", "rate_join", "rate_action", "rate_chat", "metrics_token", mode="before")
+    @field_validator("rate_create", "rate_join", "rate_action", "rate_chat", "rate_analysis", "metrics_token", mode="before")
     @classmethod
     def _trimmed(cls, value: object) -> object:
         return value.strip() if isinstance(value, str) else value

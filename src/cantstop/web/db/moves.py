@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
-from cantstop.core.record import Roll
+from cantstop.core.record import Event, Roll
 from cantstop.core.state import Decision
 from cantstop.table import Kind, Move
 
@@ -34,3 +35,9 @@ def decode_move(kind: str, data: str) -> Move:
         return Move.of(Decision(data))
     seat, _, reason = data.partition(" ")
     return Move(Kind(kind), seat=int(seat), reason=reason)
+
+
+def recorded(moves: Iterable[Move]) -> list[Event]:
+    """The events of a game's record, from its stored moves: a fallback's note is none (its
+    move follows it); a seat leaving is one (games among people play on without it)."""
+    return [move.event for move in moves if move.kind is Kind.RESIGN or not move.out_of_band]

@@ -20,11 +20,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cantstop.core.record import Event
-from cantstop.table import Kind, Move, StaleMoveError
+from cantstop.table import Move, StaleMoveError
 from cantstop.web.db import queries
 from cantstop.web.db.driver import Driver, Read, sqlalchemy_reading
 from cantstop.web.db.engine import checkpoint, is_sqlite, migrate, open_engine
-from cantstop.web.db.moves import END, STORED_CHARS, decode_move, encode_move
+from cantstop.web.db.moves import END, STORED_CHARS, decode_move, encode_move, recorded
 from cantstop.web.db.notify import NOTIFY, notice
 from cantstop.web.db.queries import GameFields
 from cantstop.web.db.rows import (
@@ -457,19 +457,15 @@ class Storage:
             query = select(GameRow).where(GameRow.status.in_([status.value for status in ENDED]))
             rows = s.scalars(_sat_in(query, name, account).order_by(GameRow.updated.desc(), GameRow.id).limit(limit)).all()
             games = [self._stored(s, row) for row in rows]
-            events: dict[str, list[Event]] = {g.id: [] for g in games}
+            moves: dict[str, list[Move]] = {g.id: [] for g in games}
             found = s.execute(
                 select(EventRow.game_id, EventRow.kind, EventRow.data)
-                .where(EventRow.game_id.in_(list(events)), EventRow.kind != END)
+                .where(EventRow.game_id.in_(list(moves)), EventRow.kind != END)
                 .order_by(EventRow.game_id, EventRow.seq)
             ).all()
             for game_id, kind, data in found:
-                move = decode_move(kind, data)
-                # A fallback's note is no event of the record (its move follows it); a seat
-                # leaving is one (games among people play on without it).
-                if move.kind is Kind.RESIGN or not move.out_of_band:
-                    events[game_id].append(move.event)
-            return [(g, events[g.id]) for g in games]
+                moves[game_id].append(decode_move(kind, data))
+            return [(g, recorded(moves[g.id])) for g in games]
 
 
 def stored_game(row: Any, seats: Iterable[Sequence[Any]]) -> StoredGame:

@@ -1,5 +1,6 @@
 """What the leaderboards and a player's page show: ratings, rating history, finished games
-with the turns each took, win rates, and the games under way with those waiting first.
+with the turns each took, win rates, the games under way with those waiting first, and the
+averages of accuracy and luck over the analysed rated games (the review room's).
 
 A page is a person's (an account: its games are the ones it sat in, whatever a guest typed),
 a bot's, a guest's (the games played under a name no account has) or a legacy entry's (a
@@ -26,6 +27,7 @@ from cantstop.web.games.describe import display_name, seat_summary_json, summary
 from cantstop.web.games.sweeper import stamp
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.players import scale, standings
+from cantstop.web.review.analyses import Analyses
 
 TURNS_KEPT = 10_000  # finished games never change: their turn counts are kept, up to this many
 
@@ -75,6 +77,7 @@ class Profiles:
         self.storage = storage
         self.clock_scale, self.now = clock_scale, now
         self.accounts = Accounts(storage)
+        self.analyses = Analyses(storage)
         self._turns: dict[str, int] = {}  # game id -> the turns it took
 
     def turns(self, game: StoredGame, events: list[Event]) -> int | None:
@@ -159,4 +162,5 @@ class Profiles:
             "rating": None if main is None else {k: v for k, v in main.items() if k != "history"},
             "history": [] if main is None else main["history"],
             "games": games, "playing": playing, "stats": rates(self.outcomes(by_name, account)),
+            "analysis": self.analyses.averages(account) if kind == "person" else self.analyses.averages(bot=name) if kind == "bot" else None,
         }

@@ -1,12 +1,16 @@
-// The game page: live board, controls, odds, log and the replay of finished games.
+// The game page: live board, controls, odds, roll map, tutor, log, and the replay and analysis
+// of finished games.
 import { OFFLINE, api, choiceLabel, nameChoice, text } from "./api.js";
+import { createAnalysis } from "./analysis.js";
 import { SEATS, dieSvg, drawBoard, drawDice, isWild, markSvg, runnerIcon, wayText } from "./board.js";
 import { dropSeat, heldSeats, holdSeats } from "./held.js";
 import { createChat } from "./chat.js";
 import { announce, createClock, markPresence } from "./presence.js";
-import { link, profileUrl } from "./lists.js";
+import { bars, link, profileUrl } from "./lists.js";
 import { createResign } from "./resign.js";
+import { loadRollMap } from "./rollmap.js";
 import { showSummary } from "./summary.js";
+import { createTutor } from "./tutor.js";
 import { tourOnFirstVisit } from "./tour.js";
 import { createSeatLink, takeSeatFromLink } from "./seatlink.js";
 
@@ -16,6 +20,7 @@ const ui = {
   board: $("board"), dice: $("dice"), controls: $("controls"), status: $("status"), seats: $("seats"),
   log: $("log"), banner: $("banner"), odds: $("odds"), oddsToggle: $("odds-toggle"), join: $("join"),
   error: $("error"), replay: $("replay"), live: $("live-dot"), way: $("dice-way"), announce: $("announce"), runners: $("runners"),
+  rollmap: $("rollmap"), mapToggle: $("rollmap-toggle"), analysis: $("analysis"), analysisToggle: $("replay-analysis"),
 };
 const calm = matchMedia("(prefers-reduced-motion: reduce)"); // no tumbling dice, no shaking board
 let game = null; // the latest snapshot from the server
@@ -24,11 +29,9 @@ let held = heldSeats(gameId); // seat → token of the people at this screen (se
 let preview = null; // the number of the choice being hovered or focused
 let rolledAt = -1e9; // when the latest roll arrived: its dice tumble briefly
 let played = null; // how the dice made the choice just played (shown while its player decides)
-let showOdds = localStorage.getItem("cantstop-odds") === "1";
-let oddsFor = -1;
 let busy = false;
 let joining = false; // a join of this page is on its way
-let replay = null; // { frames, index } while replaying
+let replay = null; // { frames, index, analysis } while replaying (with the analysis beside it, `analysis`)
 let presence = null; // { connected: [seats], thinking: seat } from the server
 let skew = 0; // the server's clock minus this browser's (for the move clock)
 let me = null; // the signed-in account (its seats are found on any device), or null
@@ -43,6 +46,16 @@ const finished = () => game.status === "over" || game.status === "abandoned";
 const seatLink = createSeatLink($("move-seat"), gameId);
 // Fair play: while a rated or tournament game is on, nobody is offered odds or advice.
 const fairPlay = () => game && game.fair_play && !finished();
+// The tutor: a friendly game under way in which this screen plays.
+const tutorOffered = () => game && !game.fair_play && game.status === "playing" && !replay && game.seats.some((s) => holds(s.seat));
+// A seat taken at this screen acts (and asks the tutor) with its own token; one joined online, with its cookie.
+const seatHeaders = (seat) => (held[seat] ? { authorization: `Bearer ${held[seat]}` } : {});
+const analysis = createAnalysis(gameId, {
+  section: ui.analysis, names: () => game.seats.map((s) => name(s.seat)), jump: (ply) => showFrame(analysis.version(ply)),
+});
+const tutor = createTutor(gameId, {
+  select: $("tutor"), dialog: $("tutor-dialog"), said: $("tutor-said"), note: (words) => { $("tutor-note").textContent = words; },
+});
 
 // -------------------------------------------------------------- rendering
 // A tournament's game links back to its tournament, naming the round.
@@ -70,8 +83,12 @@ function render() {
   $("fair").hidden = !fairPlay();
   $("fair-what").textContent = game.rated ? "A rated game" : "A tournament's game";
   renderTournament();
-  ui.oddsToggle.hidden = fairPlay();
-  if (fairPlay()) ui.odds.hidden = true;
+  ui.oddsToggle.hidden = ui.mapToggle.hidden = fairPlay();
+  if (fairPlay()) ui.odds.hidden = ui.rollmap.hidden = true;
+  tutor.show(tutorOffered());
+  ui.analysisToggle.hidden = !replay || game.status !== "over";
+  ui.analysisToggle.setAttribute("aria-pressed", String(!!(replay && replay.analysis)));
+  ui.analysis.hidden = !(replay && replay.analysis);
   // A guest's seat (held by this browser's cookie) can move to another device; an account's needs no link.
   seatLink.show(you !== null && !replay && !finished() && !game.seats[you].signed_in);
   clock.show(game, game.state ? name(game.state.player) : "", skew, !!replay);
@@ -94,7 +111,12 @@ function render() {
   if (replay) return renderReplay();
   renderStatus(state);
   renderControls(state);
-  if (showOdds && !fairPlay()) loadOdds();
+  if (odds.on && !fairPlay()) loadOdds();
+  if (rollMap.on && !fairPlay()) loadLiveMap();
+  // The tutor's values of a decision of this screen are asked for as it comes, not as it is taken.
+  if (tutorOffered() && online && holds(state.player) && (state.phase === "choose" || state.phase === "decide")) {
+    tutor.prepare(game.version, seatHeaders(state.player));
+  }
 }
 
 // The board, the dice and, for a choice hovered or focused, its dice pairs and ghost runners.
@@ -288,7 +310,7 @@ async function renderSummary() {
   }
   if (summarised === game.version) { box.hidden = false; return; }
   summarised = game.version;
-  if (!(await showSummary(box, gameId, startReplay))) summarised = -1;
+  if (!(await showSummary(box, gameId, startReplay, startAnalysis))) summarised = -1;
 }
 
 // After the game: its rematch if one was created, "Play again" for its players, else a new game.
@@ -390,11 +412,17 @@ async function act(action) {
   ui.error.textContent = "";
   render();
   const seat = game.state.player;
-  // A seat taken at this screen acts with its own token; one joined online, with its cookie.
-  const headers = held[seat] ? { authorization: `Bearer ${held[seat]}` } : {};
+  const headers = seatHeaders(seat);
+  const before = game.state;
+  const version = game.version; // what the move was made on, whatever comes while the tutor speaks
+  // The tutor may hold the move back: then nothing is sent.
+  if (tutorOffered() && before.phase !== "roll" && !(await tutor.allows(action, version, headers))) {
+    busy = false;
+    render();
+    return;
+  }
   try {
-    const before = game.state;
-    const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", headers, body: { version: game.version, action } });
+    const snapshot = await api(`/api/games/${gameId}/actions`, { method: "POST", headers, body: { version, action } });
     if (Array.isArray(action)) notePlayed(before, action);
     if (snapshot.version > game.version) { game = { ...snapshot }; }
   } catch (error) {
@@ -454,7 +482,8 @@ document.addEventListener("keydown", (event) => {
     else if (event.key === "Escape") stopReplay();
     return;
   }
-  if (event.key === "o") return toggleOdds();
+  if (event.key === "o") return odds.toggle();
+  if (event.key === "m") return rollMap.toggle();
   if (!online || !game || !game.state || game.status !== "playing" || !holds(game.state.player)) return;
   const state = game.state;
   if (event.key === "r" && state.phase !== "choose") act("roll");
@@ -465,61 +494,100 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// ------------------------------------------------------------------- odds
-function toggleOdds() {
-  if (fairPlay()) return;
-  showOdds = !showOdds;
-  localStorage.setItem("cantstop-odds", showOdds ? "1" : "0");
-  oddsFor = -1;
-  ui.odds.hidden = !showOdds;
-  ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
-  if (showOdds) loadOdds();
+// ------------------------------------------------------- odds, roll map
+// A panel shown on demand beside the game (the odds, the roll map), on or off as this browser
+// last left it; `shownFor` is the version it shows, so each position is asked for once.
+function panel(key, button, box, load) {
+  const shown = {
+    on: localStorage.getItem(key) === "1",
+    shownFor: -1,
+    toggle() {
+      if (fairPlay()) return;
+      shown.on = !shown.on;
+      localStorage.setItem(key, shown.on ? "1" : "0");
+      shown.shownFor = -1;
+      shown.sync();
+      if (shown.on) load();
+    },
+    sync() {
+      box.hidden = !shown.on;
+      button.setAttribute("aria-pressed", String(shown.on));
+    },
+  };
+  button.addEventListener("click", shown.toggle);
+  return shown;
 }
-ui.oddsToggle.addEventListener("click", toggleOdds);
+const odds = panel("cantstop-odds", ui.oddsToggle, ui.odds, () => loadOdds());
+const rollMap = panel("cantstop-rollmap", ui.mapToggle, ui.rollmap, () => loadLiveMap());
 
 async function loadOdds() {
-  ui.odds.hidden = !showOdds;
-  if (!game || !game.state || oddsFor === game.version) return;
+  odds.sync();
+  if (!game || !game.state || odds.shownFor === game.version) return;
   if (game.status !== "playing") { // the last position's odds would mislead once the game is over
-    oddsFor = game.version;
+    odds.shownFor = game.version;
     ui.odds.replaceChildren(text("p", "Odds are shown while a game is played.", "odds-head"));
     return;
   }
-  oddsFor = game.version;
+  odds.shownFor = game.version;
   const version = game.version;
-  let odds;
-  try { odds = await api(`/api/games/${gameId}/odds`); } catch { return; }
+  let found;
+  try { found = await api(`/api/games/${gameId}/odds`); } catch { return; }
   if (version !== game.version) return;
   ui.odds.replaceChildren();
-  if (odds.bust !== undefined) ui.odds.append(text("p", `Next roll busts: ${odds.bust.toFixed(1)}%`, "odds-bust"));
-  const rows = odds.choices
-    ? odds.choices.map((c) => [choiceLabel(c.choice), 100 - c.bust_after, `${(100 - c.bust_after).toFixed(0)}% safe`])
-    : Object.entries(odds.columns).map(([c, p]) => [c, p, `${p.toFixed(0)}%`]);
-  const list = text("ul", null, "bars");
-  for (const [label, p, title] of rows) {
-    const li = text("li");
-    li.append(text("span", label, "bar-label"));
-    const bar = text("span", null, "bar");
-    const fill = text("span", null, "bar-fill");
-    fill.style.width = `${p}%`;
-    bar.append(fill);
-    li.append(bar, text("span", title, "bar-value"));
-    list.append(li);
-  }
-  ui.odds.append(text("p", odds.choices ? "Each choice: chance the next roll still fits" : "Chance the next roll can move each column", "odds-head"), list);
-  if (odds.advice) ui.odds.append(text("p", `${odds.advice.bot} would ${odds.advice.reason}`, "advice"));
+  if (found.bust !== undefined) ui.odds.append(text("p", `Next roll busts: ${found.bust.toFixed(1)}%`, "odds-bust"));
+  const rows = found.choices
+    ? found.choices.map((c) => ({ label: choiceLabel(c.choice), share: 100 - c.bust_after, value: `${(100 - c.bust_after).toFixed(0)}% safe` }))
+    : Object.entries(found.columns).map(([c, p]) => ({ label: c, share: p, value: `${p.toFixed(0)}%` }));
+  ui.odds.append(text("p", found.choices ? "Each choice: chance the next roll still fits" : "Chance the next roll can move each column", "odds-head"), bars(rows));
+  if (found.advice) ui.odds.append(text("p", `${found.advice.bot} would ${found.advice.reason}`, "advice"));
+}
+
+// What the next roll can bring in the position on the table (the server's roll map).
+async function loadLiveMap() {
+  rollMap.sync();
+  if (!game || !game.state || rollMap.shownFor === game.version) return;
+  rollMap.shownFor = game.version;
+  const says = (words) => ui.rollmap.replaceChildren(text("p", words, "meta"));
+  if (game.status !== "playing") return says("The roll map is for a game under way: a finished game's analysis has one at every point.");
+  if (game.state.phase === "choose") return says("The roll map shows what the next roll can bring: it is drawn before each roll.");
+  const version = game.version;
+  if (!ui.rollmap.querySelector(".rollmap-table")) says("Reading the roll map…");
+  const box = text("div");
+  await loadRollMap(box, gameId);
+  if (version === game.version) ui.rollmap.replaceChildren(...box.childNodes);
 }
 
 // ----------------------------------------------------------------- replay
 async function startReplay() {
   const data = await api(`/api/games/${gameId}/replay`);
-  replay = { frames: data.frames, index: 0 };
+  replay = { frames: data.frames, index: 0, analysis: false };
   ui.replay.hidden = false;
   $("replay-range").max = data.frames.length - 1;
   $("replay-turn").max = data.frames[data.frames.length - 1].turn;
   render();
 }
-function stopReplay() { replay = null; ui.replay.hidden = true; showLog(logEntries); render(); }
+function stopReplay() { replay = null; analysedLog = null; ui.replay.hidden = true; showLog(logEntries); render(); }
+
+// The analysis beside the replay: the graph, the summary, each move's grade in the log.
+async function startAnalysis() {
+  if (!replay) await startReplay().catch((error) => { ui.error.textContent = error.message; });
+  if (!replay) return;
+  replay.analysis = true;
+  render();
+  if (!analysis.ready && !(await analysis.load())) return;
+  analysedLog = null;
+  if (replay) render();
+}
+function stopAnalysis() { replay.analysis = false; analysedLog = null; showLog(replay.frames.slice(0, replay.index + 1).flatMap((f) => f.log)); render(); }
+ui.analysisToggle.addEventListener("click", () => (replay && replay.analysis ? stopAnalysis() : startAnalysis()));
+
+// Show the frame of game version `version` (a point of the graph, a line of the log).
+function showFrame(version) {
+  if (!replay) return;
+  const i = replay.frames.findIndex((f) => f.version === version);
+  replay.index = i < 0 ? replay.frames.length - 1 : i;
+  render();
+}
 function stepReplay(delta) { if (replay) { replay.index = Math.max(0, Math.min(replay.frames.length - 1, replay.index + delta)); render(); } }
 function renderReplay() {
   const frame = replay.frames[replay.index];
@@ -527,8 +595,62 @@ function renderReplay() {
   $("replay-pos").textContent = `move ${replay.index} of ${replay.frames.length - 1} · turn ${frame.turn}`;
   ui.status.textContent = frame.log.map((e) => e.text).join(" · ") || "Start of the game";
   ui.controls.replaceChildren();
+  if (replay.analysis && analysis.ready) {
+    showAnalysedLog();
+    analysis.show(frame.version, frame.state);
+    return;
+  }
   // The log as it stood at this position: what is still to come is not given away.
   showLog(replay.frames.slice(0, replay.index + 1).flatMap((f) => f.log));
+}
+
+// In the analysis the whole game is open: every line of the log, each move's grade and each
+// roll's luck beside it, and each line a button to the position it led to.
+let analysedLog = null; // the lines, built once per analysis shown
+const DECIDED = new Set(["choice", "stop", "roll", "resign"]);
+function showAnalysedLog() {
+  if (!analysedLog) {
+    analysedLog = [];
+    ui.log.replaceChildren();
+    replay.frames.forEach((frame, f) => {
+      const note = analysis.noteOf(frame.version);
+      let graded = false;
+      for (const entry of frame.log) {
+        const li = logItem(entry);
+        if (note && DECIDED.has(entry.kind) && !graded) {
+          graded = true;
+          if (note.grade) {
+            const badge = text("span", note.mark || "✓", `grade ${note.grade}`);
+            badge.title = note.decision;
+            li.append(badge, text("span", ` (${note.grade})`, "sr-only"));
+          }
+        }
+        if (note && entry.kind === "roll" && note.luck) {
+          const luck = text("span", note.luck.replace(/ (points|turns)$/, ""), "luck");
+          luck.title = `luck: ${note.roll}`;
+          li.append(luck, text("span", ` luck ${note.luck}`, "sr-only"));
+        }
+        const go = text("button", null, "log-jump");
+        go.type = "button";
+        go.append(...li.childNodes);
+        go.addEventListener("click", () => { replay.index = f; render(); });
+        li.replaceChildren(go);
+        li.dataset.frame = String(f);
+        ui.log.prepend(li);
+        analysedLog.push(li);
+      }
+    });
+  }
+  let shown = null;
+  for (const li of analysedLog) {
+    const current = Number(li.dataset.frame) === replay.index;
+    li.classList.toggle("current", current);
+    if (current && !shown) shown = li;
+  }
+  if (shown) { // the line of the position shown is in view in the log's own box
+    const below = shown.getBoundingClientRect().top - ui.log.getBoundingClientRect().top;
+    if (below < 0 || below > ui.log.clientHeight - shown.offsetHeight) ui.log.scrollTop += below - ui.log.clientHeight / 3;
+  }
 }
 
 // In a replay, how the dice made the choice played from this roll: on the roll's frame (the
@@ -657,12 +779,13 @@ function receive(message) {
     ui.log.replaceChildren();
     addLog(message.log, false);
     lastLogVersion = Math.max(-1, ...message.log.map((e) => e.version));
-    oddsFor = -1;
+    odds.shownFor = rollMap.shownFor = -1;
     announce(socket, held);
-    // A link to a finished game's replay (from a profile or the game lists) opens it at once.
-    if (location.hash === "#replay" && game.status === "over" && !replay) {
+    // A link to a finished game's replay or analysis (from a profile, the game lists, practice) opens it at once.
+    if ((location.hash === "#replay" || location.hash === "#analysis") && game.status === "over" && !replay) {
+      const analyse = location.hash === "#analysis";
       history.replaceState(null, "", location.pathname); // once: a reconnect does not reopen it
-      startReplay();
+      (analyse ? startAnalysis : startReplay)();
     }
   } else if (message.type === "update") {
     const entries = message.log.filter((e) => e.version > lastLogVersion);
@@ -756,8 +879,8 @@ function forget(seat) {
   held = heldSeats(gameId);
 }
 
-ui.odds.hidden = !showOdds;
-ui.oddsToggle.setAttribute("aria-pressed", String(showOdds));
+odds.sync();
+rollMap.sync();
 api("/api/account").then((found) => { me = found.account; meKnown = true; chat.canReport(Boolean(me)); render(); }).catch(() => {});
 takeSeatFromLink(gameId).then((said) => {
   if (said) ui.error.textContent = said;

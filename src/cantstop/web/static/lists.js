@@ -60,6 +60,37 @@ export function leaderRow(r, i) {
   return tr;
 }
 
+// A table's head row: a column heading for each of `headings` (text, or a node).
+export function tableHead(headings) {
+  const row = text("tr");
+  for (const h of headings) {
+    const th = text("th", typeof h === "string" ? h : null);
+    if (typeof h !== "string") th.append(h);
+    th.scope = "col";
+    row.append(th);
+  }
+  const head = text("thead");
+  head.append(row);
+  return head;
+}
+
+// Bars of 0 to 100: each row's `label`, its bar filled to `share` percent and its `value` in
+// words; a row with `cls` is marked (the option played).
+export function bars(rows) {
+  const list = text("ul", null, "bars");
+  for (const { label, share, value, cls } of rows) {
+    const li = text("li", null, cls || "");
+    li.append(text("span", label, "bar-label"));
+    const bar = text("span", null, "bar");
+    const fill = text("span", null, "bar-fill");
+    fill.style.width = `${Math.max(0, Math.min(100, share))}%`;
+    bar.append(fill);
+    li.append(bar, text("span", value, "bar-value"));
+    list.append(li);
+  }
+  return list;
+}
+
 export function noneYet(words = "Nobody yet: a player is listed once their rating is no longer provisional (ten rated games against five trusted opponents).") {
   const tr = text("tr");
   const td = text("td", words, "meta");

@@ -109,6 +109,18 @@ function showRatings(ratings) {
   showRating(main);
 }
 
+// Skill and luck apart: the averages over the analysed rated games.
+function showAnalysis(a) {
+  $("accuracy-item").hidden = $("luck-item").hidden = $("analysed").hidden = !a;
+  if (!a) return;
+  $("numbers").hidden = false;
+  $("accuracy").textContent = a.accuracy === null ? "—" : a.accuracy.toFixed(1);
+  $("luck").textContent = `${a.luck > 0 ? "+" : a.luck < 0 ? "−" : "±"}${Math.abs(a.luck).toFixed(1)}`;
+  $("analysed").textContent = `Accuracy and luck: averages over ${a.games} analysed rated game${a.games === 1 ? "" : "s"}. Accuracy is the share of`
+    + " what was at stake in each decision that was kept (100: every decision the best); luck, the points of chance to win that the"
+    + " player's own rolls brought beyond what rolling was expected to bring.";
+}
+
 function said(words, failed = false) {
   $("social-said").className = `said ${failed ? "error" : "meta"}`;
   $("social-said").textContent = words;
@@ -169,6 +181,7 @@ async function show() {
   $("kind").textContent = KINDS[profile.kind] || "";
   if (profile.legacy) $("kind").append(" ", link("A legacy rating has this name.", null, profile.legacy));
   showRatings(profile.ratings);
+  showAnalysis(profile.analysis);
   $("playing").replaceChildren(...profile.playing.map((g) => {
     const li = gameItem(g);
     if (g.your_turn) li.prepend(text("span", "Their turn", "tag your-turn"));

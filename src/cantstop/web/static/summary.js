@@ -43,8 +43,9 @@ function item(seat, winner) {
   return li;
 }
 
-// Fill `box` (a <section>) with the summary of finished game `gameId`; `replay` starts the replay.
-export async function showSummary(box, gameId, replay) {
+// Fill `box` (a <section>) with the summary of finished game `gameId`; `replay` starts the
+// replay, `analyse` its analysis (for a game played to its end).
+export async function showSummary(box, gameId, replay, analyse) {
   let summary;
   try {
     summary = await api(`/api/games/${gameId}/summary`);
@@ -67,7 +68,14 @@ export async function showSummary(box, gameId, replay) {
     const record = link("Download the record", "button secondary", summary.record);
     record.setAttribute("download", "");
     const links = text("p", null, "summary-links");
-    links.append(again, record);
+    links.append(again);
+    if (analyse && summary.status === "over") {
+      const analysis = text("button", "Analyse this game", "button secondary");
+      analysis.type = "button";
+      analysis.addEventListener("click", analyse);
+      links.append(analysis);
+    }
+    links.append(record);
     parts.push(links);
   }
   box.replaceChildren(...parts);

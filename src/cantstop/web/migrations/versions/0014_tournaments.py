@@ -2,8 +2,8 @@
 is the round, so a second process pairing the same round fails on it), and each player's
 seat and result in each round.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision, down_revision = "0013", "0012"
+revision, down_revision = "0014", "0013"
 
 
 def upgrade() -> None:
