@@ -285,6 +285,42 @@ def test_the_summary_rates_a_game_whose_process_left_it_unrated(storage: Storage
         assert bob.get(f"/api/games/{game_id}/summary").json()["seats"] == seats and len(calls) == 2
 
 
+def test_a_rated_game_with_a_bot_that_crashed_rates_nobody(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table plays a crashed bot's moves so the people's game goes on (and the log says
+    so); the game then counts for nobody's rating, the bot's included."""
+    from cantstop.bots import base
+
+    def broken(state: object, rng: object, budget: object) -> object:
+        raise RuntimeError("out of its mind")
+
+    info = base.get_bot("random")
+    monkeypatch.setitem(base._REGISTRY, "random", base.BotInfo(info.name, info.level, info.description, broken, info.display))
+    with people(storage, "Ann", "Bob") as (ann, bob):
+        game_id = rated_game(ann, [bob], bots=("random",))
+        final = play_between({0: ann, 1: bob}, game_id)
+        assert final["rated"] is True and final["status"] == "over"
+        assert any(e.get("fell_back") == "crash" for e in final["log"])
+        assert standings.changes(storage, game_id) == {}
+        assert boards(ann, 3) == {"people": [], "bots": [], "legacy": []}
+
+
+def test_a_game_the_table_played_a_seat_of_rates_nobody(any_storage: Storage) -> None:
+    """A seat whose moves the table played (a bot that crashed or ran out of time) did not
+    play the game: nobody's rating moves on it, and nothing is stored."""
+    from cantstop.web.db.values import RatingKind
+    from cantstop.web.identity.accounts import Accounts
+    from cantstop.web.players import ratings
+
+    ann, bob = (Accounts(any_storage).create(name, None).id for name in ("Ann", "Bob"))
+    game_id, state = won_by_seat_0(any_storage, ann, bob)
+    game = any_storage.game(game_id)
+    assert game is not None
+    assert ratings.rate_game(any_storage, game, state, stood_in={1}) is False
+    assert standings.entry(any_storage, (RatingKind.PERSON, ann), 2) is None
+    assert standings.changes(any_storage, game_id) == {}
+    assert ratings.rate_game(any_storage, game, state) is True  # the same game, played by its players, is rated
+
+
 def test_a_game_is_rated_once_however_often_it_is_asked(any_storage: Storage) -> None:
     from cantstop.web.db.values import RatingKind
     from cantstop.web.identity.accounts import Accounts

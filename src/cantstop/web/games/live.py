@@ -722,7 +722,10 @@ class LiveGames:
 
     async def _write_rating(self, game: LiveGame) -> bool:
         assert game.table is not None
-        return await self.recorder.db(rate_game, self.storage, game.meta, game.table.state)
+        # A bot's seat the table played (it crashed or ran out of time): a person's timeout
+        # is their own doing and counts as played.
+        stood_in = {m.seat for m in game.table.moves if m.kind is Kind.FALLBACK and game.meta.seats[m.seat].kind is SeatKind.BOT}
+        return await self.recorder.db(rate_game, self.storage, game.meta, game.table.state, stood_in)
 
     def turn_begins(self, game: LiveGame) -> None:
         """A seat's turn has begun (play started, or the turn passed): "your turn" hooks hear of it."""

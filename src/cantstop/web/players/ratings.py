@@ -12,7 +12,7 @@ move no rating.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import fields, replace
 from datetime import timedelta
 
@@ -112,16 +112,17 @@ def weighted(before: Rating, full_mu: float, full_sigma: float, weight: float, w
     return replace(before, mu=mu, sigma=sigma, games=before.games + 1, wins=before.wins + won)
 
 
-def rate_game(storage: Storage, game: StoredGame, state: State) -> bool:
+def rate_game(storage: Storage, game: StoredGame, state: State, stood_in: Collection[int] = ()) -> bool:
     """Rate a finished rated game, once: each seat's entry for games of this many players
     moves by openskill's update, weighted by how often its pair played within PAIR_WINDOW
     and by the trust its opponents' ratings deserve (`trust_weights`); the seats that left are rated
     as tied for last, below every seat that stayed (`placings`). True if rated now; False
     for a game rated already (by this process or another: whoever comes first writes it,
     the others find its points) and for one that rates nobody (friendly, solitaire, a seat
-    without a holder)."""
+    without a holder, or `stood_in`: seats whose moves the table played, a bot that crashed
+    or timed out — a game its players did not all play is no measure of any of them)."""
     seated = holders(game)
-    if not game.rated or state.num_players < 2 or state.winner is None or None in seated or len(set(seated)) < len(seated):
+    if stood_in or not game.rated or state.num_players < 2 or state.winner is None or None in seated or len(set(seated)) < len(seated):
         return False
     who = [h for h in seated if h is not None]
     try:
