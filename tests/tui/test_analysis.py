@@ -34,7 +34,7 @@ from cantstop.tui.roll_map import RollMapScreen
 
 pytestmark = pytest.mark.asyncio
 SMALL = "classic+heights=1.1.1.2.2.2.2.2.1.1.1"  # a board the rivals bot learned with 2 players: short games
-SKIP = "classic-skip+heights=1.1.1.2.2.2.2.2.1.1.1"  # the same board with an option no value model knows
+UNKNOWN = "classic+heights=1.1.1.2.2.2.2.2.1.1.1+to_win=2"  # the same board to two columns: no value model knows it
 
 
 def text(screen: AnalysisScreen, selector: str) -> str:
@@ -159,13 +159,13 @@ async def test_stepping_through_the_decisions_shows_every_option_and_the_roll_ma
 
 
 async def test_a_game_no_value_model_knows_is_refused_in_one_line(tmp_path: Path) -> None:
-    app = make_app(tmp_path, "bot:random,bot:random", SKIP, seed=2)
+    app = make_app(tmp_path, "bot:random,bot:random", UNKNOWN, seed=2)
     async with app.run_test(size=(100, 30)) as pilot:
         await bots_to_the_end(pilot, app)
         screen = await open_analysis(pilot, app)
         head = text(screen, "#head").strip()
-        assert head.startswith("No analysis: no value for classic-skip")
-        assert "standard rules only" in head and "Traceback" not in head
+        assert head.startswith(f"No analysis: no value for {UNKNOWN}")
+        assert "learned on these boards only" in head and "Traceback" not in head
         assert "none" in str(screen.query_one("#status", Static).render())
         await pilot.press("right", "x")  # no decisions to step through: said, not crashed
         assert screen.ply is None and isinstance(app.screen, AnalysisScreen)
@@ -207,13 +207,13 @@ async def test_the_roll_map_key_shows_what_the_next_roll_can_bring(tmp_path: Pat
 
 
 async def test_where_no_value_model_knows_the_game_the_roll_map_key_says_why(tmp_path: Path) -> None:
-    app = make_app(tmp_path, "Ann,Bob", SKIP)
+    app = make_app(tmp_path, "Ann,Bob", UNKNOWN)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game_screen(app)
         await pilot.press("m")
         await worked_out(pilot, "rollmap")
         assert app.screen is screen  # the dialog closed itself, and the reason is one line
-        said = [n for n in notices(app) if n.startswith("No roll map: no value for classic-skip")]
+        said = [n for n in notices(app) if n.startswith(f"No roll map: no value for {UNKNOWN}")]
         assert len(said) == 1 and "\n" not in said[0]
         await pilot.press("m")  # known now: said at once, no dialog
         assert app.screen is screen and len([n for n in notices(app) if "no value for" in n]) == 2

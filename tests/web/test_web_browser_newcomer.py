@@ -84,7 +84,10 @@ def test_a_seat_menu_offers_a_bot_only_where_it_can_play(browser: Any, server: S
     assert page.text_content("#seat-note") == ("Seat B: the PPO bot cannot play these rules with 3 players;"
                                                " this seat has Computer, easy (Cautious bot) now.")
     page.select_option("#variant", "turtles")
-    assert not {"bot:ppo", "bot:rivals", "bot:optimal"} & set(page.evaluate(OPTIONS, seat_b))
+    turtles = set(page.evaluate(OPTIONS, seat_b))
+    assert "bot:rivals" in turtles and not {"bot:ppo", "bot:optimal"} & turtles  # rivals learned the Turtles
+    page.select_option("#variant", "classic-long")
+    assert not {"bot:ppo", "bot:rivals", "bot:optimal"} & set(page.evaluate(OPTIONS, seat_b))  # nor these the longer game
     page.select_option("#variant", "solitaire")
     assert page.locator("select[name=seat]").count() == 1
     # Whatever is offered, the server seats: create the game the menus now describe.

@@ -468,3 +468,13 @@ def test_the_upgrade_says_whose_move_it_is_in_the_games_under_way(any_url: str) 
             mine = client.post("/api/my-games", json={"tokens": [{"game": "under_way", "token": f"under_way-{name}"}]}).json()
             assert [(g["id"], g["your_turn"]) for g in mine["games"]] == [("under_way", turn)]
     storage.close()
+
+
+def test_a_game_id_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An id such as '-nX…' was read as an option by `cantstop analyse ID --db URL` (it
+    failed a test once in 64 runs): new ids are drawn again until they do not start so."""
+    from cantstop.web.db import tokens
+
+    drawn = iter(["-nabcdefghij", "--abcdefghij", "nabcdefghij-"])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert tokens.new_game_id() == "nabcdefghij-"

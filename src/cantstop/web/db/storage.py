@@ -38,7 +38,7 @@ from cantstop.web.db.rows import (
     SeatRow,
     now,
 )
-from cantstop.web.db.tokens import hash_token, new_token
+from cantstop.web.db.tokens import hash_token, new_game_id, new_token
 from cantstop.web.db.values import (
     ENDED,
     Append,
@@ -144,7 +144,7 @@ class Storage:
         """`create_game`'s rows, in the caller's transaction (a tournament's round makes its
         games in the transaction that pairs it); `tags` go into the record's header. Returns
         the new game's id."""
-        game_id = secrets.token_urlsafe(9)
+        game_id = new_game_id()
         people = people or {}
         seat_rows = []
         for i, (kind, bot) in enumerate(seats):

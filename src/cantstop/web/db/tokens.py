@@ -1,4 +1,4 @@
-"""A seat's secret token: given to its holder once, stored only as a hash; and the shape of a game's id."""
+"""A seat's secret token: given to its holder once, stored only as a hash; and a game's id, new and its shape."""
 
 from __future__ import annotations
 
@@ -16,3 +16,12 @@ def new_token() -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_game_id() -> str:
+    """A new game's id: 12 URL-safe characters, never starting with '-', so that it can be
+    typed after a command (`cantstop analyse ID --db URL`) without being read as an option."""
+    while True:
+        found = secrets.token_urlsafe(9)
+        if not found.startswith("-"):
+            return found
