@@ -4,23 +4,13 @@ another seat and where there is nothing to decide."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import auth, join, new_game
+from web_helpers import act, auth, join, new_game
 
 from cantstop.analysis import decision_options
 from cantstop.analysis.wording import warning_text
 from cantstop.core.notation import from_notation
-
-
-def act(client: TestClient, game_id: str, token: str, action: Any) -> dict[str, Any]:
-    version = client.get(f"/api/games/{game_id}").json()["version"]
-    response = client.post(f"/api/games/{game_id}/actions", json={"version": version, "action": action}, headers=auth(token))
-    assert response.status_code == 200, response.text
-    game: dict[str, Any] = response.json()
-    return game
 
 
 def test_the_tutor_and_the_roll_map_follow_a_friendly_game_turn_by_turn(client: TestClient) -> None:

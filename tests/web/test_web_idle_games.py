@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from test_web_lifecycle import hot_seat, sweep
-from web_helpers import NO_LIMITS, Clock, auth, until
+from web_helpers import NO_LIMITS, Clock, act, auth, until
 
 from cantstop.core.state import ROLL
 from cantstop.table import Move
@@ -36,14 +36,6 @@ def app_client(storage: Storage, clock: Clock) -> Iterator[TestClient]:
 
 def held(client: TestClient) -> set[str]:
     return set(service_of(client).games.held)
-
-
-def act(client: TestClient, game_id: str, token: str, action: Any) -> dict[str, Any]:
-    version = client.get(f"/api/games/{game_id}").json()["version"]
-    response = client.post(f"/api/games/{game_id}/actions", json={"version": version, "action": action}, headers=auth(token))
-    assert response.status_code == 200, response.text
-    game: dict[str, Any] = response.json()
-    return game
 
 
 def to_move_token(client: TestClient, game_id: str, tokens: list[str]) -> str:

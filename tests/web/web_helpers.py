@@ -280,3 +280,12 @@ def run_out(client: TestClient, game_id: str, clock: Clock) -> dict[str, Any]:
     client.portal.call(out_of_time, service, clock, service.games.held[game_id])  # type: ignore[union-attr]
     game: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
     return game
+
+
+def act(client: TestClient, game_id: str, token: str, action: Any) -> dict[str, Any]:
+    """Play `action` for the seat of `token` at the game's current version; the game after it."""
+    version = client.get(f"/api/games/{game_id}").json()["version"]
+    response = client.post(f"/api/games/{game_id}/actions", json={"version": version, "action": action}, headers=auth(token))
+    assert response.status_code == 200, response.text
+    game: dict[str, Any] = response.json()
+    return game

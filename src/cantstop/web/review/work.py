@@ -115,6 +115,13 @@ def options_of(position: str) -> dict[str, Any]:
             "point": POINT[found.units], "options": options}
 
 
+# A choice and a roll-or-stop, read as positions (only the table moves a game).
+WARM_UP = (
+    "classic 00000000000/00000000000 00000000000 A choose:2346 0 0",
+    "classic 00000000000/00000000000 00010000100 A decide 2 0",
+)
+
+
 def warm(niceness: int) -> None:
     """Each analysis process's start: it ends with the server, yields the CPU to it
     (`niceness`), then loads the classic value model and compiles (or loads from numba's
@@ -126,11 +133,9 @@ def warm(niceness: int) -> None:
     except OSError as error:  # not allowed here: the processes run at the server's priority
         log.warning("analysis process: could not lower its priority (%s)", error)
     try:
-        start = new_game("classic", 2)
-        roll_map(start)
-        rolled = start.roll((2, 3, 4, 6))
-        decision_options(rolled)
-        decision_options(rolled.play(rolled.options[0]))
+        roll_map(new_game("classic", 2))
+        for position in WARM_UP:
+            decision_options(from_notation(position))
     except Exception as error:
         log.warning("analysis process: the warm-up failed (%s); the first analysis pays for it", error)
 
