@@ -154,6 +154,8 @@ def test_the_tutor_warns_before_a_costly_move_which_can_be_taken_back(browser: A
     assert serious_violations(page) == [], "the tutor's warning"
     page.keyboard.press("Enter")  # "Take it back" has the focus
     page.wait_for_selector("#tutor-dialog", state="hidden")
+    # The dialog's close event comes a task after it hides: the controls come back with it.
+    wait_js(page, "document.body.dataset.busy === 'false'")
     assert page.evaluate("document.body.dataset.version") == version  # nothing was sent
     assert page.locator(selector).is_enabled()
     page.click(selector)
