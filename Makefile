@@ -12,13 +12,16 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Playing takes the package with its compiled extra (the rivals bot, game analysis, the roll
-# map); testing adds the test tools (browser driver, ...).
+# map); testing adds the test tools (browser driver, ...). Both then compile the extra's
+# kernels once, so that no first game or analysis waits for them.
 $(PLAY_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[fast]'
+	$(BIN)/cantstop compile
 	touch $(PLAY_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/cantstop compile
 	touch $(STAMP)
 
 play: $(PLAY_STAMP)
@@ -33,7 +36,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto --durations=25
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

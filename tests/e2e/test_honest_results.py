@@ -21,6 +21,7 @@ from cantstop.solve.board import board_of
 from cantstop.solve.solver import solve
 from cantstop.solve.value_file import default_path
 
+GOLDEN = Path(__file__).parent.parent / "core" / "golden"
 NO_NUMBA = "import sys; sys.modules['numba'] = None"
 
 CRASHES_AT_TURN_3 = """
@@ -221,3 +222,42 @@ def test_solving_a_slice_of_finished_games_only_marks_it_done(tmp_path: Path) ->
     rest = cantstop("", "solve", spec, "--layers", "2:15", "--out", str(table))
     assert rest.returncode == 0, rest.stderr
     assert "optimal expected turns from the empty board" in rest.stdout
+
+
+def test_compile_without_the_fast_extra_names_what_to_install() -> None:
+    done = cantstop(NO_NUMBA, "compile")
+    assert_one_line_error(done, "there is nothing to compile without the fast extra", "pip install -e '.[fast]'")
+
+
+SEEN_COMPILING = """
+import sys
+from cantstop.bots.compiling import watch_compiling
+heard = []
+watch = watch_compiling(heard.append)
+watch.__enter__()
+import atexit
+atexit.register(lambda: print("compiled afterwards:", len([n for n in heard if n.startswith("cantstop.")]), file=sys.stderr))
+"""
+
+
+@pytest.mark.slow
+def test_after_compile_no_game_match_or_analysis_compiles_anything(tmp_path: Path) -> None:
+    # Into a cache of its own: the command compiles (and says so), then a 2-player match, a
+    # 4-player one, a solitaire and an analysis, each in a fresh process, compile nothing.
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    done = cantstop("", "compile", env=cache)
+    assert done.returncode == 0, done.stderr
+    assert "compiling the Rivals bot for classic with 2 players (first run only" in done.stderr
+    assert "compiling game analysis (first run only" in done.stderr
+    assert done.stdout.startswith("ready: ") and "rivals" in done.stdout and "game analysis" in done.stdout
+    runs = [
+        ("arena", "rivals", "expert2", "--games", "2", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "two")),
+        ("arena", "rivals", "expert", "expert2", "rivals", "--games", "1", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "four")),
+        ("solitaire", "expert2", "--games", "2", "--seed", "1"),
+        ("rollmap", "classic 00000000000/00000000000 01001000000 A decide 2 0"),
+        ("analyse", str(GOLDEN / "classic-4p.txt"), "--no-graph"),
+    ]
+    for args in runs:
+        run = cantstop(SEEN_COMPILING, *args, env=cache)
+        assert run.returncode == 0, (args, run.stderr)
+        assert "compiled afterwards: 0" in run.stderr and "compiling" not in run.stderr, (args, run.stderr)

@@ -164,6 +164,22 @@ def test_friendly_games_are_analysed_when_asked_unless_the_settings_say_all(stor
                 analysed(client, game_id)
 
 
+def test_games_past_the_minute_s_share_are_analysed_when_asked_not_as_they_end(storage: Storage) -> None:
+    clock = [1_000_000.0]
+    with TestClient(create_app(storage, now=lambda: clock[0], bot_delay=0, analyse_after="all", analyse_after_per_minute=2,
+                               **NO_LIMITS)) as client:
+        reviews = service(client).reviews
+        first, second = bot_game(client), bot_game(client)
+        third = bot_game(client)  # the minute's share is two: this one waits to be asked for
+        assert reviews.under_way + reviews.analysed == 2 and reviews.skipped == 1
+        clock[0] += 60  # a minute on, the share is whole again
+        fourth = bot_game(client)
+        assert reviews.under_way + reviews.analysed == 3 and reviews.skipped == 1
+        for game_id in (first, second, third, fourth):  # every one is analysed when asked
+            assert analysed(client, game_id)["status"] == "done"
+        assert reviews.analysed == 4
+
+
 def test_a_server_without_analysis_processes_or_the_fast_extra_says_so(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     with TestClient(create_app(storage, bot_delay=0, analysis_workers=0, **NO_LIMITS)) as client:
         game_id = bot_game(client)

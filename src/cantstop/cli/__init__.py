@@ -8,6 +8,7 @@ from cantstop import __version__
 from cantstop.cli.admin import admin
 from cantstop.cli.analyse import analyse_command, rollmap_command
 from cantstop.cli.arena import arena, tournament
+from cantstop.cli.compile import compile_command
 from cantstop.cli.engine import odds, options, replay
 from cantstop.cli.play import play
 from cantstop.cli.protocol import bot
@@ -36,3 +37,4 @@ main.add_command(solve)
 main.add_command(admin)
 main.add_command(analyse_command)
 main.add_command(rollmap_command)
+main.add_command(compile_command)

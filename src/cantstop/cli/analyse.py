@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import click
@@ -22,6 +23,7 @@ from cantstop.analysis.wording import (
     values_line,
 )
 from cantstop.cli.histogram import check_plot_path
+from cantstop.cli.preparing import compile_notice
 from cantstop.core.errors import CantStopError
 from cantstop.core.notation import from_notation
 from cantstop.core.record import Record, read_record
@@ -37,9 +39,16 @@ def read_game(record_file: Path) -> Record:
 def analysed(record: Record, where: str) -> GameAnalysis:
     """The analysis, a refusal (a game not over, no value model, a record that does not replay) as exit 2."""
     try:
-        return analyse(record)
+        with compiling_analysis():
+            return analyse(record)
     except CantStopError as error:
         raise click.BadParameter(f"{where}: {error}", param_hint="RECORD") from None
+
+
+def compiling_analysis() -> AbstractContextManager[None]:
+    """Says on stderr when the analysis's kernels compile (a cold numba cache: seconds)."""
+    errors = Console(stderr=True)
+    return compile_notice(errors, "game analysis", errors.is_terminal)
 
 
 def stored_game(db_url: str, game_id: str) -> Record:
@@ -159,7 +168,8 @@ def rollmap_command(position: str, as_json: bool, show_all: bool) -> None:
     except CantStopError as error:
         raise click.BadParameter(str(error), param_hint="POSITION") from None
     try:
-        found = roll_map(state)
+        with compiling_analysis():
+            found = roll_map(state)
     except (AnalysisError, CantStopError) as error:
         raise click.BadParameter(str(error), param_hint="POSITION") from None
     if as_json:

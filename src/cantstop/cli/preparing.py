@@ -49,7 +49,7 @@ def compile_notice(console: Console, what: str, shown: bool) -> Iterator[None]:
     finally:
         spinner.stop()
         if started is not None:
-            console.print(f"compiled {count} functions in {time.monotonic() - started:.1f} s", markup=False, soft_wrap=True)
+            console.print(f"compiled {count} function{'s' * (count != 1)} in {time.monotonic() - started:.1f} s", markup=False, soft_wrap=True)
 
 
 def prepare_bots(bots: Iterable[str], variant: Variant, players: int, console: Console, shown: bool) -> None:

@@ -64,7 +64,9 @@ class GameService:
         self.tournaments = Tournaments(self.games, self.lobby, sweep_every)
         self.sweeper.also.append(self.tournaments.sweep)
         self.turns = TurnHooks(self.games, self.recorder, self.hooks, WebhookSender(allow_private=settings.webhook_private), settings.public_origin)
-        self.reviews = Reviews(self.games, Analysts(settings.analysis_workers), settings.analyse_after, settings.analysis_wait)
+        self.reviews = Reviews(
+            self.games, Analysts(settings.analysis_workers), settings.analyse_after, settings.analysis_wait, settings.analyse_after_per_minute,
+        )
         self.games.on_move.append(self.reviews.ended)
         self.warm = settings.analysis_warm
         self.social = Social(self.recorder, self.profiles, Blocks(storage), self.identity.stamp)

@@ -89,11 +89,12 @@ class Settings(BaseSettings):
     # Game analysis (web/review): processes of this server process that compute analyses,
     # roll maps and the tutor's values (0: none, and they are refused); started and warmed
     # up with the server (off: at the first request that needs them); games analysed as
-    # they end; seconds a request waits for an analysis under way before it is answered
-    # 202 (ask again).
+    # they end, and at most how many a minute (the others when first asked for); seconds a
+    # request waits for an analysis under way before it is answered 202 (ask again).
     analysis_workers: Annotated[int, Field(ge=0, le=64)] = 1
     analysis_warm: bool = True
     analyse_after: AnalyseAfter = AnalyseAfter.RATED
+    analyse_after_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 20
     analysis_wait: Annotated[float, Field(ge=0, le=60)] = 10.0
 
     @field_validator("origins", "trusted_proxies", mode="before")

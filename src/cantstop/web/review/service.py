@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -88,12 +88,16 @@ class Kept(OrderedDict[str, dict[str, Any]]):
 
 
 class Reviews:
-    def __init__(self, games: LiveGames, analysts: Analysts, after: AnalyseAfter = AnalyseAfter.RATED, wait: float = 10.0) -> None:
-        """`after`: which games are analysed as they end (here, by the process that ended them);
-        `wait`: seconds a request waits for an analysis under way before it is told to ask again."""
+    def __init__(self, games: LiveGames, analysts: Analysts, after: AnalyseAfter = AnalyseAfter.RATED, wait: float = 10.0,
+                 after_per_minute: int = 20) -> None:
+        """`after`: which games are analysed as they end (here, by the process that ended them),
+        at most `after_per_minute` of them in any minute; `wait`: seconds a request waits for
+        an analysis under way before it is told to ask again."""
         self.games = games
         self.analysts = analysts
         self.after = AnalyseAfter(after)
+        self.after_per_minute = after_per_minute
+        self._started_after: deque[float] = deque()  # when this process began analysing a game as it ended, last minute
         self.wait = wait
         self.analyses = Analyses(games.storage)
         self.practice = Practice(games.storage)
@@ -102,7 +106,7 @@ class Reviews:
         self._maps = Kept()
         self._advice = Kept()
         self.analysed = 0  # analyses this process computed and stored (the metrics read it)
-        self.skipped = 0  # games that ended here and were not analysed then: too many waiting
+        self.skipped = 0  # games that ended here and were not analysed then: too many waiting, or a busy minute
 
     @property
     def under_way(self) -> int:
@@ -233,9 +237,15 @@ class Reviews:
             return
         if self.analysts.off is not None or (game.meta.variant, len(game.meta.seats)) in self._refused:
             return
-        if len(self._jobs) >= BACKLOG:
+        # Past the minute's share, games are analysed when first asked for: a busy server's
+        # games would otherwise keep its analysis processes (and its database) busy for ever.
+        now = self.games.now()
+        while self._started_after and self._started_after[0] <= now - 60:
+            self._started_after.popleft()
+        if len(self._jobs) >= BACKLOG or len(self._started_after) >= self.after_per_minute:
             self.skipped += 1
             return
+        self._started_after.append(now)
         self._analyse(game)
 
     # ------------------------------------------------------------ a position's values

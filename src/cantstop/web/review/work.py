@@ -20,10 +20,10 @@ from typing import Any
 from cantstop.analysis import analyse, decision_options
 from cantstop.analysis.judges import Units
 from cantstop.analysis.rollmap import roll_map
+from cantstop.analysis.warm import warm_up
 from cantstop.analysis.wording import decision_text, roll_text, turn_rows, warning_text
 from cantstop.core.notation import from_notation
 from cantstop.core.record import read_record
-from cantstop.core.state import new_game
 
 log = logging.getLogger("cantstop.web")
 
@@ -115,13 +115,6 @@ def options_of(position: str) -> dict[str, Any]:
             "point": POINT[found.units], "options": options}
 
 
-# A choice and a roll-or-stop, read as positions (only the table moves a game).
-WARM_UP = (
-    "classic 00000000000/00000000000 00000000000 A choose:2346 0 0",
-    "classic 00000000000/00000000000 00010000100 A decide 2 0",
-)
-
-
 def warm(niceness: int) -> None:
     """Each analysis process's start: it ends with the server, yields the CPU to it
     (`niceness`), then loads the classic value model and compiles (or loads from numba's
@@ -133,9 +126,7 @@ def warm(niceness: int) -> None:
     except OSError as error:  # not allowed here: the processes run at the server's priority
         log.warning("analysis process: could not lower its priority (%s)", error)
     try:
-        roll_map(new_game("classic", 2))
-        for position in WARM_UP:
-            decision_options(from_notation(position))
+        warm_up()
     except Exception as error:
         log.warning("analysis process: the warm-up failed (%s); the first analysis pays for it", error)
 
