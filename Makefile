@@ -36,7 +36,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n auto --durations=25
+	$(BIN)/pytest -n auto --dist worksteal --durations=25
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
