@@ -308,7 +308,9 @@ async function renderSummary() {
     box.hidden = true;
     return;
   }
-  if (summarised === game.version) { box.hidden = false; return; }
+  // Shown once filled: a render that comes while the summary is fetched must not show an
+  // empty box whose label (summary-title) is not there yet.
+  if (summarised === game.version) { box.hidden = !box.querySelector("#summary-title"); return; }
   summarised = game.version;
   if (!(await showSummary(box, gameId, startReplay, startAnalysis))) summarised = -1;
 }
