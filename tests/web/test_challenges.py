@@ -113,8 +113,8 @@ def test_a_random_seat_order_is_drawn_when_the_challenge_is_accepted(storage: St
             assert seated == ["Bob", "Ann"]  # Ann's, drawn 1: her seat is B; then Bob's, drawn 0: his is A
 
 
-def test_a_declined_or_withdrawn_challenge_is_gone_and_the_challenger_is_told_of_a_decline(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob") as (ann, bob):
+def test_a_declined_or_withdrawn_challenge_is_gone_and_the_challenger_is_told_of_a_decline(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob") as (ann, bob):
         first = challenge(ann, "Bob").json()["id"]
         declined = answer(bob, first, "decline")
         assert declined.status_code == 200 and declined.json()["state"] == "declined"
@@ -126,11 +126,11 @@ def test_a_declined_or_withdrawn_challenge_is_gone_and_the_challenger_is_told_of
             late = answer(bob, challenge_id, "accept")
             assert late.status_code == 409 and late.json()["error"] == "answered"
             assert late.json()["message"] == f"challenge: it was {state} already"
-        assert games(storage) == 0 and [r[3] for r in rows(storage)] == ["declined", "withdrawn"]
+        assert games(any_storage) == 0 and [r[3] for r in rows(any_storage)] == ["declined", "withdrawn"]
 
 
-def test_a_challenge_expires_after_a_day_and_the_sweep_stores_it_so_then_deletes_it(storage: Storage, clock: Clock) -> None:
-    with people(storage, "Ann", "Bob", now=clock, sweep_every=3600) as (ann, bob):  # the test's sweeps only
+def test_a_challenge_expires_after_a_day_and_the_sweep_stores_it_so_then_deletes_it(any_storage: Storage, clock: Clock) -> None:
+    with people(any_storage, "Ann", "Bob", now=clock, sweep_every=3600) as (ann, bob):  # the test's sweeps only
         made = challenge(ann, "Bob").json()
         clock.advance(LASTS.total_seconds() - 60)
         assert [c["id"] for c in mine(bob)["received"]] == [made["id"]]
@@ -140,20 +140,20 @@ def test_a_challenge_expires_after_a_day_and_the_sweep_stores_it_so_then_deletes
         late = answer(bob, made["id"], "accept")
         assert late.status_code == 409 and late.json()["error"] == "expired" and "a challenge lasts 1 day" in late.json()["message"]
         assert answer(ann, made["id"], "withdraw").json()["error"] == "expired"
-        assert [r[3] for r in rows(storage)] == ["open"]  # nothing stored by the refusals
+        assert [r[3] for r in rows(any_storage)] == ["open"]  # nothing stored by the refusals
         service = service_of(ann)
         assert ann.client.portal.call(service.challenges.sweep) == 1
-        assert [r[3] for r in rows(storage)] == ["expired"]
+        assert [r[3] for r in rows(any_storage)] == ["expired"]
         assert challenge(ann, "Bob").status_code == 201  # the pair is free again
         clock.advance(KEPT.total_seconds())
         ann.client.portal.call(service.challenges.sweep)
-        assert [r[3] for r in rows(storage)] == ["expired"]  # the first is deleted; the second has just expired
+        assert [r[3] for r in rows(any_storage)] == ["expired"]  # the first is deleted; the second has just expired
         assert sign_in(ann, "Ann").status_code == 200  # a month on, her session has ended
         assert mine(ann)["sent"] == []  # an expiry is shown for a day
 
 
 # ------------------------------------------------------------------ refusals
-@pytest.mark.parametrize(("body", "status", "error", "says"), [
+REFUSED = [
     ({"to": "Ann"}, 422, "bad_name", "to: Ann is you"),
     ({"to": "ANN"}, 422, "bad_name", "to: Ann is you"),
     ({"to": "Nobody"}, 404, "no_account", "to: no account is called 'Nobody'"),
@@ -169,7 +169,10 @@ def test_a_challenge_expires_after_a_day_and_the_sweep_stores_it_so_then_deletes
     ({"to": "Bob", "rated": "maybe"}, 422, "bad_request", "rated:"),
     ({"to": "Bob", "colour": "red"}, 422, "bad_request", "colour:"),
     ({}, 422, "bad_request", "to:"),
-])
+]
+
+
+@pytest.mark.parametrize(("body", "status", "error", "says"), REFUSED)
 def test_a_challenge_that_cannot_be_is_refused_naming_the_field_and_nothing_is_stored(
     storage: Storage, body: dict[str, Any], status: int, error: str, says: str,
 ) -> None:
@@ -180,8 +183,17 @@ def test_a_challenge_that_cannot_be_is_refused_naming_the_field_and_nothing_is_s
     assert rows(storage) == []
 
 
-def test_a_guest_or_a_forged_request_challenges_nobody(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob") as (ann, bob):
+def test_every_refusal_is_the_same_on_either_database(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob") as (ann, _):
+        for body, status, error, says in REFUSED:
+            refused = post(ann, "/api/challenges", {"rules": "classic", **body})
+            assert (refused.status_code, refused.json()["error"]) == (status, error), (body, refused.text)
+            assert says in refused.json()["message"]
+    assert rows(any_storage) == []
+
+
+def test_a_guest_or_a_forged_request_challenges_nobody(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob") as (ann, bob):
         guest = TestClient(ann.client.app)
         assert guest.post("/api/challenges", json={"to": "Bob"}).json()["error"] == "not_signed_in"
         assert guest.get("/api/challenges").status_code == 401
@@ -189,17 +201,17 @@ def test_a_guest_or_a_forged_request_challenges_nobody(storage: Storage) -> None
         assert forged.status_code == 403 and forged.json()["error"] == "csrf"
         other_site = ann.post("/api/challenges", json={"to": "Bob"}, headers={**csrf(ann), "origin": "https://evil.example"})
         assert other_site.status_code == 403 and other_site.json()["error"] == "csrf"
-        assert rows(storage) == []
+        assert rows(any_storage) == []
         made = challenge(ann, "Bob").json()["id"]
         unsigned = bob.post(f"/api/challenges/{made}/accept")
         assert unsigned.status_code == 403 and unsigned.json()["error"] == "csrf"
-        assert rows(storage)[0][3] == "open" and games(storage) == 0
+        assert rows(any_storage)[0][3] == "open" and games(any_storage) == 0
 
 
-def test_only_the_account_challenged_answers_and_only_the_challenger_withdraws(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
+def test_only_the_account_challenged_answers_and_only_the_challenger_withdraws(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
         made = challenge(ann, "Bob").json()["id"]
-        before = rows(storage)
+        before = rows(any_storage)
         for who, verb, status, error in (
             (cy, "accept", 404, "no_challenge"), (cy, "decline", 404, "no_challenge"), (cy, "withdraw", 404, "no_challenge"),
             (ann, "accept", 403, "own_challenge"), (ann, "decline", 403, "not_yours"), (bob, "withdraw", 403, "not_yours"),
@@ -213,42 +225,42 @@ def test_only_the_account_challenged_answers_and_only_the_challenger_withdraws(s
             assert (refused.status_code, refused.json()["error"]) == (404, "no_challenge")
         too_long = answer(bob, "x" * 33, "accept")
         assert too_long.status_code == 422 and "challenge_id" in too_long.json()["message"]
-        assert rows(storage) == before and games(storage) == 0
+        assert rows(any_storage) == before and games(any_storage) == 0
 
 
-def test_a_deleted_account_cannot_be_challenged_and_its_challenges_go_with_it(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
+def test_a_deleted_account_cannot_be_challenged_and_its_challenges_go_with_it(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
         to_bob = challenge(ann, "Bob").json()["id"]
         challenge(bob, "Cy")
         challenge(cy, "Ann")
         assert post(bob, "/api/account/delete", {"password": PASSWORD}).status_code == 204
-        assert [(r[1], r[2]) for r in rows(storage)] == [(account_id(storage, "Cy"), account_id(storage, "Ann"))]
+        assert [(r[1], r[2]) for r in rows(any_storage)] == [(account_id(any_storage, "Cy"), account_id(any_storage, "Ann"))]
         gone = challenge(ann, "Bob")
         assert gone.status_code == 404 and gone.json()["error"] == "no_account" and gone.json()["message"].startswith("to:")
         assert answer(ann, to_bob, "withdraw").json()["error"] == "no_challenge"
-        assert mine(ann)["sent"] == [] and len(rows(storage)) == 1
+        assert mine(ann)["sent"] == [] and len(rows(any_storage)) == 1
 
 
-def test_a_block_either_way_refuses_a_challenge_and_closes_the_one_open(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
+def test_a_block_either_way_refuses_a_challenge_and_closes_the_one_open(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
         open_one = challenge(ann, "Cy").json()["id"]
         assert post(bob, "/api/social/blocks", {"name": "Ann"}).status_code == 204
         for who, other in ((ann, "Bob"), (bob, "Ann")):
             refused = challenge(who, other)
             assert (refused.status_code, refused.json()["error"]) == (403, "blocked")
             assert refused.json()["message"] == f"to: you cannot challenge {other} (one of you blocks the other)"
-        assert [r[0] for r in rows(storage)] == [open_one]
+        assert [r[0] for r in rows(any_storage)] == [open_one]
         assert post(cy, "/api/social/blocks", {"name": "Ann"}).status_code == 204  # made to the blocker: declined
         assert mine(cy)["received"] == [] and [c["state"] for c in mine(ann)["sent"]] == ["declined"]
         assert answer(cy, open_one, "accept").json()["error"] == "answered"
         mine_to_bob = challenge(cy, "Bob").json()["id"]
         assert post(cy, "/api/social/blocks", {"name": "Bob"}).status_code == 204  # made by the blocker: withdrawn
-        assert [r[3] for r in rows(storage) if r[0] == mine_to_bob] == ["withdrawn"] and mine(bob)["received"] == []
-        assert games(storage) == 0
+        assert [r[3] for r in rows(any_storage) if r[0] == mine_to_bob] == ["withdrawn"] and mine(bob)["received"] == []
+        assert games(any_storage) == 0
 
 
-def test_an_account_has_at_most_so_many_open_challenges_and_a_pair_one(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob", "Cy", "Dot", challenges_open=2) as (ann, bob, cy, _):
+def test_an_account_has_at_most_so_many_open_challenges_and_a_pair_one(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob", "Cy", "Dot", challenges_open=2) as (ann, bob, cy, _):
         assert challenge(ann, "Bob").status_code == challenge(ann, "Cy").status_code == 201
         over = challenge(ann, "Dot")
         assert (over.status_code, over.json()["error"]) == (409, "too_many")
@@ -256,16 +268,16 @@ def test_an_account_has_at_most_so_many_open_challenges_and_a_pair_one(storage: 
         both = challenge(bob, "Ann")  # the other way round: still the one pair
         assert (both.status_code, both.json()["error"]) == (409, "challenged_already")
         assert both.json()["message"] == "to: there is an open challenge between you and Ann already: answer it or withdraw it first"
-        assert len(rows(storage)) == 2
+        assert len(rows(any_storage)) == 2
         answer(cy, mine(cy)["received"][0]["id"], "decline")  # one answered: room for another
         assert challenge(ann, "Dot").status_code == 201
 
 
-def test_a_suspended_account_neither_challenges_nor_is_challenged_nor_accepts(storage: Storage) -> None:
-    with people(storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
+def test_a_suspended_account_neither_challenges_nor_is_challenged_nor_accepts(any_storage: Storage) -> None:
+    with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
         waiting = challenge(ann, "Bob").json()["id"]
         from_bob = challenge(bob, "Cy").json()["id"]
-        Moderation(storage).decide(account_id(storage, "Bob"), Kind.SUSPEND, "threw games on purpose")
+        Moderation(any_storage).decide(account_id(any_storage, "Bob"), Kind.SUSPEND, "threw games on purpose")
         refused = challenge(bob, "Ann")
         assert (refused.status_code, refused.json()["error"]) == (403, "suspended") and "threw games on purpose" in refused.json()["message"]
         refused = challenge(cy, "Bob")
@@ -274,7 +286,7 @@ def test_a_suspended_account_neither_challenges_nor_is_challenged_nor_accepts(st
         assert (refused.status_code, refused.json()["error"]) == (403, "suspended")
         refused = answer(cy, from_bob, "accept")
         assert (refused.status_code, refused.json()["error"]) == (403, "cannot_play")
-        assert [r[3] for r in rows(storage)] == ["open", "open"] and games(storage) == 0
+        assert [r[3] for r in rows(any_storage)] == ["open", "open"] and games(any_storage) == 0
 
 
 # ------------------------------------------------------------------ webhooks
