@@ -228,7 +228,7 @@ def test_only_the_account_challenged_answers_and_only_the_challenger_withdraws(a
         assert rows(any_storage) == before and games(any_storage) == 0
 
 
-def test_a_deleted_account_cannot_be_challenged_and_its_challenges_go_with_it(any_storage: Storage) -> None:
+def test_a_deleted_or_closed_account_cannot_be_challenged_and_its_challenges_go(any_storage: Storage) -> None:
     with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
         to_bob = challenge(ann, "Bob").json()["id"]
         challenge(bob, "Cy")
@@ -239,6 +239,12 @@ def test_a_deleted_account_cannot_be_challenged_and_its_challenges_go_with_it(an
         assert gone.status_code == 404 and gone.json()["error"] == "no_account" and gone.json()["message"].startswith("to:")
         assert answer(ann, to_bob, "withdraw").json()["error"] == "no_challenge"
         assert mine(ann)["sent"] == [] and len(rows(any_storage)) == 1
+        # A closed account is no one to challenge either, and its open challenge is gone from view.
+        assert [c["from"]["name"] for c in mine(ann)["received"]] == ["Cy"]
+        Moderation(any_storage).decide(account_id(any_storage, "Cy"), Kind.CLOSE, "spam")
+        closed = challenge(ann, "Cy")
+        assert (closed.status_code, closed.json()["error"]) == (404, "no_account")
+        assert mine(ann)["received"] == [] and len(rows(any_storage)) == 1
 
 
 def test_a_block_either_way_refuses_a_challenge_and_closes_the_one_open(any_storage: Storage) -> None:
