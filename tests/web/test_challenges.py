@@ -152,6 +152,24 @@ def test_a_challenge_expires_after_a_day_and_the_sweep_stores_it_so_then_deletes
         assert mine(ann)["sent"] == []  # an expiry is shown for a day
 
 
+def test_the_sweep_starts_an_accepted_challenges_game_its_process_never_started(any_storage: Storage) -> None:
+    """A process stopped between storing the acceptance (with its game) and starting the game:
+    the next sweep, in any process, starts it."""
+    with people(any_storage, "Ann", "Bob") as (ann, _):
+        service = service_of(ann)
+        made = challenge(ann, "Bob", seats="second").json()
+        found = service.challenges.store.challenge(made["id"])
+        assert found is not None
+        game_id = service.challenges.store.accept(found, 1, service.challenges.clock())  # stored, as accept does; never started
+        assert game_id is not None
+        waiting = any_storage.game(game_id)
+        assert waiting is not None and waiting.status.value == "waiting"
+        assert ann.client.portal.call(service.challenges.sweep) == 1
+        started = ann.get(f"/api/games/{game_id}").json()
+        assert started["status"] == "playing" and [s["name"] for s in started["seats"]] == ["Bob", "Ann"]
+        assert ann.client.portal.call(service.challenges.sweep) == 0  # once
+
+
 # ------------------------------------------------------------------ refusals
 REFUSED = [
     ({"to": "Ann"}, 422, "bad_name", "to: Ann is you"),
