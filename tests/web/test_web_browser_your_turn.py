@@ -63,8 +63,9 @@ class Player:
         raise AssertionError(f"seat {seat}'s turn in game {game_id} did not end in 100 moves")
 
 
-def test_the_home_page_counts_the_games_waiting_and_notifies_when_one_starts_to(browser: Any, server: Server) -> None:  # noqa: F811
-    site = local(server)
+def notified_page(browser: Any, site: str, name: str) -> tuple[Any, list[str]]:  # noqa: F811
+    """A page of a browser that allowed notifications, in a tab out of view, signed up as
+    `name`; and the list its script errors go to."""
     context = browser.new_context()
     context.grant_permissions(["notifications"], origin=site)
     context.add_init_script("try { localStorage.setItem('cantstop-tour-done', '1'); } catch {}")
@@ -72,8 +73,14 @@ def test_the_home_page_counts_the_games_waiting_and_notifies_when_one_starts_to(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    fill_and_send(page, site + "/sign-up", "Ann", PASSWORD)
-    assert shown_account(page) == "Ann"
+    fill_and_send(page, site + "/sign-up", name, PASSWORD)
+    assert shown_account(page) == name
+    return page, errors
+
+
+def test_the_home_page_counts_the_games_waiting_and_notifies_when_one_starts_to(browser: Any, server: Server) -> None:  # noqa: F811
+    site = local(server)
+    page, errors = notified_page(browser, site, "Ann")
     ann, bob = Player(server, "Ann", new=False), Player(server, "Bob")  # Ann's moves are made by the test, as Bob's are
     made = ann.post("/api/games", {"variant": "classic", "seats": ["open", "open"], "rated": True, "take": [{"seat": 0}]}).json()
     game_id = made["id"]

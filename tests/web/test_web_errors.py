@@ -29,7 +29,7 @@ def started(client: TestClient) -> tuple[str, dict[int, str], dict[str, Any]]:
     return game_id, tokens, client.get(f"/api/games/{game_id}").json()
 
 
-SIGNED_IN_ONLY = ("/api/social", "/api/practice")  # whom an account follows and blocks; its practice
+SIGNED_IN_ONLY = ("/api/social", "/api/practice", "/api/challenges")  # whom an account follows and blocks; its practice; its challenges
 
 
 def test_head_is_answered_wherever_get_is(client: TestClient) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from cantstop.web.challenges import routes as challenges
 from cantstop.web.db.notify import listen
 from cantstop.web.db.storage import Storage
 from cantstop.web.games import routes as games
@@ -74,6 +75,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
     routers = (
         lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, review.router, ops_routes.router, identity.router,
         social.router, social.pages, tournaments.router, tournaments.pages,
+        challenges.router,
     )
     for router in routers:
         app.include_router(router)

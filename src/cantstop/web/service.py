@@ -1,6 +1,6 @@
 """One process's game server: the lobby, the live games, the bot seats, the move clock,
 leaving games (resigning, abandoning), the sweeper, the chat, the players' pages, the "your
-turn" hooks, the tournaments, the games' analyses and the record writer wired together around one storage. Each part lives in
+turn" hooks, the tournaments, the challenges, the games' analyses and the record writer wired together around one storage. Each part lives in
 its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 from cantstop.core.dice import SecureDice
+from cantstop.web.challenges.service import Challenges
 from cantstop.web.db.recorder import Recorder
 from cantstop.web.db.storage import Storage
 from cantstop.web.games.bot_seats import BotSeats
@@ -71,6 +72,9 @@ class GameService:
         self.warm = settings.analysis_warm
         self.social = Social(self.recorder, self.profiles, Blocks(storage), self.identity.stamp)
         self.social.on_blocks.append(self._reblock)
+        self.challenges = Challenges(self.lobby, self.social, self.identity, self.turns, settings.challenges_open, self.identity.stamp)
+        self.social.on_block.append(self.challenges.blocked)
+        self.sweeper.also.append(self.challenges.sweep)
 
     def _reblock(self, account: int, blocked: frozenset[int]) -> None:
         """An account's blocks changed: its connections to the games held here follow."""

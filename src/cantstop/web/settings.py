@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     analyse_after: AnalyseAfter = AnalyseAfter.RATED
     analyse_after_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 20
     analysis_wait: Annotated[float, Field(ge=0, le=60)] = 10.0
+    # Challenges (web/challenges): how many open challenges one account may have sent at
+    # once (each lasts a day unless answered or withdrawn).
+    challenges_open: Annotated[int, Field(ge=1, le=1000)] = 10
 
     @field_validator("origins", "trusted_proxies", mode="before")
     @classmethod

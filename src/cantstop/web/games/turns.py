@@ -10,6 +10,7 @@ game's path, so a slow receiver never holds a game up.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,7 +38,8 @@ def your_turn(game: LiveGame, seat: int, origin: str) -> dict[str, Any]:
 
 
 class TurnHooks:
-    """Hears each turn that begins (`LiveGames.on_turn`) and posts to the seat's account's hook."""
+    """Hears each turn that begins (`LiveGames.on_turn`) and posts to the seat's account's
+    hook; other rooms post their events to an account's hook through it (`post`)."""
 
     def __init__(self, games: LiveGames, recorder: Recorder, hooks: Hooks, sender: WebhookSender, origin: str = "") -> None:
         self.recorder = recorder
@@ -49,14 +51,18 @@ class TurnHooks:
 
     def begins(self, game: LiveGame, seat: int) -> None:
         taken = game.meta.seats[seat]
-        if taken.kind is not SeatKind.PERSON or taken.account_id is None:
-            return
-        known, hook = self.hooks.known(taken.account_id)
+        if taken.kind is SeatKind.PERSON and taken.account_id is not None:
+            self.post(taken.account_id, lambda: your_turn(game, seat, self.origin))
+
+    def post(self, account_id: int, payload: Callable[[], dict[str, Any]]) -> None:
+        """POST what `payload` makes now to the account's hook, if it has one, off the caller's
+        path: "your turn", and the other rooms' events (a challenge made to the account)."""
+        known, hook = self.hooks.known(account_id)
         if known:  # no round trip to the database for a hook read lately (most accounts have none)
             if hook is not None:
-                self.sender.submit(hook[0], hook[1], your_turn(game, seat, self.origin))
+                self.sender.submit(hook[0], hook[1], payload())
             return
-        task = asyncio.get_running_loop().create_task(self._post(taken.account_id, your_turn(game, seat, self.origin)))
+        task = asyncio.get_running_loop().create_task(self._post(account_id, payload()))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from cantstop.web.challenges.rows import GameChallengeRow
 from cantstop.web.db.notify import NOTIFY, notice
 from cantstop.web.db.rows import ChatRow, GameRow, SeatRow, now
 from cantstop.web.db.storage import Storage
@@ -169,7 +170,8 @@ class Accounts:
             return [(game_id, seat) for game_id, seat in rows]
 
     def delete(self, account_id: int) -> list[str]:
-        """Anonymise an account: its name, password, sessions, passkeys and seat tokens go; the
+        """Anonymise an account: its name, password, sessions, passkeys, seat tokens and
+        challenges (made and received) go; the
         row and the hashes of its name stay, so nobody takes the name. The seats it played in since it
         was made (nobody else could sit under its name), and the chat messages it wrote as a
         player, read "deleted player #ID" instead. Returns the games of those seats (every
@@ -180,6 +182,9 @@ class Accounts:
                 return []
             for table in (SessionRow, PasskeyRow, ChallengeRow):
                 s.execute(delete(table).where(table.account_id == account_id))
+            # The challenges it made or was made go with it (their games, if any, stay).
+            s.execute(delete(GameChallengeRow).where(or_(GameChallengeRow.challenger_id == account_id,
+                                                         GameChallengeRow.challenged_id == account_id)))
             gone = deleted_label(account_id)
             games = set(s.scalars(select(SeatRow.game_id).where(SeatRow.account_id == account_id)))
             # Its seat tokens hold nothing any more: nobody moves for a deleted account.

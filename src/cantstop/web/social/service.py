@@ -3,7 +3,7 @@ accounts named checked first (one that exists and is open, not oneself)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +28,9 @@ class Social:
         # What hears that an account's blocks changed, and what they are now: the chat of the
         # games held here (`GameService`), which keeps the account's connections from its blocked.
         self.on_blocks: list[Callable[[int, frozenset[int]], None]] = []
+        # What must follow a block made here, once it is stored: (blocker, blocked) — the
+        # challenges between the two close.
+        self.on_block: list[Callable[[int, int], Awaitable[None]]] = []
         self.run = recorder.db
         self.accounts = Accounts(storage)
         self.follows, self.blocks, self.reports, self.profiles = Follows(storage), blocks, Reports(storage), profiles
@@ -60,6 +63,8 @@ class Social:
         neither follows the other any more."""
         other = await self.account(name, me=me)
         await self.run(self.blocks.block, me.id, other.id)
+        for then in self.on_block:
+            await then(me.id, other.id)
         await self.blocks_changed(me.id)
         return other
 

@@ -1,7 +1,8 @@
 // The friends page: the players this account follows (online first, with the games they play
-// now, to watch), and those it blocks. A guest is asked to sign in.
+// now, to watch; each to challenge), and those it blocks. A guest is asked to sign in.
 import { api, text } from "./api.js";
 import { gameItem, link } from "./lists.js";
+import { challengeButton } from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,6 +36,7 @@ function friendItem(friend) {
   head.append(dot, link(friend.name, "friend-name", friend.url), text("span", ` ${seenText(friend)}`, "meta"));
   const actions = text("span", null, "friend-actions");
   actions.append(
+    challengeButton(friend.name, friend.name, (words, failed) => say("follow-said", words, failed)),
     button("Unfollow", "secondary", async () => {
       await api(`/api/social/follows/${encodeURIComponent(friend.name)}`, { method: "DELETE" });
       say("follow-said", `You no longer follow ${friend.name}.`);

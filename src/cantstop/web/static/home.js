@@ -1,11 +1,13 @@
 // The home page: a game against a computer player in one click, your games (waiting for you
-// first), create a game, list live and finished games, show the leaderboard.
+// first), the challenges made to you and by you, create a game, list live and finished games,
+// show the leaderboard.
 import { api, stored, text } from "./api.js";
 import { markSvg } from "./board.js";
 import { gameItem, leaderRow, noneYet } from "./lists.js";
 import { startTour } from "./tour.js";
 import { holdSeats } from "./held.js";
 import { yourTurn } from "./turns.js";
+import { challengesBox } from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
 let seatOptions = []; // [value, label, bot]: the bot a `bot:` entry seats (null for a person)
@@ -128,6 +130,7 @@ function setupRated() {
 
 async function setup() {
   me = (await api("/api/account")).account;
+  if (me) challengesBox($("challenges-card"), $("challenges"), $("challenges-said"));
   setupRated();
   const info = await api("/api/variants");
   variants = info.variants;

@@ -2,6 +2,7 @@
 import { api, text } from "./api.js";
 import { gameItem, link } from "./lists.js";
 import { report } from "./report.js";
+import { cannotChallenge, wireChallenge } from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
@@ -126,14 +127,21 @@ function said(words, failed = false) {
   $("social-said").textContent = words;
 }
 
-// A signed-in visitor on another account's page: follow or unfollow it, block or unblock it, report it.
+// A signed-in visitor on another account's page: challenge it, follow or unfollow it, block or
+// unblock it, report it.
 async function social(profile) {
   if (profile.kind !== "person") return null;
   const { account } = await api("/api/account");
   if (!account) return null;
   let standing = await api(`/api/social/with/${encodeURIComponent(profile.name)}`);
   if (standing.you) return account;
+  let refused = false; // a challenge was refused for good (they block you, say): the button says so
   const label = () => {
+    if (!refused) {
+      $("challenge").disabled = standing.blocking;
+      $("challenge").textContent = standing.blocking ? "Cannot challenge" : "Challenge…";
+      $("challenge").title = standing.blocking ? "You block this player: unblock them to challenge them." : "";
+    }
     $("follow").textContent = standing.following ? "Unfollow" : "Follow";
     $("follow").setAttribute("aria-pressed", String(standing.following));
     $("block").textContent = standing.blocking ? "Unblock" : "Block";
@@ -156,6 +164,10 @@ async function social(profile) {
   act("block", "blocks", "blocking", (on) => (on
     ? `You block ${profile.display}: you do not see what they write in any game's chat.`
     : `You no longer block ${profile.display}.`));
+  wireChallenge($("challenge"), profile.name, profile.display, (words, failed) => {
+    refused ||= failed;
+    said(words, failed);
+  });
   $("report-player").addEventListener("click", async () => {
     const done = await report({ player: profile.name }, `The player ${profile.display}`);
     if (done) said(done);

@@ -36,7 +36,7 @@ function showCount(count, title) {
   document.body.dataset.waiting = String(count); // lets tests and tools see what is counted
 }
 
-const canNotify = () => "Notification" in window;
+export const canNotify = () => "Notification" in window;
 
 // A button that asks for the browser's permission to notify (shown until it is answered).
 function notifyButton(root) {
@@ -47,7 +47,7 @@ function notifyButton(root) {
   const show = () => {
     const state = Notification.permission;
     button.hidden = state !== "default";
-    note.textContent = state === "granted" ? "This browser tells you when a game waits for your move (while this page is open in a tab)."
+    note.textContent = state === "granted" ? "This browser tells you when a game waits for your move, or a player challenges you (while this page is open in a tab)."
       : state === "denied" ? "Notifications are blocked for this site in the browser's settings." : "";
   };
   button.addEventListener("click", async () => { await Notification.requestPermission(); show(); });
