@@ -95,6 +95,12 @@ class Settings(BaseSettings):
     analysis_warm: bool = True
     analyse_after: AnalyseAfter = AnalyseAfter.RATED
     analysis_wait: Annotated[float, Field(ge=0, le=60)] = 10.0
+    # Quick pairing (web/pairing): seconds between looks at the queue while a request waits;
+    # seconds a waiting request lasts after its holder last looked at it (a page looks every
+    # few seconds, so a closed page's request ends); seconds waited before the bot is offered.
+    pairing_every: Annotated[float, Field(gt=0)] = 2.0
+    pairing_expire: Annotated[float, Field(gt=0)] = 60.0
+    pairing_bot_after: Annotated[float, Field(ge=0)] = 60.0
 
     @field_validator("origins", "trusted_proxies", mode="before")
     @classmethod
