@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from account_helpers import PASSWORD
 from test_tournaments_browser import no_sideways_scroll
-from test_web_browser import browser, serious_violations  # noqa: F401  (fixtures)
+from test_web_browser import browser, serious_violations, wait_js  # noqa: F401  (fixtures)
 from web_helpers import Server
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,8 @@ def ask_rated_by_keyboard(page: Any) -> None:
     assert page.is_checked("#q-rated")
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
-    page.wait_for_selector("#waiting:not([hidden])")
+    # Waiting, or paired at once and gone to the game (the last of a table to ask).
+    wait_js(page, "location.pathname.startsWith('/game/') || document.getElementById('waiting')?.hidden === false")
 
 
 def csrf(page: Any) -> dict[str, str]:
