@@ -21,6 +21,7 @@ from cantstop.web.app import create_app
 from cantstop.web.db.rows import GAMES, SEATS
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.tokens import new_token
+from cantstop.web.errors import Conflict
 from cantstop.web.games.sweeper import stamp
 from cantstop.web.pairing.rows import REQUESTS
 from cantstop.web.service import GameService
@@ -288,7 +289,7 @@ def test_two_services_pairing_one_queue_at_once_pair_each_request_once(any_stora
         for wave in range(4):
             # Stored straight into the queue (no process is woken by them), then both look at once.
             for i in range(12):
-                store.ask(new_token(), None, f"Guest {wave}.{i}", "classic", 2, 120, False, 1500 + 10 * i, at)
+                store.ask(new_token(), None, f"Guest {wave}.{i}", "classic", 2, 120, False, 1500 + 5 * i, at)  # all within 100 points: any two may meet
             done: list[int] = []
             threads = [threading.Thread(target=lambda c=c, s=s, done=done: done.append(c.portal.call(s.pairing.pair)))
                        for c, s in zip((first, second), services)]
@@ -360,3 +361,16 @@ def test_a_look_waiting_on_one_process_is_woken_by_a_pairing_on_the_other() -> N
         finally:
             for store in stores:
                 store.close()
+
+
+def test_an_accounts_second_request_is_refused_by_its_key_when_two_asks_race(five: dict[str, Any], any_storage: Storage) -> None:
+    """Past the service's look for a waiting request (two asks at once): the queue's key on
+    the account while it waits refuses the second, and stores nothing."""
+    store = service_of(five["Ann"]).pairing.store
+    assert ask(five["Ann"]).status_code == 201
+    account = stored(any_storage)[0].account_id
+    at = stamp(0)
+    with pytest.raises(Conflict) as refused:
+        store.ask(new_token(), account, "Ann", "classic", 2, 120, False, 1500, at)
+    assert refused.value.code == "asking_already"
+    assert len(stored(any_storage)) == 1
