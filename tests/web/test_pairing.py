@@ -374,3 +374,24 @@ def test_an_accounts_second_request_is_refused_by_its_key_when_two_asks_race(fiv
         store.ask(new_token(), account, "Ann", "classic", 2, 120, False, 1500, at)
     assert refused.value.code == "asking_already"
     assert len(stored(any_storage)) == 1
+
+
+def test_a_game_paired_by_a_process_that_stopped_before_starting_it_starts_at_a_look(any_storage: Storage, still_clock: Clock) -> None:
+    """A process claimed a table and stopped before starting its game: the first look at one of
+    its requests starts it, and the guest's look gets its seat."""
+    with TestClient(create_app(any_storage, bot_delay=0, now=still_clock, **NO_LIMITS)) as client:
+        store = service_of(Browser(client)).pairing.store
+        tokens = [new_token(), new_token()]
+        for token, name in zip(tokens, ("Sam", "Kim")):
+            store.ask(token, None, name, "classic", 2, 120, False, 1500, stamp(still_clock()))
+        table = store.waiting(10)
+        game_id = store.claim(table, ["Sam", "Kim"], {"Event": "Quick pairing"}, stamp(still_clock()))
+        assert game_id is not None
+        assert store.claim(table, ["Sam", "Kim"], {}, stamp(still_clock())) is None  # claimed already: nothing stored
+        with any_storage.engine.connect() as conn:
+            assert conn.execute(select(GAMES.c.id, GAMES.c.status)).all() == [(game_id, "waiting")]
+        guest = Browser(client)
+        seen = guest.get("/api/pairing", headers={"Cookie": f"cantstop_pairing={tokens[0]}"}).json()
+        assert seen["state"] == "paired" and seen["game"] == game_id
+        game = guest.get(f"/api/games/{game_id}", headers={"Cookie": f"cantstop_{game_id}={tokens[0]}"}).json()
+        assert game["status"] == "playing" and game["you"] == seen["seat"]
