@@ -395,3 +395,16 @@ def test_a_game_paired_by_a_process_that_stopped_before_starting_it_starts_at_a_
         assert seen["state"] == "paired" and seen["game"] == game_id
         game = guest.get(f"/api/games/{game_id}", headers={"Cookie": f"cantstop_{game_id}={tokens[0]}"}).json()
         assert game["status"] == "playing" and game["you"] == seen["seat"]
+
+
+def test_the_metrics_count_the_games_paired_here(any_storage: Storage, still_clock: Clock) -> None:
+    from test_ops_health import TOKEN, samples
+
+    with TestClient(create_app(any_storage, bot_delay=0, now=still_clock, metrics_token=TOKEN, **NO_LIMITS)) as client:
+        assert samples(client)["cantstop_pairing_tables_total"] == 0
+        first, second = Browser(client), Browser(client)
+        ask(first, rated=False, name="Sam")
+        ask(second, rated=False, name="Kim")
+        assert look(second, wait=25)["state"] == "paired"
+        found = samples(client)
+        assert found["cantstop_pairing_tables_total"] == 1 and found["cantstop_pairing_claims_lost_total"] == 0
