@@ -26,6 +26,7 @@ from cantstop.web.lobby import routes as lobby
 from cantstop.web.ops import Operations
 from cantstop.web.ops import routes as ops_routes
 from cantstop.web.pages import STATIC
+from cantstop.web.pairing import routes as pairing
 from cantstop.web.players import routes as players
 from cantstop.web.rate_limit import RateLimiter
 from cantstop.web.review import routes as review
@@ -76,6 +77,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
         lobby.router, lobby.pages, games.router, games.pages, socket.router, players.router, review.router, ops_routes.router, identity.router,
         social.router, social.pages, tournaments.router, tournaments.pages,
         challenges.router,
+        pairing.router, pairing.pages,
     )
     for router in routers:
         app.include_router(router)

@@ -35,6 +35,7 @@ PAGES = {
     "friends": Page("Friends — Can't Stop", "friends", "list-page"),
     "tournaments": Page("Tournaments — Can't Stop", "tournaments", "list-page"),
     "tournament": Page("Tournament — Can't Stop", "tournament", "list-page"),
+    "play": Page("Quick game — Can't Stop", "quick", "list-page"),
 }
 
 

@@ -1,6 +1,6 @@
 """One process's game server: the lobby, the live games, the bot seats, the move clock,
 leaving games (resigning, abandoning), the sweeper, the chat, the players' pages, the "your
-turn" hooks, the tournaments, the challenges, the games' analyses and the record writer wired together around one storage. Each part lives in
+turn" hooks, the tournaments, the challenges, quick pairing, the games' analyses and the record writer wired together around one storage. Each part lives in
 its own module; a room that comes next (accounts, operations) is one more here."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from cantstop.web.identity.service import AccountService
 from cantstop.web.lobby.seats import Seats
 from cantstop.web.lobby.service import Lobby
 from cantstop.web.ops.metrics import Reading
+from cantstop.web.pairing.service import Pairing
+from cantstop.web.pairing.store import PAIRING_TOPIC
 from cantstop.web.players.profiles import Profiles
 from cantstop.web.players.service import Players
 from cantstop.web.review.analysts import Analysts
@@ -75,6 +77,9 @@ class GameService:
         self.challenges = Challenges(self.lobby, self.social, self.identity, self.turns, settings.challenges_open, self.identity.stamp)
         self.social.on_block.append(self.challenges.blocked)
         self.sweeper.also.append(self.challenges.sweep)
+        # Quick pairing: the queue looked at while a request waits, by any process.
+        self.pairing = Pairing(self.games, self.lobby, self.identity.may_play, every=settings.pairing_every,
+                               expire_after=settings.pairing_expire, bot_after=settings.pairing_bot_after)
 
     def _reblock(self, account: int, blocked: frozenset[int]) -> None:
         """An account's blocks changed: its connections to the games held here follow."""
@@ -84,9 +89,11 @@ class GameService:
 
     async def news(self, topic: str, text: str) -> None:
         """Another process (or this one) told every process of something that is no game's
-        move: an account's blocks changed."""
+        move: an account's blocks changed, requests for a quick game were paired."""
         if topic == BLOCKS_TOPIC:
             await self.social.blocks_changed(int(text))
+        if topic == PAIRING_TOPIC:
+            await self.pairing.news(text)
 
     def readings(self) -> list[Reading]:
         """What the metrics read from the games at each scrape (`ops.Operations`)."""
@@ -108,6 +115,9 @@ class GameService:
                     lambda: self.reviews.skipped, counter=True),
             Reading("cantstop_analysis_failures", "Jobs lost because an analysis process died (it was replaced)",
                     lambda: self.reviews.analysts.failures, counter=True),
+            Reading("cantstop_pairing_tables", "Quick games this process paired", lambda: self.pairing.paired, counter=True),
+            Reading("cantstop_pairing_claims_lost", "Tables this process worked out that another process paired first",
+                    lambda: self.pairing.lost, counter=True),
         ]
 
     async def chat_notified(self, game_id: str, text: str) -> None:
@@ -135,6 +145,7 @@ class GameService:
     async def close(self) -> None:
         await self.sweeper.close()
         await self.tournaments.close()
+        await self.pairing.close()
         await self.bots.close()
         await self.clock.close()
         await self.turns.close()

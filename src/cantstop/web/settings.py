@@ -99,6 +99,12 @@ class Settings(BaseSettings):
     # Challenges (web/challenges): how many open challenges one account may have sent at
     # once (each lasts a day unless answered or withdrawn).
     challenges_open: Annotated[int, Field(ge=1, le=1000)] = 10
+    # Quick pairing (web/pairing): seconds between looks at the queue while a request waits;
+    # seconds a waiting request lasts after its holder last looked at it (a page looks every
+    # few seconds, so a closed page's request ends); seconds waited before the bot is offered.
+    pairing_every: Annotated[float, Field(gt=0)] = 2.0
+    pairing_expire: Annotated[float, Field(gt=0)] = 60.0
+    pairing_bot_after: Annotated[float, Field(ge=0)] = 60.0
 
     @field_validator("origins", "trusted_proxies", mode="before")
     @classmethod
