@@ -85,6 +85,7 @@ class ChallengeMachine(RuleBasedStateMachine):
         a, b = self.ids[first], self.ids[second]
         if a == b:
             return  # the service refuses it before storage is asked
+        before = {key: (m.state, m.answered) for key, m in self.model.items()}
         self._expire(a, b)
         sent = sum(1 for m in self.model.values() if m.challenger == a and m.state is ChallengeState.OPEN)
         paired = any({m.challenger, m.challenged} == {a, b} and m.state is ChallengeState.OPEN for m in self.model.values())
@@ -93,6 +94,8 @@ class ChallengeMachine(RuleBasedStateMachine):
             made = self.store.create(a, b, self.names[b], "classic", 0, False, seats, self.at, MOST)
         except Conflict as refused:
             assert refused.code == expected
+            for key, (state, answered) in before.items():  # a refusal stores nothing: its expiries roll back too
+                self.model[key].state, self.model[key].answered = state, answered
             return
         assert expected is None
         self.model[made] = Model(a, b, self.at + LASTS, ChallengeState.OPEN)

@@ -258,7 +258,8 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
                 "session_idle": 604800.0, "session_longest": 2592000.0, "secure_cookies": False, "sign_in_delay": 1.0, "public_origin": "",
                 "webhook_private": False, "header_timeout": 10.0, "body_timeout": 15.0, "connections_per_address": 100, "metrics_token": "", "shutdown_grace": 5,
                 "rate_analysis": "120/minute", "analysis_workers": 1, "analysis_warm": True, "analyse_after": "rated", "analyse_after_per_minute": 20,
-                "analysis_wait": 10.0, "challenges_open": 10}
+                "analysis_wait": 10.0, "challenges_open": 10,
+                "pairing_every": 2.0, "pairing_expire": 60.0, "pairing_bot_after": 60.0}
     for name in defaults:
         monkeypatch.delenv(f"CANTSTOP_{name.upper()}", raising=False)
     assert Settings().model_dump() == defaults
@@ -268,7 +269,8 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
              "abandon_after": ("86400", 86400.0), "sweep_every": ("5", 5.0), "webhook_private": ("1", True),
              "idle_games_kept": ("0", 0),
              "analysis_workers": ("0", 0), "analysis_warm": ("no", False), "analyse_after": ("all", "all"), "analysis_wait": ("2.5", 2.5),
-             "analyse_after_per_minute": ("3", 3), "challenges_open": ("25", 25)}
+             "analyse_after_per_minute": ("3", 3), "challenges_open": ("25", 25),
+             "pairing_every": ("0.5", 0.5), "pairing_expire": ("30", 30.0), "pairing_bot_after": ("0", 0.0)}
     for name, (text, _) in given.items():
         monkeypatch.setenv(f"CANTSTOP_{name.upper()}", text)
     assert Settings().model_dump() == {**defaults, **{name: value for name, (_, value) in given.items()}}
@@ -277,7 +279,8 @@ def test_every_setting_keeps_its_environment_name_and_default(monkeypatch: pytes
         Settings()
     monkeypatch.setenv("CANTSTOP_API_DOCS", "no")
     for name, bad in {"timeouts_to_forfeit": "-1", "abandon_after": "0", "sweep_every": "-5", "clock_scale": "0", "idle_games_kept": "-1",
-                      "analysis_workers": "-1", "analyse_after": "sometimes", "analyse_after_per_minute": "0", "challenges_open": "0"}.items():
+                      "analysis_workers": "-1", "analyse_after": "sometimes", "analyse_after_per_minute": "0", "challenges_open": "0", "pairing_every": "0", "pairing_expire": "-1",
+                      "pairing_bot_after": "-1"}.items():
         monkeypatch.setenv(f"CANTSTOP_{name.upper()}", bad)
         with pytest.raises(ValueError, match=name):
             Settings()

@@ -278,13 +278,16 @@ class Pairing:
         now = seconds(at)  # as stored, as the requests' times are
         stale = await self.recorder.db(self.store.unseen_since, stamp(now - self.expire_after))
         self._tell(await self.recorder.db(self.store.end, stale, RequestState.EXPIRED, at))
-        waiting = await self.recorder.db(self.store.waiting, LOOKED_AT)
+        queue = await self.recorder.db(self.store.waiting, LOOKED_AT)
+        # The queue as of this look's time: a request asked since (while this look waited for
+        # the database) is the next look's, which also knows whether the older ones expired.
+        waiting = [r for r in queue if seconds(r.asked) <= now]
         by_id = {r.id: r for r in waiting}
         accounts = [r.account_id for r in waiting if r.account_id is not None]
         blocks = await self.recorder.db(self.store.blocks_among, accounts)
         requests = [match.Request(r.id, match.Kind(r.variant, r.players, r.clock, r.rated), r.rating, seconds(r.asked), r.account_id)
                     for r in waiting]
-        left = len(waiting)
+        left = len(queue)
         for table in match.tables(requests, now, blocks):
             stored = [by_id[r.id] for r in table]
             if not await self._may_all_play(stored, at):
