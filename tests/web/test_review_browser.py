@@ -185,6 +185,12 @@ def test_practice_asks_a_position_of_ones_own_games_and_the_profile_shows_the_av
         if api.get(f"{server.url}/api/games/{game_id}/analysis").status == 200:
             break
         time.sleep(0.2)
+    else:
+        raise AssertionError("the game was not analysed within 120 s")
+    # The page's question is one of these: say so here rather than time out on the page.
+    question = api.get(f"{server.url}/api/practice").json()
+    decisions = api.get(f"{server.url}/api/games/{game_id}/analysis").json()["analysis"]["decisions"]
+    assert question["position"] is not None, (question, sorted((d["loss"] for d in decisions if d["seat"] == 0), reverse=True)[:5])
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

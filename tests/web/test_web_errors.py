@@ -41,8 +41,9 @@ def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
         got, head = client.get(path), client.head(path)
         # A path still holding a parameter (a player's name) names nothing here: a 404 both ways;
         # a game still played has no summary nor analysis yet: a 409 both ways; the tutor is a
-        # seated player's; an account's own lists and practice ask a guest to sign in.
-        refused = {"/summary": 409, "/analysis": 409, "/tutor": 403}
+        # seated player's; an account's own lists and practice ask a guest to sign in; a browser
+        # that asked for no quick game has no request to show.
+        refused = {"/summary": 409, "/analysis": 409, "/tutor": 403, "/api/pairing": 404}
         expected = (401 if path.startswith(SIGNED_IN_ONLY) else 404 if "{" in path
                     else next((code for end, code in refused.items() if path.endswith(end)), 200))
         assert head.status_code == got.status_code == expected, (path, head.status_code)

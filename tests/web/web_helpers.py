@@ -22,6 +22,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
 
 from cantstop.core.state import ROLL, STOP, Phase, State
 from cantstop.table import Move
@@ -221,8 +222,15 @@ def pg_schema(url: str) -> Iterator[str]:
     try:
         yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
     finally:
-        with admin.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        for attempt in range(5):  # a connection of the test's server still closing may deadlock the drop: it loses, we retry
+            try:
+                with admin.begin() as conn:
+                    conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+                break
+            except OperationalError as error:
+                if "deadlock" not in str(error) or attempt == 4:
+                    raise
+                time.sleep(0.2)
         admin.dispose()
 
 

@@ -58,6 +58,7 @@ class Sweeper:
         self.abandoned = 0  # games this process ended as abandoned (the metrics read it)
         self.rated = 0  # games this process rated for a process that stopped before it did (the metrics read it)
         self._tasks: list[asyncio.Task[None]] = []  # one per event loop the app was started on (tests start one app twice)
+        self._sweeps: set[asyncio.Future[None]] = set()  # sweeps under way
         # Other rooms' looks at each sweep (the tournaments'), each returning how many things it did.
         self.also: list[Callable[[], Awaitable[int]]] = []
 
@@ -66,11 +67,19 @@ class Sweeper:
 
     async def _run(self) -> None:
         while True:
-            try:
-                await self.sweep()
-            except Exception as error:  # the database is down: the next sweep tries again
-                log.warning("the sweep for overdue games failed: %s", error)
+            sweeping = asyncio.ensure_future(self._sweep_once())
+            self._sweeps.add(sweeping)
+            sweeping.add_done_callback(self._sweeps.discard)
+            # Shielded: a sweep under way is not cut short by `close`, which waits for it
+            # instead (its database calls run in threads, which a cancel would leave running).
+            await asyncio.shield(sweeping)
             await asyncio.sleep(self.every)
+
+    async def _sweep_once(self) -> None:
+        try:
+            await self.sweep()
+        except Exception as error:  # the database is down: the next sweep tries again
+            log.warning("the sweep for overdue games failed: %s", error)
 
     async def sweep(self) -> int:
         """One look for overdue games; returns how many it acted on (clocks woken, games
@@ -121,3 +130,4 @@ class Sweeper:
         for task in mine:
             task.cancel()
         await asyncio.gather(*mine, return_exceptions=True)
+        await asyncio.gather(*[s for s in self._sweeps if s.get_loop() is loop], return_exceptions=True)
