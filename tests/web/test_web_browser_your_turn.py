@@ -116,6 +116,8 @@ def test_a_guests_seats_are_listed_and_notifications_are_asked_for(browser: Any,
     page, errors = watched(browser)
     page.goto(server.url + "/")
     page.wait_for_selector("#create button[type=submit]")
+    # The form is in the page before the script has asked who is signed in: its note says when.
+    wait_js(page, "document.getElementById('rated-note').textContent !== ''")
     assert page.locator("#rated").is_disabled() and "sign in" in str(page.text_content("#rated-note")).lower()
     page.select_option("select[name=seat] >> nth=0", "here")
     page.fill("input[name=seat-name] >> nth=0", "Gus")
