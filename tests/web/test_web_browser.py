@@ -838,6 +838,8 @@ def test_the_focus_stays_on_the_choice_tabbed_to_while_the_dice_tumble(browser: 
             break
         page.keyboard.press("1")
         page.wait_for_selector("#controls .roll:enabled")
+    # A roll lands the focus on its first choice (a render after the choices show): then Tab.
+    wait_js(page, "document.activeElement.dataset.choice === document.querySelector('#controls .choice').dataset.choice")
     page.keyboard.press("Tab")  # at once, while the dice still tumble
     assert page.evaluate("document.activeElement.dataset.choice") == page.get_attribute("#controls .choice >> nth=1", "data-choice")
     # They land and are drawn again (a timer of the page's, 520 ms after the roll came).
