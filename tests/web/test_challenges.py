@@ -7,6 +7,7 @@ clock."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from typing import Any
@@ -15,7 +16,7 @@ import httpx
 import pytest
 from account_helpers import PASSWORD, Browser, csrf, people, post, sign_in, sign_up
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from test_webhooks import Receiver, receiver  # noqa: F401  (a fixture)
 from web_helpers import NO_LIMITS, Clock
 
@@ -26,6 +27,7 @@ from cantstop.web.db.rows import GameRow
 from cantstop.web.db.storage import Storage
 from cantstop.web.identity.accounts import Accounts
 from cantstop.web.identity.moderation import Kind, Moderation
+from cantstop.web.identity.rows import AccountRow
 from cantstop.web.service import GameService
 from cantstop.web.webhooks import verify
 
@@ -297,16 +299,35 @@ def test_an_account_has_at_most_so_many_open_challenges_and_a_pair_one(any_stora
         assert challenge(ann, "Dot").status_code == 201
 
 
-def test_a_suspended_account_neither_challenges_nor_is_challenged_nor_accepts(any_storage: Storage) -> None:
+def test_a_suspension_closes_the_accounts_open_challenges_and_it_neither_challenges_nor_is_challenged(any_storage: Storage) -> None:
     with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
-        waiting = challenge(ann, "Bob").json()["id"]
+        to_bob = challenge(ann, "Bob").json()["id"]
         from_bob = challenge(bob, "Cy").json()["id"]
+        between_others = challenge(ann, "Cy").json()["id"]
         Moderation(any_storage).decide(account_id(any_storage, "Bob"), Kind.SUSPEND, "threw games on purpose")
+        states = {r[0]: r[3] for r in rows(any_storage)}
+        assert states == {to_bob: "declined", from_bob: "withdrawn", between_others: "open"}
+        assert [c["id"] for c in mine(cy)["received"]] == [between_others]  # nothing left waiting on Bob
+        assert {c["id"]: c["state"] for c in mine(ann)["sent"]} == {to_bob: "declined", between_others: "open"}
+        refused = answer(bob, to_bob, "accept")
+        assert (refused.status_code, refused.json()["error"], refused.json()["message"]) == (409, "answered", "challenge: it was declined already")
         refused = challenge(bob, "Ann")
         assert (refused.status_code, refused.json()["error"]) == (403, "suspended") and "threw games on purpose" in refused.json()["message"]
         refused = challenge(cy, "Bob")
         assert (refused.status_code, refused.json()["error"], refused.json()["message"]) == (403, "cannot_play", "to: Bob may not play games now")
-        refused = answer(bob, waiting, "accept")
+        assert games(any_storage) == 0
+
+
+def test_a_challenge_met_by_a_suspension_as_it_is_accepted_is_refused_either_way(any_storage: Storage) -> None:
+    """A suspension another process writes while a challenge is answered: the answer reads the
+    account's standing and refuses, whichever side was suspended."""
+    with people(any_storage, "Ann", "Bob", "Cy") as (ann, bob, cy):
+        to_bob = challenge(ann, "Bob").json()["id"]
+        from_bob = challenge(bob, "Cy").json()["id"]
+        with any_storage.session() as s:  # the account's columns only, as the decision's first write
+            s.execute(update(AccountRow).where(AccountRow.id == account_id(any_storage, "Bob"))
+                      .values(suspended_why="threw games on purpose", suspended_until=None))
+        refused = answer(bob, to_bob, "accept")
         assert (refused.status_code, refused.json()["error"]) == (403, "suspended")
         refused = answer(cy, from_bob, "accept")
         assert (refused.status_code, refused.json()["error"]) == (403, "cannot_play")
@@ -349,6 +370,8 @@ def test_the_challenged_and_the_challengers_webhooks_hear_of_it_signed(storage: 
         accepted = next(e for _, e in seen if e.get("answer") == "accepted")
         assert accepted["url"] == f"/game/{game_id}"
         assert any(e["event"] == "your_turn" and e["game"] == game_id for _, e in seen)  # and the game's first turn, as any game's
+        # Every payload writes its time one way (the turn's once wrote +00:00 beside the challenges' Z).
+        assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", e["sent"]) for _, e in seen), [e["sent"] for _, e in seen]
 
 
 # ------------------------------------------------------------------ races

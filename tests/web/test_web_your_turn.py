@@ -5,6 +5,7 @@ waiting for a player's move, with the time each clock leaves."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -67,6 +68,9 @@ def test_each_turn_that_passes_to_the_owner_is_posted_signed(storage: Storage, r
             assert path == "/ann" and verify(secret, headers, body, time.time())
         events = [json.loads(body) for _, _, body in receiver.seen]
         assert events[0]["event"] == "test"
+        # One way of writing the time in every payload: UTC, to the second, ending in Z (the test
+        # event once wrote the stored time with no zone at all, the turns +00:00).
+        assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", e["sent"]) for e in events), [e["sent"] for e in events]
         turns = events[1:]
         assert {e["event"] for e in turns} == {"your_turn"} and {e["seat"] for e in turns} == {0}
         assert {e["game"] for e in turns} == {game_id} and turns[0]["url"] == f"/game/{game_id}" and turns[0]["rated"] is True

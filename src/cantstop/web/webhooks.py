@@ -25,6 +25,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -33,6 +34,13 @@ import httpx
 from cantstop.core.errors import CantStopError
 
 log = logging.getLogger("cantstop.web.webhooks")
+
+
+def time_text(at: datetime) -> str:
+    """A time as every payload and page reads it: ISO 8601 in UTC, to the second, ending in Z.
+    A time without a zone is a stored one, which is UTC."""
+    zoned = at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+    return zoned.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 MAX_URL = 2000  # characters of a hook's address
 TIMEOUT = 5.0  # seconds for one delivery: connect, send, read the answer

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from cantstop.core.errors import VariantError
@@ -35,14 +35,10 @@ from cantstop.web.lobby.service import Lobby
 from cantstop.web.players.profiles import profile_url
 from cantstop.web.players.ratings import rated_variant
 from cantstop.web.social.service import Social
+from cantstop.web.webhooks import time_text
 
 SHOWN = timedelta(hours=24)  # how long a challenger's page shows an answer (or an expiry)
 ID_CHARS = 32  # the longest id worth looking up
-
-
-def time_text(at: datetime) -> str:
-    """A stored time (UTC, no zone) as clients read it: ISO 8601 ending in Z."""
-    return at.replace(tzinfo=UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def person_json(name: str) -> dict[str, str]:

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
@@ -85,6 +85,20 @@ def _open_at(at: datetime) -> Any:
 def _between(first: int, second: int) -> Any:
     return or_(and_(CHALLENGES.c.challenger_id == first, CHALLENGES.c.challenged_id == second),
                and_(CHALLENGES.c.challenger_id == second, CHALLENGES.c.challenged_id == first))
+
+
+def close_open(conn: Connection, account_id: int, at: datetime, to: Any = None, by: Any = None) -> int:
+    """The account's open challenges close at `at`, in `conn`'s transaction: those it made
+    (to whom `to` says) are withdrawn, those made to it (by whom `by` says) declined. How many
+    it closed. A block closes the one between two accounts; a suspension, all of one's."""
+    closed = 0
+    for mine, where, state in ((CHALLENGES.c.challenger_id, true() if to is None else to, ChallengeState.WITHDRAWN),
+                               (CHALLENGES.c.challenged_id, true() if by is None else by, ChallengeState.DECLINED)):
+        closed += conn.execute(
+            CHALLENGES.update().where(mine == account_id, where, CHALLENGES.c.state == ChallengeState.OPEN.value)
+            .values(state=state.value, answered=at)
+        ).rowcount
+    return closed
 
 
 class ChallengeStore:
@@ -187,16 +201,8 @@ class ChallengeStore:
     def blocked(self, blocker: int, blocked: int, at: datetime) -> int:
         """A block between the two: the challenger's open challenge is withdrawn if the blocker
         made it, declined if the blocker was challenged. How many it closed."""
-        closed = 0
         with self.engine.begin() as conn:
-            for made_by, state in ((blocker, ChallengeState.WITHDRAWN), (blocked, ChallengeState.DECLINED)):
-                other = blocked if made_by == blocker else blocker
-                closed += conn.execute(
-                    CHALLENGES.update().where(CHALLENGES.c.challenger_id == made_by, CHALLENGES.c.challenged_id == other,
-                                              CHALLENGES.c.state == ChallengeState.OPEN.value)
-                    .values(state=state.value, answered=at)
-                ).rowcount
-        return closed
+            return close_open(conn, blocker, at, CHALLENGES.c.challenged_id == blocked, CHALLENGES.c.challenger_id == blocked)
 
     @staticmethod
     def _expire(conn: Connection, at: datetime, *where: Any) -> int:

@@ -19,7 +19,7 @@ from cantstop.web.db.values import SeatKind
 from cantstop.web.games.describe import display_names
 from cantstop.web.games.live import LiveGame, LiveGames
 from cantstop.web.identity.hooks import Hooks
-from cantstop.web.webhooks import WebhookSender
+from cantstop.web.webhooks import WebhookSender, time_text
 
 
 def your_turn(game: LiveGame, seat: int, origin: str) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def your_turn(game: LiveGame, seat: int, origin: str) -> dict[str, Any]:
         "variant": game.meta.variant,
         "rated": game.meta.rated,
         "players": display_names(game.names),
-        "sent": datetime.now(UTC).isoformat(timespec="seconds"),
+        "sent": time_text(datetime.now(UTC)),
     }
 
 

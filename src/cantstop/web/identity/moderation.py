@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from sqlalchemy import select, update
 
+from cantstop.web.challenges.store import close_open
 from cantstop.web.db.rows import now
 from cantstop.web.db.storage import Storage
 from cantstop.web.errors import Invalid, NotAllowed, NotFound
@@ -121,8 +122,9 @@ class Moderation:
 
     def decide(self, account_id: int, kind: Kind, reason: str, until: datetime | None = None) -> Sanction:
         """Put `kind` on the account, for `reason` (shown to it), until `until` (None: until
-        lifted; a closed account stays closed), and log it. NotFound `no_account` for an
-        account that does not exist or is closed already."""
+        lifted; a closed account stays closed), and log it. A suspended or closed account's
+        open challenges close with it: those it made are withdrawn, those made to it declined.
+        NotFound `no_account` for an account that does not exist or is closed already."""
         reason = reason_text(reason)
         stamp = self.clock()
         why, till = COLUMNS[kind]
@@ -133,6 +135,8 @@ class Moderation:
             s.execute(update(AccountRow).where(AccountRow.id == account_id)
                       .values({why: reason, till: stamp if kind is Kind.CLOSE else until}))
             s.add(ModerationRow(account_id=account_id, action=kind.value, reason=reason, until=until, created=stamp))
+            if kind in (Kind.SUSPEND, Kind.CLOSE):  # nobody waits on a challenge it could not play
+                close_open(s.connection(), account_id, stamp)
         return Sanction(kind, reason, stamp if kind is Kind.CLOSE else until)
 
     def lift(self, account_id: int, kind: Kind, reason: str) -> bool:

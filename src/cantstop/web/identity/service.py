@@ -43,6 +43,7 @@ from cantstop.web.webhooks import (
     deliver,
     parse_hook_url,
     system_resolver,
+    time_text,
 )
 
 Run = Callable[..., Awaitable[Any]]
@@ -264,7 +265,7 @@ class AccountService:
         hook = await self.run(self.hooks.of, account.id)
         if hook is None:
             raise Conflict("no_webhook", "this account has no webhook: set its address first")
-        payload = {"event": "test", "account": account.name, "sent": self.stamp().isoformat(timespec="seconds")}
+        payload = {"event": "test", "account": account.name, "sent": time_text(self.stamp())}
         try:
             outcome = await deliver(hook[0], hook[1], payload, allow_private=self.settings.webhook_private, resolve=self.resolve)
         except WebhookRefused as error:
