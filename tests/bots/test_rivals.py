@@ -46,7 +46,7 @@ def test_rivals_plays_the_classic_board_with_its_published_rules() -> None:
         for players in (1, 2, 3, 4):
             assert RIVALS.fits(PRESETS[name], players) is None, (name, players)
     games = rated_games()
-    assert len(games) == 3 * 4 * (3 + 2 + 2)  # bases x options x (3 to win: 2-4 players; 4 and 5: 2-3)
+    assert len(games) == 3 * 4 * (3 + 2 + 1)  # bases x options x (3 to win: 2-4 players; 4: 2-3; 5: 2)
     assert [(v.skip, v.no_stop_on_occupied, p) for v, p in games if v.name == "custom" and v.heights == PRESETS["classic"].heights and v.to_win == 3] == [
         (skip, no_stop, p) for skip in (False, True) for no_stop in (False, True) for p in (2, 3, 4)
     ]

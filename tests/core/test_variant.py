@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from cantstop import PRESETS, Pairing, Variant, preset
+from cantstop.core.errors import VariantError
 from cantstop.core.variant import CLASSIC_HEIGHTS, variant_spec
 
 
@@ -98,3 +101,42 @@ def test_the_same_spec_gives_the_same_variant_and_tables() -> None:
     b = from_notation("classic+to_win=5 00000000000/00000000000 00000000000 B roll 0 0")
     assert a.variant is b.variant and a.variant.catalog is b.variant.catalog
     assert preset("turtles+wild_dice=2") is preset("turtles+wild_dice=2")
+
+
+# ------------------------------------------------------------------ games that must end
+def test_the_longer_game_to_five_is_for_two_players_and_every_game_that_could_never_end_is_refused() -> None:
+    """Three players to 5 could claim 4 + 4 + 3 of the 11 columns; four to 4, 3 + 3 + 3 + 2 (the
+    relay race's deadlock a fresh CI seed found: every roll then busts, for ever)."""
+    from cantstop.core.errors import SetupError
+    from cantstop.core.notation import NotationError, from_notation
+    from cantstop.core.state import new_game
+
+    assert new_game("classic+to_win=5", 2).num_players == 2 and new_game("classic-long", 3).num_players == 3
+    for spec, players, most in (("classic+to_win=5", 3, 2), ("turtles-relay+to_win=4", 4, 3), ("classic+to_win=4", 4, 3)):
+        with pytest.raises(SetupError, match=rf"is for \d\.\.{most} players, not {players}: {players} players could claim all 11 "
+                                             rf"columns with nobody at \d, and that game could never end"):
+            new_game(spec, players)
+    four_seats = "classic+to_win=4 " + "/".join(["00000000000"] * 4) + " 00000000000 A roll 0 0"
+    with pytest.raises(NotationError, match=r"4 seats, but classic\+to_win=4 is for 1\.\.3 players, not 4: .* could never end"):
+        from_notation(four_seats)
+
+
+@given(faces=st.integers(2, 6), to_win=st.integers(1, 11), low=st.integers(1, 4), data=st.data())
+def test_most_players_is_the_most_that_cannot_share_every_column_with_nobody_at_to_win(
+    faces: int, to_win: int, low: int, data: st.DataObject
+) -> None:
+    columns = 2 * faces - 1
+    assume(to_win <= columns)
+    high = data.draw(st.integers(low, 4))
+    try:
+        variant = Variant(faces=faces, heights=(2,) * columns, to_win=to_win, min_players=low, max_players=high)
+    except VariantError as error:  # only when no player count from `low` up is safe
+        assert "leaves no player count whose game must end" in str(error)
+        assert to_win > 1 and low * (to_win - 1) >= columns
+        return
+    most = variant.most_players
+    assert low <= most <= high
+    assert most * (to_win - 1) < columns  # every column claimed means someone has to_win
+    if most < high:  # one more player could share all the columns, each short of to_win
+        shares = [columns // (most + 1) + (i < columns % (most + 1)) for i in range(most + 1)]
+        assert sum(shares) == columns and max(shares) < to_win

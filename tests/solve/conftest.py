@@ -24,12 +24,13 @@ TINY = (
     "solitaire+faces=3+heights=2.2.2.2.2+step_limit=3+to_win=2",
 )
 
-# Tiny two-player boards: one runner and two, to_win 2 and 3, the relay, wild dice, a step
-# limit, and the two rules that only rivals make matter (no_stop_on_occupied, skip).
+# Tiny two-player boards: one runner and two, to_win 2 and 3 (3 on five columns: on three, two
+# players could claim them all with nobody at 3, a game that never ends), the relay, wild dice,
+# a step limit, and the two rules that only rivals make matter (no_stop_on_occupied, skip).
 DUO = (
     "classic+faces=2+heights=2.3.2+to_win=2+runners=2",
     "classic+faces=2+heights=2.3.2+to_win=2+runners=1",
-    "classic+faces=2+heights=2.3.2+to_win=3+runners=2",
+    "classic+faces=3+heights=1.1.2.1.1+to_win=3+runners=2",
     "classic+faces=3+heights=1.1.2.1.1+pairing=captain+to_win=2+runners=1",
     "classic+faces=3+heights=1.1.2.1.1+wild_face=1+wild_dice=2+to_win=2+runners=1",
     "classic+faces=2+heights=2.3.2+to_win=2+runners=2+step_limit=2",

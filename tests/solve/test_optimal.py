@@ -47,7 +47,7 @@ def test_the_optimal_bot_refuses_unsolved_variants_and_rivals(solved_folder: Pat
     state = new_game("solitaire+faces=3+heights=3.3.3.3.3", 1).roll((1, 1, 2, 2))
     with pytest.raises(SolveError, match=r"not solved .*cantstop solve"):
         play(state, random.Random(0), Budget())
-    rivals = new_game(BOARD_A.replace("solitaire", "classic"), 2).roll((1, 1, 2, 2))
+    rivals = new_game(TINY[3].replace("solitaire", "classic"), 2).roll((1, 1, 2, 2))  # solved alone only
     with pytest.raises(SolveError, match=r"not solved for 2 players .*cantstop solve .* --players 2"):
         play(rivals, random.Random(0), Budget())
 
@@ -184,7 +184,7 @@ def test_every_front_end_refuses_the_optimal_bot_before_a_game_it_cannot_play(so
     result = runner.invoke(main, ["solitaire", "optimal", "--variant", unsolved, "--games", "2"])
     assert result.exit_code == 2 and "not solved" in result.output and "cantstop solve" in result.output
     assert runner.invoke(main, ["solitaire", "optimal", "--variant", BOARD_A, "--games", "2"]).exit_code == 0
-    two = BOARD_A.replace("solitaire", "classic")
+    two = TINY[3].replace("solitaire", "classic")  # solved alone only (BOARD_A's three columns could never end a game of two)
     result = runner.invoke(main, ["arena", "optimal", "random", "--games", "2", "--variant", two, "--out", str(tmp_path / "a")])
     assert result.exit_code == 2 and "not solved for 2 players" in result.output
     assert not (tmp_path / "a").exists()

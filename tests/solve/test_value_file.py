@@ -199,6 +199,6 @@ def test_layers_are_solved_from_the_most_advanced_down_and_a_gap_is_refused(tmp_
 
 
 def test_the_optimal_bot_refuses_a_game_of_another_player_count(solved_folder: Path) -> None:
-    policy = Policy.load(board_for(DUO[0], 2).variant, players=2)
+    policy = Policy.load(board_for(DUO[3], 2).variant, players=2)  # five columns to 2: three players' game ends
     with pytest.raises(SolveError, match=r"^this value file is for 2-player games; this game has 3 players$"):
         policy.action(new_game(policy.board.variant, 3))

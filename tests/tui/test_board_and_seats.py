@@ -110,7 +110,7 @@ async def test_the_start_screen_refuses_seats_the_rules_do_not_allow(tmp_path: P
         await pilot.pause()
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, StartScreen)
-        assert "solitaire is for 1-1 players, not 3" in str(screen.query_one("#problem").render())
+        assert "solitaire is for 1..1 players, not 3" in str(screen.query_one("#problem").render())
         for i in (1, 2):
             screen.query_one(f"#kind{i}").value = "empty"  # type: ignore[attr-defined]
         await pilot.pause()

@@ -73,7 +73,7 @@ def test_bad_flags_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
     cases = {
         ("--players", "Ann,bot:nobody"): "unknown bot 'nobody'",
         ("--players", "A,B,C,D,E"): "at most 4",
-        ("--players", "Ann,Bob", "--variant", "solitaire"): "solitaire is for 1-1 players",
+        ("--players", "Ann,Bob", "--variant", "solitaire"): "solitaire is for 1..1 players",
         ("--variant", "chess"): "unknown variant 'chess'",
         ("--players", "Ann,Bob", "--first", "C"): "use A, B or 1-2",
         ("--resume", "x.txt", "--players", "Ann"): "drop --players, --variant and --first",

@@ -71,11 +71,8 @@ class MatchOptions:
 def prepare(bots: tuple[str, ...], players: int, options: MatchOptions) -> tuple[MatchSpec, Path]:
     """Check the bots against the variant, start each outside bot once, and pick the directory."""
     variant = load_variant(options.variant_name)
-    if not variant.min_players <= players <= variant.max_players:
-        raise click.BadParameter(
-            f"{variant.name} is for {variant.min_players}..{variant.max_players} players, not {players}",
-            param_hint="--variant",
-        )
+    if why := variant.players_text(players):
+        raise click.BadParameter(why, param_hint="--variant")
     try:
         labels = bot_labels(list(bots), options.tolerance, variant)
     except (SetupError, UnknownBotError) as error:

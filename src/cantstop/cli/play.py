@@ -75,7 +75,7 @@ def play(
         if players is not None or variant_given:
             try:
                 if players is None:  # `--variant solitaire` alone means: you, alone
-                    players = ",".join(DEFAULT_PLAYERS.split(",")[: config.variant.max_players])
+                    players = ",".join(DEFAULT_PLAYERS.split(",")[: config.variant.most_players])
                 config.seats, config.notices = parse_seats(players)
             except (SetupError, UnknownBotError) as error:
                 raise click.BadParameter(str(error), param_hint="--players") from None

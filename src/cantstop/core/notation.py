@@ -138,10 +138,8 @@ def build_state(
     """A state from its parts after checking that they make a reachable position."""
     num_players = len(pieces) if num_players is None else num_players
     playing = [p for p in range(len(pieces)) if p not in out]
-    if not variant.min_players <= num_players <= variant.max_players:
-        raise NotationError(
-            f"{num_players} seats, but {variant.name} is for {variant.min_players}..{variant.max_players}"
-        )
+    if why := variant.players_text(num_players):
+        raise NotationError(f"{num_players} seats, but {why}")
     problems = []
     for c in variant.columns:
         top = variant.height(c)

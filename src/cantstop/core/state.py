@@ -547,10 +547,8 @@ def new_game(variant: Variant | str = "classic", num_players: int = 2, first: in
     cantstop.core.errors.SetupError: classic is for 1..4 players, not 5
     """
     v = preset(variant) if isinstance(variant, str) else variant
-    if not v.min_players <= num_players <= v.max_players:
-        raise SetupError(
-            f"{v.name} is for {v.min_players}..{v.max_players} players, not {num_players}"
-        )
+    if why := v.players_text(num_players):
+        raise SetupError(why)
     if not 0 <= first < num_players:
         raise SetupError(f"first seat must be 0..{num_players - 1}, not {first}")
     size = 2 + len(v.heights)

@@ -81,8 +81,30 @@ class Variant:
             problems.append(f"step_limit must be at least 1, not {self.step_limit}")
         if not 1 <= self.min_players <= self.max_players <= 4:
             problems.append("players must satisfy 1 <= min_players <= max_players <= 4")
+        elif self.most_players < self.min_players:
+            problems.append(f"to_win={self.to_win} with {len(self.heights)} columns leaves no player count whose game must end")
         if problems:
             raise VariantError("invalid variant: " + "; ".join(problems))
+
+    @property
+    def most_players(self) -> int:
+        """The most players a game of this board takes: `max_players`, or fewer where that many
+        could claim every column with nobody at `to_win` ((to_win - 1) x players >= columns).
+        No roll could then end the game, as every roll busts. The book's longer game to 5
+        columns is such a game for 3 players (4 + 4 + 3 of the 11 columns): it is played by 2."""
+        if self.to_win <= 1:
+            return self.max_players
+        return min(self.max_players, (len(self.heights) - 1) // (self.to_win - 1))
+
+    def players_text(self, players: int) -> str:
+        """Why `players` cannot play this board ('' when they can), naming the allowed range."""
+        if self.min_players <= players <= self.most_players:
+            return ""
+        why = f"{self.name} is for {self.min_players}..{self.most_players} players, not {players}"
+        if self.most_players < players <= self.max_players:
+            why += (f": {players} players could claim all {len(self.heights)} columns with nobody at {self.to_win},"
+                    " and that game could never end")
+        return why
 
     @property
     def columns(self) -> range:

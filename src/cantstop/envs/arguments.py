@@ -56,7 +56,7 @@ def opponents_argument(opponents: str | Sequence[str | Bot], variant: Variant) -
             )
     players = 1 + len(bots)
     for bot in bots:
-        if isinstance(bot, BotInfo) and variant.min_players <= players <= variant.max_players:
+        if isinstance(bot, BotInfo) and not variant.players_text(players):
             try:
                 bot.check(variant, players)
             except BotUnfitError as error:

@@ -76,7 +76,7 @@ class CantStopEnv(gym.Env[Observation, np.int64]):
     ) -> None:
         self.variant = variant_argument(variant)
         if opponents is None:  # rule28 where the variant has room for a rival, else alone
-            opponents = ("rule28",) if self.variant.max_players >= 2 else ()
+            opponents = ("rule28",) if self.variant.most_players >= 2 else ()
         self.opponents: tuple[BotInfo | Bot, ...] = opponents_argument(opponents, self.variant)
         self.num_players = players_argument(self.variant, 1 + len(self.opponents))
         seat, illegal_action, illegal_reward = seat_and_illegal_arguments(

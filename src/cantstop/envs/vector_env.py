@@ -106,7 +106,7 @@ class CantStopVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int
             raise ValueError(f"render_mode: the vector env does not render; use None, not {render_mode!r}")
         self.variant = variant_argument(variant)
         if opponents is None:  # as the single env: rule28 where there is room, else alone
-            opponents = ("rule28",) if self.variant.max_players >= 2 else ()
+            opponents = ("rule28",) if self.variant.most_players >= 2 else ()
         self.opponents = compiled_opponents(opponents)
         self.num_players = players_argument(self.variant, 1 + len(self.opponents))
         seat, illegal_action, illegal_reward = seat_and_illegal_arguments(

@@ -97,10 +97,8 @@ def new_batch(variant: Variant | str, players: int, size: int) -> Batch:
     before allocating if too big."""
     variant = as_variant(variant)
     check_count(size, "a batch's size")
-    if not variant.min_players <= players <= variant.max_players:
-        raise ValueError(
-            f"{variant.name} is for {variant.min_players}..{variant.max_players} players, not {players}"
-        )
+    if why := variant.players_text(players):
+        raise ValueError(why)
     return _allocate(variant, players, size)
 
 

@@ -114,11 +114,8 @@ def check_bots(variant: Variant, bots: Sequence[str]) -> np.ndarray:
         raise UnknownBotError(
             f"no compiled bot {unknown[0]!r}; compiled bots: {', '.join(BOT_CODES)}"
         )
-    if not variant.min_players <= len(bots) <= variant.max_players:
-        raise SetupError(
-            f"{variant.name} is for {variant.min_players}..{variant.max_players} players, "
-            f"not {len(bots)}"
-        )
+    if why := variant.players_text(len(bots)):
+        raise SetupError(why)
     return np.array([BOT_CODES[b] for b in bots], np.int8)
 
 

@@ -89,9 +89,9 @@ class Engine:
             raise MessageError(f"bad newgame {line!r}: write newgame VARIANT SEATS SEAT, e.g. newgame classic 2 0")
         variant = preset(words[1])
         seats, seat = int(words[2]), int(words[3])
-        if not variant.min_players <= seats <= variant.max_players or not 0 <= seat < seats:
+        if not variant.min_players <= seats <= variant.most_players or not 0 <= seat < seats:
             raise MessageError(
-                f"bad newgame {line!r}: {variant.name} seats {variant.min_players}..{variant.max_players} "
+                f"bad newgame {line!r}: {variant.name} seats {variant.min_players}..{variant.most_players} "
                 "players and SEAT counts from 0"
             )
         # Every game restarts the bot's random source from the Seed option: replays repeat.

@@ -94,8 +94,8 @@ def seats_spec(seats: list[Seat]) -> str:
 def check_seats(seats: list[Seat], variant: Variant) -> None:
     """Raise `SetupError` if the seats cannot play `variant`: too many or too few, or a bot
     that cannot play it (the optimal bot off a solved board, say)."""
-    if not variant.min_players <= len(seats) <= variant.max_players:
-        raise SetupError(f"{variant.name} is for {variant.min_players}-{variant.max_players} players, not {len(seats)}")
+    if why := variant.players_text(len(seats)):
+        raise SetupError(why)
     for seat in seats:
         if seat.bot is not None:
             seat.bot.check(variant, len(seats))

@@ -201,8 +201,8 @@ def checked_rules(rules: str, rated: bool) -> str:
         variant = preset(rules)
     except VariantError as error:
         raise Invalid("bad_rules", f"rules: {error}") from None
-    if not variant.min_players <= 2 <= variant.max_players:
-        raise Invalid("bad_rules", f"rules: {variant.name} is for {variant.min_players}..{variant.max_players} players; a challenge"
+    if not variant.min_players <= 2 <= variant.most_players:
+        raise Invalid("bad_rules", f"rules: {variant.name} is for {variant.min_players}..{variant.most_players} players; a challenge"
                       " is a game of two")
     if rated:
         why = rated_variant(variant, 2)

@@ -63,12 +63,12 @@ async def variants() -> dict[str, Any]:
     infos = [get_bot(n) for n in bot_names()]
     # Where each bot can sit, asked of the bot itself, so a menu offers a bot only where it plays.
     plays = {
-        b.name: {n: [k for k in range(v.min_players, v.max_players + 1) if b.fits(v, k) is None] for n, v in PRESETS.items()}
+        b.name: {n: [k for k in range(v.min_players, v.most_players + 1) if b.fits(v, k) is None] for n, v in PRESETS.items()}
         for b in infos
     }
     return {
         "variants": [
-            {"name": n, "title": PRESET_TITLES[n], "min_players": v.min_players, "max_players": v.max_players}
+            {"name": n, "title": PRESET_TITLES[n], "min_players": v.min_players, "max_players": v.most_players}
             for n, v in PRESETS.items()
         ],
         "bots": [

@@ -69,8 +69,8 @@ class Lobby:
             v = preset(variant)
         except VariantError as error:
             raise Invalid("bad_variant", str(error)) from None
-        if not v.min_players <= len(seats) <= v.max_players:
-            raise Invalid("bad_seats", f"{v.name} is for {v.min_players}..{v.max_players} players, not {len(seats)}")
+        if why := v.players_text(len(seats)):
+            raise Invalid("bad_seats", why)
         parsed: list[tuple[SeatKind, str | None]] = []
         for seat in seats:
             text = seat.strip()

@@ -131,13 +131,13 @@ class Pairing:
     @staticmethod
     def _rules(variant: str, players: int, rated: bool) -> str:
         name = variant.strip()
-        offered = [n for n, v in PRESETS.items() if v.max_players >= 2]
+        offered = [n for n, v in PRESETS.items() if v.most_players >= 2]
         if name not in offered:
             raise Invalid("bad_variant", f"variant: {variant[:40]!r} is no rules a quick game is played on; they are"
                           f" {', '.join(offered)}")
         rules = preset(name)
-        if not max(2, rules.min_players) <= players <= rules.max_players:
-            raise Invalid("bad_players", f"players: {name} is played by {max(2, rules.min_players)}..{rules.max_players} in a quick"
+        if not max(2, rules.min_players) <= players <= rules.most_players:
+            raise Invalid("bad_players", f"players: {name} is played by {max(2, rules.min_players)}..{rules.most_players} in a quick"
                           f" game, not {players}")
         if rated:
             why = rated_variant(rules, players)

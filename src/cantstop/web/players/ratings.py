@@ -38,7 +38,7 @@ PAIR_WINDOW = timedelta(days=30)
 RATED_BASES = ("classic", "turtles", "turtles-relay")
 # What the published options change (Sackson's longer game, skip, no stop on an occupied space).
 OPTION_FIELDS = frozenset({"name", "to_win", "skip", "no_stop_on_occupied", "min_players", "max_players"})
-LONGER = (4, 5)  # columns to win in the longer game, for 2 or 3 players
+LONGER = (4, 5)  # columns to win in the longer game: for 2 or 3 players (to 5, 2: Variant.most_players)
 
 
 def rated_variant(variant: Variant, players: int) -> str | None:
@@ -50,8 +50,9 @@ def rated_variant(variant: Variant, players: int) -> str | None:
         base = PRESETS[name]
         if replace(variant, **{f.name: getattr(base, f.name) for f in fields(Variant) if f.name in OPTION_FIELDS}) != base:
             continue
-        if variant.to_win != base.to_win and (variant.to_win not in LONGER or players > 3):
-            return f"the longer game (to_win {' or '.join(map(str, LONGER))}) is for 2 or 3 players: {variant.to_win} columns for {players} is a custom game"
+        if variant.to_win != base.to_win and (variant.to_win not in LONGER or players > min(3, variant.most_players)):
+            return (f"the longer game is for 2 or 3 players to 4 columns, 2 to 5 (3 could claim every column with nobody at 5):"
+                    f" {variant.to_win} columns for {players} is a custom game")
         return None
     classic = PRESETS["classic"]
     published = OPTION_FIELDS - {"to_win"} if variant.to_win not in (classic.to_win, *LONGER) else OPTION_FIELDS

@@ -91,8 +91,8 @@ class Tournaments:
             rules = preset(variant)
         except VariantError as error:
             raise Invalid("bad_variant", f"variant: {error}") from None
-        if not max(2, rules.min_players) <= seats <= rules.max_players:
-            raise Invalid("bad_seats", f"seats: {rules.name} is played by {rules.min_players}..{rules.max_players}, and a tournament's"
+        if not max(2, rules.min_players) <= seats <= rules.most_players:
+            raise Invalid("bad_seats", f"seats: {rules.name} is played by {rules.min_players}..{rules.most_players}, and a tournament's"
                           f" tables seat 2 or more, not {seats}")
         if rated:
             for size in range(max(2, rules.min_players), seats + 1):  # a round may seat fewer at a table than the most
