@@ -339,7 +339,9 @@ def test_a_person_at_the_screen_plays_a_bot(browser: Any, server: Server) -> Non
     for _ in range(3000):
         if page.evaluate("document.body.dataset.status") == "over":
             break
-        if to_move(page) == "Ann" and page.locator("#controls .roll:enabled").count() and not page.locator("#controls .stop").count():
+        # Read at one instant: the bot may win between two reads, and then no seat is to move.
+        mover = page.evaluate("document.querySelector('.seat.to-move .seat-name')?.textContent ?? null")
+        if mover == "Ann" and page.locator("#controls .roll:enabled").count() and not page.locator("#controls .stop").count():
             assert page.text_content("#status") == "Your turn: roll the dice."
             saw_mine = True
         key = my_move(page, rolls)
