@@ -7,7 +7,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from cantstop import PRESETS, Pairing, Variant, preset
-from cantstop.core.errors import VariantError
+from cantstop.core.errors import RecordError, VariantError
 from cantstop.core.variant import CLASSIC_HEIGHTS, variant_spec
 
 
@@ -119,6 +119,27 @@ def test_the_longer_game_to_five_is_for_two_players_and_every_game_that_could_ne
     four_seats = "classic+to_win=4 " + "/".join(["00000000000"] * 4) + " 00000000000 A roll 0 0"
     with pytest.raises(NotationError, match=r"4 seats, but classic\+to_win=4 is for 1\.\.3 players, not 4: .* could never end"):
         from_notation(four_seats)
+
+
+def test_a_record_of_three_players_to_five_played_before_the_rule_still_replays() -> None:
+    """The rule refuses such a game when it starts; a record of one (a file saved, a game stored
+    by a server before) is history, finite, and reads back as the book allows it."""
+    from cantstop.bots.base import get_bot
+    from cantstop.core.dice import SeededDice
+    from cantstop.core.errors import SetupError
+    from cantstop.core.record import Record, read_record, write_record
+    from cantstop.table import Table
+    from cantstop.table.players import BotPlayer
+
+    with pytest.raises(SetupError, match="could never end"):
+        Table.new("classic+to_win=5", ["Ann", "Bob", "Cy"], SeededDice(5))
+    table = Table(Record(preset("classic+to_win=5"), ["Ann", "Bob", "Cy"]), SeededDice(5), [BotPlayer(get_bot("rule28").play)] * 3)
+    table.run(until=lambda t: t.state.turn >= 12)
+    text = write_record(table.record)
+    again = read_record(text)
+    assert again.players == ["Ann", "Bob", "Cy"] and again.final() == table.state
+    with pytest.raises(RecordError, match=r"is for 1\.\.4 players, not 5"):  # the book's own limit still holds
+        read_record(text.replace('"Ann; Bob; Cy"', '"Ann; Bob; Cy; Di; Ed"'))
 
 
 @given(faces=st.integers(2, 6), to_win=st.integers(1, 11), low=st.integers(1, 4), data=st.data())

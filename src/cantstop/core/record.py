@@ -28,7 +28,7 @@ from cantstop.core.choices import Choice, format_choice, parse_choice
 from cantstop.core.dice import Dice
 from cantstop.core.errors import CantStopError, NotationError, RecordError, SetupError, VariantError
 from cantstop.core.notation import SEATS, format_dice, parse_dice, seat_letter
-from cantstop.core.state import ROLL, Decision, Phase, State, new_game, turn_ended
+from cantstop.core.state import ROLL, Decision, Phase, State, opening, turn_ended
 from cantstop.core.variant import Variant, preset, variant_spec
 
 
@@ -70,7 +70,7 @@ class Record:
     tags: dict[str, str] = field(default_factory=dict)  # Event, Date, Seed, ... free text
 
     def start(self) -> State:
-        return new_game(self.variant, len(self.players), self.first)
+        return opening(self.variant, len(self.players), self.first)
 
     def states(self) -> Iterator[State]:
         """Every state from the start, one per event, checking each event as it goes."""

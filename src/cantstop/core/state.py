@@ -549,6 +549,16 @@ def new_game(variant: Variant | str = "classic", num_players: int = 2, first: in
     v = preset(variant) if isinstance(variant, str) else variant
     if why := v.players_text(num_players):
         raise SetupError(why)
+    return opening(v, num_players, first)
+
+
+def opening(variant: Variant, num_players: int, first: int = 0) -> State:
+    """The opening position of a game already played (a record's history): any player count
+    the book allows. A game that could never end (more than `Variant.most_players`) is refused
+    only when it starts (`new_game`); one played before that rule still replays."""
+    v = variant
+    if not v.min_players <= num_players <= v.max_players:
+        raise SetupError(f"{v.name} is for {v.min_players}..{v.max_players} players, not {num_players}")
     if not 0 <= first < num_players:
         raise SetupError(f"first seat must be 0..{num_players - 1}, not {first}")
     size = 2 + len(v.heights)

@@ -26,7 +26,15 @@ from cantstop.core.dice import Dice, DiceSource, roll_off
 from cantstop.core.errors import IllegalActionError, SetupError
 from cantstop.core.notation import seat_letter
 from cantstop.core.record import Record
-from cantstop.core.state import ROLL, Action, Phase, State, describe_action, describe_actions
+from cantstop.core.state import (
+    ROLL,
+    Action,
+    Phase,
+    State,
+    describe_action,
+    describe_actions,
+    new_game,
+)
 from cantstop.core.variant import Variant, preset
 from cantstop.table.errors import GameOverError, IllegalMoveError, NotYourTurnError, StaleMoveError
 from cantstop.table.failure import Fault, Policy, SeatFailed, fallback_action
@@ -163,7 +171,7 @@ class Table:
             first = rolled.first
             all_tags["RollOff"] = roll_off_text(rolled)
         record = Record(v, list(names), first, [], all_tags)
-        record.start()  # checks the number of players against the variant
+        new_game(v, len(names), first)  # checks the number of players against the variant
         return cls(record, dice, players, policy=policy)
 
     # ---------------------------------------------------------------- reading
