@@ -155,6 +155,7 @@ def test_solve_players_2_prints_the_first_players_chance_and_any_positions(solve
         (["classic", "--players", "2"], "too large to solve for two players"),
         (["classic+faces=3+heights=1.2.3.2.1+colour=red", "--players", "2"], "unknown variant option 'colour'"),
         (["solitaire+faces=3+heights=1.2.3.2.1", "--players", "2"], "is for 1..1 players, not 2"),
+        (["classic+faces=3+heights=1.2.3.2.1+to_win=4", "--players", "2"], "could claim all 5 columns with nobody at 4, and that game could never end; two players need a lower to_win"),
         ([DUO[0], "--players", "2", "--anchor", "2.0.0/1.0.0"], "other player's progress is 0"),
         ([DUO[0], "--players", "2", "--anchor", "1.0.0"], "joined by '/'"),
     ],

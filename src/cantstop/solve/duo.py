@@ -325,11 +325,10 @@ def board_for(spec_or_variant: str | Variant, players: int = 1) -> Board:
     if players == 1:
         return board_of(spec_or_variant)
     variant = variant_of(spec_or_variant)
-    if not variant.min_players <= 2 <= variant.max_players:
-        raise SolveError(
-            f"{variant.name!r} is for {variant.min_players}..{variant.max_players} players, not 2; "
-            "add +max_players=2 (or +min_players=2)"
-        )
+    if why := variant.players_text(2):
+        # Past the book's range an option mends it; a game of two that could never end, only a smaller board.
+        mend = "add +max_players=2 (or +min_players=2)" if variant.most_players == variant.max_players else "two players need a lower to_win there"
+        raise SolveError(f"{why}; {mend}")
     board = DuoBoard(variant)
     if board.anchors > MOST_ANCHORS:
         raise SolveError(
