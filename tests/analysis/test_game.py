@@ -71,6 +71,21 @@ def test_under_skip_the_rivals_bot_still_loses_nothing_against_its_own_value(opt
             assert analysis.balance(seat) / 100 == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.parametrize(
+    "variant",
+    ["classic-long", "classic+to_win=5", "turtles", "turtles-long", "turtles+to_win=5", "turtles-relay",
+     "turtles-relay+to_win=4", "turtles-relay+to_win=5"],
+)
+def test_every_rated_board_beyond_classic_is_analysed_and_adds_up(variant: str) -> None:
+    # Each has a learned value of its own (docs/bots.md, "Every rated variant"): none is refused.
+    for record in games(variant, ("rivals", "expert"), 2):
+        analysis = analyse(record)
+        assert analysis.method is Method.LEARNED
+        assert analysis.reports[record.players.index("rivals")].loss == pytest.approx(0.0, abs=1e-9)
+        for seat in (0, 1):
+            assert analysis.balance(seat) / 100 == pytest.approx(0.0, abs=1e-9)
+
+
 def test_three_and_four_players_are_analysed_for_the_mover_of_each_turn() -> None:
     for players in (3, 4):
         (record,) = games("classic", ("rivals", "expert", "rule28", "ga")[:players], 1, seed=3, per_game=players)
