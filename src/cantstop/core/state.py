@@ -556,13 +556,12 @@ def opening(variant: Variant, num_players: int, first: int = 0) -> State:
     """The opening position of a game already played (a record's history): any player count
     the book allows. A game that could never end (more than `Variant.most_players`) is refused
     only when it starts (`new_game`); one played before that rule still replays."""
-    v = variant
-    if not v.min_players <= num_players <= v.max_players:
-        raise SetupError(f"{v.name} is for {v.min_players}..{v.max_players} players, not {num_players}")
+    if not variant.min_players <= num_players <= variant.max_players:
+        raise SetupError(f"{variant.name} is for {variant.min_players}..{variant.max_players} players, not {num_players}")
     if not 0 <= first < num_players:
         raise SetupError(f"first seat must be 0..{num_players - 1}, not {first}")
-    size = 2 + len(v.heights)
-    return make_state(v, tuple((0,) * size for _ in range(num_players)), (0,) * size, first, Phase.ROLL)
+    size = 2 + len(variant.heights)
+    return make_state(variant, tuple((0,) * size for _ in range(num_players)), (0,) * size, first, Phase.ROLL)
 
 
 def describe_action(action: object) -> str:

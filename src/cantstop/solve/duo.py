@@ -326,7 +326,7 @@ def board_for(spec_or_variant: str | Variant, players: int = 1) -> Board:
         return board_of(spec_or_variant)
     variant = variant_of(spec_or_variant)
     if why := variant.players_text(2):
-        # Past the book's range an option mends it; a game of two that could never end, only a smaller board.
+        # Outside min..max_players an option mends it; a game of two that could never end needs a lower to_win.
         mend = "add +max_players=2 (or +min_players=2)" if variant.most_players == variant.max_players else "two players need a lower to_win there"
         raise SolveError(f"{why}; {mend}")
     board = DuoBoard(variant)
