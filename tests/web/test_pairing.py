@@ -24,6 +24,7 @@ from cantstop.web.db.tokens import new_token
 from cantstop.web.errors import Conflict
 from cantstop.web.games.sweeper import stamp
 from cantstop.web.pairing.rows import REQUESTS
+from cantstop.web.pairing.store import PairingStore, RequestState
 from cantstop.web.service import GameService
 
 RATED = {"variant": "classic", "players": 2, "clock": 120, "rated": True}
@@ -395,6 +396,43 @@ def test_a_game_paired_by_a_process_that_stopped_before_starting_it_starts_at_a_
         assert seen["state"] == "paired" and seen["game"] == game_id
         game = guest.get(f"/api/games/{game_id}", headers={"Cookie": f"cantstop_{game_id}={tokens[0]}"}).json()
         assert game["status"] == "playing" and game["you"] == seen["seat"]
+
+
+def test_a_claim_waits_for_a_look_marking_a_request_seen_and_pairs_it(any_storage: Storage, still_clock: Clock) -> None:
+    """A holder's look updates its request's row (`saw`) in a transaction of its own; a claim
+    meeting that lock took the table for claimed by another process (counted lost, paired a
+    look later: a CI run's metrics showed one lost claim on one process). It waits instead."""
+    store = PairingStore(any_storage)
+    for name in ("Sam", "Kim"):
+        store.ask(new_token(), None, name, "classic", 2, 120, False, 1500, stamp(still_clock()))
+    table = store.waiting(10)
+    claimed: list[str | None] = []
+    with any_storage.engine.begin() as conn:
+        conn.execute(update(REQUESTS).where(REQUESTS.c.id == table[1].id).values(seen=stamp(still_clock())))  # the look, under way
+        claiming = threading.Thread(target=lambda: claimed.append(store.claim(table, ["Sam", "Kim"], {}, stamp(still_clock()))))
+        claiming.start()
+        claiming.join(0.5)
+        assert claiming.is_alive()  # waiting for the look's row, not giving up on it
+    claiming.join(10)
+    assert claimed and claimed[0] is not None
+    with any_storage.engine.connect() as conn:
+        assert conn.execute(select(REQUESTS.c.state, REQUESTS.c.game_id)).all() == [("paired", claimed[0])] * 2
+
+
+def test_a_cancel_waits_for_a_look_marking_the_request_seen_and_cancels_it(any_storage: Storage, still_clock: Clock) -> None:
+    """Skipping the locked row, the cancel ended nothing and its holder read "your request is no
+    longer waiting: it waiting"."""
+    store = PairingStore(any_storage)
+    request_id = store.ask(new_token(), None, "Sam", "classic", 2, 120, False, 1500, stamp(still_clock()))
+    ended: list[list[str]] = []
+    with any_storage.engine.begin() as conn:
+        conn.execute(update(REQUESTS).where(REQUESTS.c.id == request_id).values(seen=stamp(still_clock())))
+        cancelling = threading.Thread(target=lambda: ended.append(store.end([request_id], RequestState.CANCELLED, stamp(still_clock()))))
+        cancelling.start()
+        cancelling.join(0.5)
+        assert cancelling.is_alive()
+    cancelling.join(10)
+    assert ended == [[request_id]]
 
 
 def test_the_metrics_count_the_games_paired_here(any_storage: Storage, still_clock: Clock) -> None:

@@ -131,7 +131,8 @@ class PairingStore:
             return []
         waiting = (REQUESTS.c.id.in_(list(request_ids)), REQUESTS.c.state == RequestState.WAITING.value)
         with self.engine.begin() as conn:
-            ended = list(conn.scalars(select(REQUESTS.c.id).where(*waiting).order_by(REQUESTS.c.id).with_for_update(skip_locked=True)))
+            # Waits for a row held elsewhere, as `claim` does: a cancel meeting a look's lock is still a cancel.
+            ended = list(conn.scalars(select(REQUESTS.c.id).where(*waiting).order_by(REQUESTS.c.id).with_for_update()))
             if ended:
                 conn.execute(REQUESTS.update().where(REQUESTS.c.id.in_(ended), REQUESTS.c.state == RequestState.WAITING.value)
                              .values(state=state.value, ended=at, waiting_account=None))
@@ -151,8 +152,11 @@ class PairingStore:
         ids = sorted(r.id for r in table)
         try:
             with self.engine.begin() as conn:
+                # Waits for a row another transaction holds (a holder's look marking it seen, or
+                # another process's claim, after which it is no longer waiting): skipping it would
+                # take a look for a claim lost. In id order, as `end` locks, so no two wait on each other.
                 locked = conn.scalars(select(REQUESTS.c.id).where(REQUESTS.c.id.in_(ids), REQUESTS.c.state == RequestState.WAITING.value)
-                                      .order_by(REQUESTS.c.id).with_for_update(skip_locked=True)).all()
+                                      .order_by(REQUESTS.c.id).with_for_update()).all()
                 if len(locked) != len(ids):
                     raise _Taken
                 people = {seat: Taker(name, new_token(), r.account_id) for seat, (r, name) in enumerate(zip(table, names, strict=True))}
