@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -848,3 +849,37 @@ def test_the_focus_stays_on_the_choice_tabbed_to_while_the_dice_tumble(browser: 
     wait_js(page, "document.querySelectorAll('#dice .die.tumble').length === 0")
     assert page.evaluate("document.activeElement.dataset.choice") == page.get_attribute("#controls .choice >> nth=1", "data-choice")
     assert page.locator("#dice .die.tumble").count() == 0 and page.locator("#dice .die-box.pair0").count() == 2
+
+
+def test_the_focus_stays_on_the_choice_tabbed_to_when_the_page_is_drawn_again(browser: Any, server: Server) -> None:
+    """Every message re-renders the controls; the same update heard twice (the move's answer and
+    its live notice, a CI run's flake) put the focus back on the first choice."""
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    heard: list[str] = []
+    sockets: list[Any] = []
+
+    def relay(ws: Any) -> None:  # the page's socket, through the test: it can hear a message twice
+        upstream = ws.connect_to_server()
+        upstream.on_message(lambda message: (heard.append(message), ws.send(message)))
+        ws.on_message(upstream.send)
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws/games/*", relay)
+    page.reload()
+    wait_js(page, "document.body.dataset.status === 'playing'")
+    for _ in range(50):  # a roll with at least two choices
+        until_my_choice(page, 0)
+        if page.locator("#controls .choice").count() >= 2:
+            break
+        page.keyboard.press("1")
+        page.wait_for_selector("#controls .roll:enabled")
+    wait_js(page, "document.activeElement.dataset.choice === document.querySelector('#controls .choice').dataset.choice")
+    page.keyboard.press("Tab")
+    second = page.get_attribute("#controls .choice >> nth=1", "data-choice")
+    assert page.evaluate("document.activeElement.dataset.choice") == second
+    update = next(m for m in reversed(heard) if json.loads(m)["type"] == "update")
+    page.evaluate("document.querySelector('#controls .choice').dataset.drawn = 'before'")
+    sockets[-1].send(update)
+    wait_js(page, "document.querySelector('#controls .choice').dataset.drawn === undefined")  # drawn again
+    assert page.evaluate("document.activeElement.dataset.choice") == second
+    assert page.locator("#controls .choice").count() >= 2

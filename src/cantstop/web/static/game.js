@@ -262,8 +262,18 @@ function renderStatus(state) {
   ui.status.classList.toggle("offline", !online && !finished());
 }
 
+// A control's identity across renders: the same choice, roll or stop in the next drawing.
+const controlKey = (el) => el.dataset.choice ?? ["roll", "stop"].find((c) => el.classList.contains(c)) ?? null;
+
 function renderControls(state) {
+  // Any render rebuilds the buttons (a chat line, a presence change, the same move heard twice):
+  // a keyboard player's focus stays on the control it was on, where that control is still offered.
+  const held = ui.controls.contains(document.activeElement) ? controlKey(document.activeElement) : null;
   ui.controls.replaceChildren();
+  const refocus = () => {
+    const same = held && [...ui.controls.querySelectorAll("button:enabled")].find((b) => controlKey(b) === held);
+    if (same) same.focus({ preventScroll: true });
+  };
   if (finished() || state.winner !== null) {
     ui.controls.append(nextGame()); // the replay and the record are in the summary below
     return;
@@ -283,7 +293,8 @@ function renderControls(state) {
       }
       ui.controls.append(b);
     });
-    // The keyboard player lands on the first choice (a click's button is gone by now).
+    refocus();
+    // The keyboard player lands on the first choice of a new roll (a click's button is gone by now).
     const first = ui.controls.querySelector(".choice:enabled");
     if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
     return;
@@ -298,6 +309,7 @@ function renderControls(state) {
     stop.disabled = !mine || busy || !state.legal.includes("stop");
     ui.controls.append(stop);
   }
+  refocus();
   if (mine && !busy && document.activeElement === document.body) roll.focus({ preventScroll: true });
 }
 
