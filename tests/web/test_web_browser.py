@@ -833,16 +833,21 @@ def test_every_page_runs_under_a_strict_content_security_policy(browser: Any, se
     assert refused == []
 
 
-def test_the_focus_stays_on_the_choice_tabbed_to_while_the_dice_tumble(browser: Any, server: Server) -> None:
-    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
-    for _ in range(50):  # a roll with at least two choices
+def until_two_choices_in_focus(page: Any) -> None:
+    """Play on to a roll with at least two choices; a roll lands the focus on its first choice
+    (a render after the choices show): wait for that."""
+    for _ in range(50):
         until_my_choice(page, 0)
         if page.locator("#controls .choice").count() >= 2:
             break
         page.keyboard.press("1")
         page.wait_for_selector("#controls .roll:enabled")
-    # A roll lands the focus on its first choice (a render after the choices show): then Tab.
     wait_js(page, "document.activeElement.dataset.choice === document.querySelector('#controls .choice').dataset.choice")
+
+
+def test_the_focus_stays_on_the_choice_tabbed_to_while_the_dice_tumble(browser: Any, server: Server) -> None:
+    page, _ = seated_page(browser, server, ["open", "bot:random"], viewport={"width": 1280, "height": 820})
+    until_two_choices_in_focus(page)
     page.keyboard.press("Tab")  # at once, while the dice still tumble
     assert page.evaluate("document.activeElement.dataset.choice") == page.get_attribute("#controls .choice >> nth=1", "data-choice")
     # They land and are drawn again (a timer of the page's, 520 ms after the roll came).
@@ -867,13 +872,7 @@ def test_the_focus_stays_on_the_choice_tabbed_to_when_the_page_is_drawn_again(br
     page.route_web_socket("**/ws/games/*", relay)
     page.reload()
     wait_js(page, "document.body.dataset.status === 'playing'")
-    for _ in range(50):  # a roll with at least two choices
-        until_my_choice(page, 0)
-        if page.locator("#controls .choice").count() >= 2:
-            break
-        page.keyboard.press("1")
-        page.wait_for_selector("#controls .roll:enabled")
-    wait_js(page, "document.activeElement.dataset.choice === document.querySelector('#controls .choice').dataset.choice")
+    until_two_choices_in_focus(page)
     page.keyboard.press("Tab")
     second = page.get_attribute("#controls .choice >> nth=1", "data-choice")
     assert page.evaluate("document.activeElement.dataset.choice") == second
