@@ -141,17 +141,26 @@ def test_a_refused_move_and_a_lost_connection_are_told_in_plain_words(browser: A
     page = held_page(browser, server, both_at_one_screen(server))  # whoever starts, the move is this page's
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # Settled: the roll offered, and both people here as this screen told the server (a key
+    # pressed while the page was still telling it could meet the page between two states).
     wait_js(page, "document.querySelector('#controls .roll:enabled') !== null")
+    wait_js(page, "document.querySelectorAll('.presence.on').length === 2")
+    wait_js(page, "document.querySelector('#controls .roll:enabled') !== null && document.body.dataset.busy === 'false'")
     ready = page.text_content("#status")
     assert re.fullmatch(r"(Ann|Bob) to roll — pass the device to \1\.", ready or "")
     # The request never reaches the server: the browser's "Failed to fetch" is not shown.
-    page.route("**/actions", lambda route: route.abort())
+    asked: list[str] = []
+    page.route("**/actions", lambda route: (asked.append(route.request.url), route.abort()))
     page.keyboard.press("r")
-    wait_js(page, f"document.getElementById('error').textContent === {OFFLINE!r}")
+    try:
+        wait_js(page, f"document.getElementById('error').textContent === {OFFLINE!r}", timeout=15_000)
+    except TimeoutError:
+        seen = page.evaluate("[document.getElementById('error').textContent, document.getElementById('status').textContent,"
+                             " document.body.dataset.busy, document.activeElement.outerHTML.slice(0, 80)]")
+        raise AssertionError(f"no offline line after r: requests {asked}, error/status/busy/focus {seen}") from None
     page.unroute("**/actions")
     # The server goes away: the page stops saying it is Ann's turn, and shows nobody as connected.
     assert page.title().startswith("Your turn")
-    wait_js(page, "document.querySelectorAll('.presence.on').length === 2")  # both people here, as this screen told the server
     server.kill()
     wait_js(page, "document.getElementById('status').classList.contains('offline')")
     assert page.text_content("#status").startswith("The connection to the server is lost: reconnecting…")
