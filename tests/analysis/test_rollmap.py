@@ -63,3 +63,15 @@ def test_a_classic_turn_start_map_has_no_stop_and_its_bust_chance_is_nil() -> No
 def test_a_map_is_refused_once_the_dice_are_rolled() -> None:
     with pytest.raises(AnalysisError, match="already rolled"):
         roll_map(new_game("classic", 2).roll((2, 4, 5, 5)))
+
+
+def test_the_advice_is_to_roll_on_after_a_small_start_and_to_stop_with_a_column_won() -> None:
+    start = new_game("classic", 2).roll((1, 1, 1, 1)).play((2, 2))  # two steps up column 2
+    early = roll_map(start)
+    assert early.advice == "roll on" and early.roll > early.stop  # type: ignore[operator]
+    won = start.play(ROLL).roll((1, 1, 2, 2)).play((2, 4)).play(ROLL).roll((6, 6, 6, 6)).play((12, 12))
+    assert won.runners[2] == won.variant.height(2)  # column 2's runner at its top: stopping claims it
+    late = roll_map(won)
+    assert late.advice == "stop" and late.stop > late.roll  # type: ignore[operator]
+    assert late.to_json()["advice"] == "stop"
+    assert roll_map(new_game("classic", 2)).advice is None  # a turn's start: no stopping yet

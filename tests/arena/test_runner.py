@@ -10,6 +10,7 @@ import pytest
 from cantstop.arena.match import GameResult, MatchSpec
 from cantstop.arena.runner import Tally, bot_labels, run_match
 from cantstop.arena.sprt import parse_sprt
+from cantstop.core.errors import SetupError
 from cantstop.core.record import read_record
 from cantstop.table import Fault
 
@@ -150,3 +151,12 @@ def test_a_forfeit_among_three_bots_has_no_winner_and_loses_to_each_other_bot() 
     assert tally.wins == [0, 0, 0] and tally.draws == [0, 0, 0]
     assert tally.pairwise[2][0] == 1 and tally.pairwise[1][0] == 1 and tally.pairwise[0] == [0, 0, 0]
     assert tally.forfeits[0][Fault.CRASH] == 1 and tally.first_reason[0] == "crash: boom"
+
+
+def test_a_match_no_game_of_which_could_end_is_refused_before_it_starts(tmp_path: Path) -> None:
+    # Three players racing to 5 of 11 columns can block each other for ever (Variant.most_players):
+    # called from code rather than the command line, the match used to score every game a draw.
+    spec = spec_of("random", "random", "random", variant="classic+to_win=5")
+    with pytest.raises(SetupError, match="3"):
+        run_match(spec, 6, 1, tmp_path)
+    assert not (tmp_path / "games.jsonl").exists()

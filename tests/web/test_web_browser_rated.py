@@ -45,7 +45,7 @@ def test_a_rated_game_from_the_home_page_with_the_seat_back_on_a_second_browser(
     ann, ann_errors = signed_up(browser, site, "Ann")
     bob, bob_errors = signed_up(browser, site, "Bob")
     ann.goto(site + "/")
-    ann.wait_for_selector("select[name=seat] >> nth=1")
+    ann.wait_for_selector("[data-ready=true] select[name=seat] >> nth=1")
     assert ann.input_value("select[name=seat] >> nth=0") == "me"  # signed in, the first seat is one's own
     ann.check("#rated")
     assert ann.locator("select[name=seat] >> nth=1 >> option[value=here]").is_disabled()  # no guest at the screen in a rated game

@@ -51,10 +51,10 @@ def stored(conn: Any, game_id: str, table: Table | None, players: int, status: s
 def test_the_upgrade_closes_what_could_never_end_and_keeps_what_finished(any_url: str) -> None:
     storage = Storage(any_url)
     migrate(storage.engine, any_url, "0016")
-    finished = played(3, None)
-    assert finished.over
+    finished, on = played(3, None), played(3, 9)
+    assert finished.over and not on.over
     with storage.engine.begin() as conn:
-        stored(conn, "three_on", played(3, 9), 3, "playing")
+        stored(conn, "three_on", on, 3, "playing")
         stored(conn, "three_waiting", None, 3, "waiting")
         stored(conn, "two_on", played(2, 9), 2, "playing")
         stored(conn, "three_over", finished, 3, "over")
@@ -77,7 +77,7 @@ def test_the_upgrade_closes_what_could_never_end_and_keeps_what_finished(any_url
         ends = conn.execute(text("SELECT game_id, seq FROM events WHERE kind = 'end' ORDER BY game_id")).all()
     assert games == {"three_on": "abandoned", "three_waiting": "abandoned", "two_on": "playing", "three_over": "over"}
     assert requests == {"r3": "cancelled", "r2": "waiting"} and tournaments == {"t3": "cancelled", "t2": "open"}
-    assert [tuple(row) for row in ends] == [("three_on", len(played(3, 9).moves) + 1), ("three_waiting", 1)]
+    assert [tuple(row) for row in ends] == [("three_on", len(on.moves) + 1), ("three_waiting", 1)]
     with TestClient(create_app(storage, bot_delay=0)) as client:
         closed = client.get("/api/games/three_on").json()
         assert closed["status"] == "abandoned" and "could never end" in closed["ended"]

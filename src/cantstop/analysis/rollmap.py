@@ -40,9 +40,19 @@ class RollMap:
     roll: float  # the mover's value of rolling (the expectation over every roll)
     stop: float | None  # of stopping now; None where stopping is not allowed (a turn's start)
 
+    @property
+    def advice(self) -> str | None:
+        """"roll on" or "stop", whichever is worth more to the mover (stopping on a tie); None
+        where stopping is not allowed."""
+        if self.stop is None:
+            return None
+        better = self.roll > self.stop if self.units is Units.CHANCE else self.roll < self.stop
+        return "roll on" if better else "stop"
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["units"] = self.units.value
+        data["advice"] = self.advice
         return data
 
 

@@ -217,8 +217,7 @@ def roll_map_lines(found: RollMap) -> list[str]:
     units = found.units
     lines = [f"bust: {100 * found.bust:.1f}% of rolls", f"rolling: {value_text(found.roll, units)}"]
     if found.stop is not None:
-        better = (found.roll > found.stop) if units is Units.CHANCE else (found.roll < found.stop)
-        lines.append(f"stopping: {value_text(found.stop, units)} ({'roll on' if better else 'stop'})")
+        lines.append(f"stopping: {value_text(found.stop, units)} ({found.advice})")
     return lines
 
 

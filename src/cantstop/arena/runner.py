@@ -27,7 +27,7 @@ from cantstop.arena.sprt import Sprt, llr, pair_class
 from cantstop.arena.stats import Fit, bradley_terry, connected, wilson
 from cantstop.bots import get_bot
 from cantstop.core.errors import SetupError
-from cantstop.core.variant import Variant
+from cantstop.core.variant import Variant, preset
 from cantstop.protocol.client import ProtocolPlayer
 from cantstop.table.failure import SeatFailed
 from cantstop.table.players import WATCHDOG, Player
@@ -278,6 +278,8 @@ def run_match(
     """
     if sprt is not None and len(spec.bots) != 2:
         raise ValueError(f"the sequential test compares two bots, not {len(spec.bots)}")
+    if why := preset(spec.variant).players_text(len(spec.bots)):
+        raise SetupError(why)  # otherwise every game would be scored a draw at max_turns
     tasks = schedule(len(spec.bots), games)
     records = out / RECORDS
     records.mkdir(parents=True, exist_ok=True)

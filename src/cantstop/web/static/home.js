@@ -212,7 +212,7 @@ function setupQuickPlay(info, display) {
 }
 
 $("tour-start").addEventListener("click", startTour);
-setup();
-refresh();
+// Ready (for a test, or a script driving the page) once the forms and the first lists are in.
+Promise.all([setup(), refresh()]).then(() => { document.body.dataset.ready = "true"; });
 setInterval(refresh, 5000);
 yourTurn($("mine-card"), $("mine"), document.title);

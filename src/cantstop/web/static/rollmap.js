@@ -27,10 +27,7 @@ export function showRollMap(box, found) {
   const head = text("p", null, "rollmap-head");
   head.append(text("strong", `Next roll busts: ${(100 * found.bust).toFixed(1)}%.`), " ");
   if (found.stop === null) head.append(`Rolling: ${valueText(found.roll, units)}.`);
-  else {
-    const better = units === "turns" ? found.roll < found.stop : found.roll > found.stop;
-    head.append(`Rolling on: ${valueText(found.roll, units)}; stopping: ${valueText(found.stop, units)} — `, text("strong", better ? "roll on" : "stop"), ".");
-  }
+  else head.append(`Rolling on: ${valueText(found.roll, units)}; stopping: ${valueText(found.stop, units)} — `, text("strong", found.advice), ".");
   const table = text("table", null, "rollmap-table");
   const caption = text("caption", units === "turns"
     ? "Each kind of roll: its chance, the best way to play it, and the expected turns after it"
