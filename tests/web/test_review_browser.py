@@ -26,13 +26,21 @@ def server(tmp_path: Path) -> Any:
         yield running
 
 
-def finished_bot_game(server: Server) -> str:
-    game_id = str(httpx.post(server.url + "/api/games", json={"seats": ["bot:rule28", "bot:expert"]}).json()["id"])
-    for _ in range(3000):
-        if httpx.get(f"{server.url}/api/games/{game_id}").json()["status"] == "over":
+def finished_bot_game(server: Server, turns: int = 10) -> str:
+    """A finished game of two bots at least `turns` turns long: the dice are the server's own,
+    and one game in a hundred or so is too short to have a mistake to click or ten turns to list."""
+    for _ in range(20):
+        game_id = str(httpx.post(server.url + "/api/games", json={"seats": ["bot:rule28", "bot:expert"]}).json()["id"])
+        for _ in range(3000):
+            game = httpx.get(f"{server.url}/api/games/{game_id}").json()
+            if game["status"] == "over":
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError("the bots' game did not end")
+        if game["state"]["turn"] >= turns:
             return game_id
-        time.sleep(0.02)
-    raise AssertionError("the bots' game did not end")
+    raise AssertionError(f"twenty games of two bots all ended within {turns} turns")
 
 
 def watched(chromium: Any, **options: Any) -> tuple[Any, list[str]]:
@@ -56,7 +64,9 @@ def test_the_analysis_view_draws_the_graph_and_its_table_and_jumps_where_it_is_c
     assert page.locator(".analysis-summary tbody tr").count() == 2
     accuracy = page.locator(".analysis-summary tbody tr >> nth=0 >> td >> nth=0").text_content()
     assert accuracy is not None and 0 <= float(accuracy) <= 100
-    assert page.locator(".analysis-table tbody tr").count() >= 10  # the graph's table, a row per turn
+    # The graph's table, a row per turn of the game (a game of two bots can be short: its length, not a floor).
+    turns = httpx.get(f"{server.url}/api/games/{game_id}").json()["state"]["turn"]
+    assert turns >= 2 and page.locator(".analysis-table tbody tr").count() == turns
     first_turn = page.locator(".analysis-table tbody tr >> nth=0 >> td")  # who, what was played (its dice first), values
     assert (first_turn.nth(1).text_content() or "")[:1].isdigit() and "%" in (first_turn.nth(2).text_content() or "")
     assert "chance to win" in (page.get_attribute(".analysis-graph", "aria-label") or "").lower()
@@ -97,6 +107,15 @@ def test_the_analysis_view_draws_the_graph_and_its_table_and_jumps_where_it_is_c
     page.set_viewport_size({"width": 390, "height": 844})
     wait_js(page, "Math.abs(document.querySelector('.analysis-graph').viewBox.baseVal.width - document.querySelector('.analysis-plot').clientWidth) < 50")
     assert no_sideways_scroll(page)
+    # What the values are reads whole on the card; the figures' box scrolls sideways to its last column.
+    card = page.locator("#analysis").bounding_box()
+    said = page.locator(".analysis-caption").bounding_box()
+    assert card is not None and said is not None and said["x"] + said["width"] <= card["x"] + card["width"]
+    assert page.text_content(".analysis-caption").startswith("Values: ")
+    page.locator(".analysis .table-scroll").evaluate("(box) => { box.scrollLeft = box.scrollWidth; }")
+    box = page.locator(".analysis .table-scroll").bounding_box()
+    last = page.locator(".analysis-summary thead th >> nth=-1").bounding_box()
+    assert box is not None and last is not None and last["x"] + last["width"] <= box["x"] + box["width"] + 1
     assert serious_violations(page) == [], "the analysis view on a phone"
     assert errors == []
 

@@ -509,6 +509,8 @@ def test_copy_puts_the_link_on_the_clipboard_and_says_so(browser: Any, server: S
     page = context.new_page()
     page.goto(f"{server.url}/game/{game_id}")
     page.wait_for_selector("#join:not([hidden])")
+    # On a phone the link's field is hidden to save room: the button alone says what it copies.
+    assert page.is_hidden("#share") and page.text_content("#share-copy") == "Copy link"
     page.click("#share-copy")
     page.wait_for_selector("#share-copy:text('Copied')")
     assert page.evaluate("navigator.clipboard.readText()") == f"{server.url}/game/{game_id}"

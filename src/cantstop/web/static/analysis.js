@@ -94,8 +94,7 @@ export function createAnalysis(gameId, { section, names, jump }) {
   // ---------------------------------------------------------------- the summary
   function summaryTable(analysis) {
     const table = text("table", null, "analysis-summary");
-    const caption = text("caption", null, "analysis-caption");
-    caption.append(`Values: ${analysis.description}.`);
+    const caption = text("caption", "Each player's accuracy, loss, luck and marked decisions", "sr-only");
     const turns = analysis.units === "turns";
     const named = Object.entries({ "?!": "inaccuracies", "?": "mistakes", "??": "blunders" }).map(([mark, said]) => {
       const abbr = text("abbr", mark);
@@ -328,7 +327,9 @@ export function createAnalysis(gameId, { section, names, jump }) {
       figures.setAttribute("role", "region");
       figures.setAttribute("aria-label", "each player's figures");
       figures.append(summaryTable(analysis));
-      const parts = [title, figures];
+      // Above the box, not its table's caption: a caption is as wide as the table, and would scroll away with it.
+      const values = text("p", `Values: ${analysis.description}.`, "analysis-caption");
+      const parts = [title, values, figures];
       if (analysis.stopped) parts.push(text("p", analysis.stopped, "meta"));
       const plot = text("div", null, "analysis-plot");
       parts.push(legend(analysis), plot, table(analysis), ...mistakes(analysis), here);

@@ -726,7 +726,7 @@ $("share-copy").addEventListener("click", async () => {
   const copy = $("share-copy");
   copy.textContent = (await copyText(location.href)) ? "Copied" : "Copy failed";
   clearTimeout(copy.timer);
-  copy.timer = setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+  copy.timer = setTimeout(() => { copy.textContent = "Copy link"; }, 1500);
 });
 
 // The clipboard API exists only on secure pages (https or this machine); a server on a home
