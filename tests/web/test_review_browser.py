@@ -183,15 +183,13 @@ def test_the_tutor_warns_before_a_costly_move_which_can_be_taken_back(browser: A
     wait_js(page, f"document.body.dataset.version !== '{version}'")
 
 
-def test_practice_asks_a_position_of_ones_own_games_and_the_profile_shows_the_averages(browser: Any, server: Server) -> None:  # noqa: F811
-    context = browser.new_context(viewport={"width": 1000, "height": 860})
-    api = context.request
-    assert api.post(server.url + "/api/account/sign-up", data={"name": "Ann", "password": PASSWORD}).status == 201
-    csrf = next(c["value"] for c in context.cookies() if c["name"] == "cantstop_csrf")
+def rated_game_rolling_on(api: Any, server: Server, csrf: str) -> str:
+    """A rated game of Ann's against the Rule-of-28 bot in which she rolls on every time, played
+    to its end and analysed (as a rated game is, when it ends); its id."""
     made = api.post(server.url + "/api/games", data={"seats": ["open", "bot:rule28"], "rated": True, "take": [{"seat": 0}]},
                     headers={"x-csrf-token": csrf})
-    game_id = made.json()["id"]
-    for _ in range(20_000):  # Ann rolls on every time: the bot wins, and it costs Ann dearly on the way
+    game_id = str(made.json()["id"])
+    for _ in range(20_000):  # bounded by the game's end: rolling on every time, Ann never scores
         game = api.get(f"{server.url}/api/games/{game_id}").json()
         if game["status"] == "over":
             break
@@ -200,16 +198,32 @@ def test_practice_asks_a_position_of_ones_own_games_and_the_profile_shows_the_av
             action = state["legal"][0] if state["phase"] == "choose" else "roll"
             api.post(f"{server.url}/api/games/{game_id}/actions", data={"version": game["version"], "action": action},
                      headers={"x-csrf-token": csrf})
-    for _ in range(600):  # analysed as it ended (a rated game)
+    for _ in range(600):
         if api.get(f"{server.url}/api/games/{game_id}/analysis").status == 200:
-            break
+            return game_id
         time.sleep(0.2)
+    raise AssertionError("the game was not analysed within 120 s")
+
+
+def test_practice_asks_a_position_of_ones_own_games_and_the_profile_shows_the_averages(browser: Any, server: Server) -> None:  # noqa: F811
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    api = context.request
+    assert api.post(server.url + "/api/account/sign-up", data={"name": "Ann", "password": PASSWORD}).status == 201
+    csrf = next(c["value"] for c in context.cookies() if c["name"] == "cantstop_csrf")
+    # Practice asks a decision that cost 5 points or more. Rolling on every time costs Ann that in
+    # most games, not all (the dice are the server's: CI once saw her dearest decision at 4.76
+    # points): another game is played until one has.
+    losses: list[list[float]] = []
+    for _ in range(5):
+        game_id = rated_game_rolling_on(api, server, csrf)
+        question = api.get(f"{server.url}/api/practice").json()
+        if question["position"] is not None:
+            break
+        decisions = api.get(f"{server.url}/api/games/{game_id}/analysis").json()["analysis"]["decisions"]
+        losses.append(sorted((d["loss"] for d in decisions if d["seat"] == 0), reverse=True)[:3])
     else:
-        raise AssertionError("the game was not analysed within 120 s")
-    # The page's question is one of these: say so here rather than time out on the page.
-    question = api.get(f"{server.url}/api/practice").json()
-    decisions = api.get(f"{server.url}/api/games/{game_id}/analysis").json()["analysis"]["decisions"]
-    assert question["position"] is not None, (question, sorted((d["loss"] for d in decisions if d["seat"] == 0), reverse=True)[:5])
+        raise AssertionError(f"five games and no decision of Ann's cost 5 points: her dearest in each {losses}")
+    games = len(losses) + 1  # each analysed, and each counts in the profile's averages
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -228,6 +242,7 @@ def test_practice_asks_a_position_of_ones_own_games_and_the_profile_shows_the_av
     assert no_sideways_scroll(page)
     page.goto(server.url + "/player/Ann")
     page.wait_for_selector("[data-ready=true]")
-    assert page.locator("#accuracy-item").is_visible() and "1 analysed rated game" in page.text_content("#analysed")
+    analysed = f"{games} analysed rated game{'' if games == 1 else 's'}"
+    assert page.locator("#accuracy-item").is_visible() and analysed in page.text_content("#analysed")
     assert serious_violations(page) == [], "a profile with averages"
     assert errors == []
