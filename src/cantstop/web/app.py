@@ -61,7 +61,8 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
             )
             # Serve once this process hears the notices: a chat line comes to its own sockets only
             # as a notice, so one said before the LISTEN would never reach them. Were PostgreSQL slow
-            # to answer, serve anyway after a while: the listener catches up when it connects.
+            # to answer, serve anyway after a while; the lines said before a first connection that
+            # late are then lost to the sockets (a failed first attempt does catch up on reconnecting).
             heard = asyncio.create_task(listening.wait())
             await asyncio.wait({heard, listener}, timeout=LISTEN_WAIT)
             heard.cancel()
