@@ -3,7 +3,6 @@ What is said is stored, and read back with its game."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,10 +12,9 @@ from account_helpers import PASSWORD, people, play_between, post, rated_game
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from web_helpers import NO_LIMITS, auth, join, new_game, pg_schema, postgres_url, until
+from web_helpers import NO_LIMITS, auth, join, new_game, until
 
 from cantstop.web.app import create_app
-from cantstop.web.db import notify
 from cantstop.web.db.storage import Storage
 from cantstop.web.errors import Invalid
 from cantstop.web.games.chat import HISTORY, MAX_CHAT, ChatRoom, chat_text
@@ -263,34 +261,3 @@ def test_chat_refuses_every_character_a_name_refuses_as_invisible(hidden: str, a
         with pytest.raises(Invalid) as refused:
             chat_text(line)
         assert refused.value.code == "bad_chat"
-
-
-@pytest.mark.postgres
-def test_a_server_on_postgresql_serves_once_it_hears_the_notices(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A chat line reaches this process's own sockets only as PostgreSQL's notice: a server that
-    served before its LISTEN had run lost the lines said meanwhile (a full run here once hung
-    on it, the watcher waiting for "good luck"). Here PostgreSQL lets the listener in a second late."""
-    connect = notify.psycopg.AsyncConnection.connect
-    connected: list[bool] = []
-
-    async def late(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(1.0)
-        conn = await connect(*args, **kwargs)
-        connected.append(True)
-        return conn
-
-    monkeypatch.setattr(notify.psycopg.AsyncConnection, "connect", late)
-    with pg_schema(postgres_url()) as url:
-        storage = Storage(url)
-        storage.migrate()
-        try:
-            with TestClient(create_app(storage, bot_delay=0, **NO_LIMITS)) as client:
-                assert connected, "the server served before it listened"
-                game_id, tokens = seated(client)
-                with client.websocket_connect(f"/ws/games/{game_id}", headers=auth(tokens[0])) as ann, \
-                        client.websocket_connect(f"/ws/games/{game_id}") as watcher:
-                    until(ann, "hello"), until(watcher, "hello")
-                    say(ann, "at once")
-                    assert until(watcher, "chat")["text"] == "at once"
-        finally:
-            storage.close()

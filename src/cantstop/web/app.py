@@ -35,8 +35,6 @@ from cantstop.web.settings import Settings
 from cantstop.web.social import routes as social
 from cantstop.web.tournaments import routes as tournaments
 
-LISTEN_WAIT = 10.0  # seconds a starting server waits to hear PostgreSQL's notices before it serves
-
 
 def create_app(storage: Storage, settings: Settings | None = None, now: Callable[[], float] = time.time, **knobs: Any) -> FastAPI:
     """The whole server around one storage, with `settings` (if None, read from the
@@ -55,17 +53,7 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
         await service.resume()
         listener = None
         if storage.shared:  # other processes may serve the same games: hear of their moves
-            listening = asyncio.Event()
-            listener = asyncio.create_task(
-                listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified, service.news, listening)
-            )
-            # Serve once this process hears the notices: a chat line comes to its own sockets only
-            # as a notice, so one said before the LISTEN would never reach them. Were PostgreSQL slow
-            # to answer, serve anyway after a while; the lines said before a first connection that
-            # late are then lost to the sockets (a failed first attempt does catch up on reconnecting).
-            heard = asyncio.create_task(listening.wait())
-            await asyncio.wait({heard, listener}, timeout=LISTEN_WAIT)
-            heard.cancel()
+            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified, service.news))
         yield ops.lifespan_state
         if listener is not None:
             listener.cancel()

@@ -63,20 +63,16 @@ async def listen(
     on_reconnect: Callable[[], Awaitable[None]],
     on_chat: Callable[[str, str], Awaitable[None]],
     on_news: Callable[[str, str], Awaitable[None]],
-    listening: asyncio.Event | None = None,
 ) -> None:
     """Listen until cancelled; after a lost connection, reconnect and let the caller catch up.
     A notice is '<game> <version> ...' (the games a group commit moved; -1: a game's seats
-    changed), '<game> <chat frame JSON>' or '<topic> <news>' (`on_news`). `listening` is set
-    once LISTEN has run: from then on no notice is missed."""
+    changed), '<game> <chat frame JSON>' or '<topic> <news>' (`on_news`)."""
     delay = 0.5
     first = True
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(libpq_url(url), autocommit=True) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
-                if listening is not None:
-                    listening.set()
                 if not first:
                     await on_reconnect()  # notices sent while we were away are lost: look at everything
                 first, delay = False, 0.5
