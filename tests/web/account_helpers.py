@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
-from web_helpers import NO_LIMITS, pg_schema, pick, postgres_url
+from web_helpers import NO_LIMITS, hearing, pg_schema, pick, postgres_url
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
@@ -87,6 +87,7 @@ def two_processes(**knobs: Any) -> Iterator[tuple[TestClient, TestClient]]:
         try:
             with TestClient(create_app(stores[0], bot_delay=0, **{**NO_LIMITS, **knobs})) as first, \
                     TestClient(create_app(stores[1], bot_delay=0, **{**NO_LIMITS, **knobs})) as second:
+                hearing(first), hearing(second)
                 yield first, second
         finally:
             for store in stores:

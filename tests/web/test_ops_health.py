@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -14,8 +15,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.engine import make_url
 from web_helpers import (
     NO_LIMITS,
+    WAIT,
     Clock,
     auth,
+    hearing,
     join,
     new_game,
     pg_schema,
@@ -164,6 +167,7 @@ def test_readyz_is_503_while_the_database_is_down_and_ready_again_after() -> Non
         storage.migrate()
         try:
             with TestClient(create_app(storage, bot_delay=0, metrics_token=TOKEN, **NO_LIMITS)) as client:
+                hearing(client)
                 assert client.get("/readyz").status_code == 200
                 relay.down()
                 for _ in range(2):  # the pooled connection is cut, then no new one can be made
@@ -172,7 +176,12 @@ def test_readyz_is_503_while_the_database_is_down_and_ready_again_after() -> Non
                     assert down.headers["retry-after"] == "5"
                 assert client.get("/healthz").status_code == 200  # alive all the same
                 assert samples(client)["cantstop_database_errors_total"] >= 2
+                deadline = time.monotonic() + WAIT  # its LISTEN connection was cut too: the listener hears so in its own time
+                while samples(client)["cantstop_listening"] != 0:
+                    assert time.monotonic() < deadline, "the server still says it listens"
+                    time.sleep(0.01)
                 relay.up()
-                assert client.get("/readyz").status_code == 200
+                hearing(client)  # the listener reconnects on its own time (it backs off up to 10 s)
+                assert client.get("/readyz").status_code == 200 and samples(client)["cantstop_listening"] == 1
         finally:
             storage.close()

@@ -69,6 +69,17 @@ def wait_for(client: httpx.Client, game_id: str, ready: Any, within: float = WAI
         time.sleep(0.005)
 
 
+def hearing(client: httpx.Client, within: float = WAIT) -> None:
+    """Wait until a server hears what other processes store: on PostgreSQL /readyz answers
+    `not_listening` from its start until its LISTEN has run (a test that acts through another
+    process first would find its notices lost). Immediate on SQLite."""
+    deadline = time.monotonic() + within
+    while (ready := client.get("/readyz")).status_code == 503 and ready.json()["error"] == "not_listening":
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the server did not listen within {within:g} s: {ready.text}")
+        time.sleep(0.01)
+
+
 async def settled(condition: Callable[[], bool], what: str, within: float = WAIT) -> None:
     """Wait on the event loop until `condition()` holds (a server's tasks run meanwhile), for
     at most `within` seconds: bounded by time, not by a count of polls a loaded machine stretches."""
@@ -137,7 +148,8 @@ class Server:
             if self.process.poll() is not None:
                 raise AssertionError(f"the server died: {self.process.stdout.read().decode() if self.process.stdout else ''}")
             try:
-                httpx.get(self.url + "/api/variants", timeout=5)
+                with httpx.Client(base_url=self.url, timeout=5) as http:
+                    hearing(http, deadline - time.monotonic())
                 return self
             except httpx.TransportError:
                 time.sleep(0.05)

@@ -45,15 +45,17 @@ def create_app(storage: Storage, settings: Settings | None = None, now: Callable
         storage, settings.bot_delay, clock_scale=settings.clock_scale, forfeit_after=settings.timeouts_to_forfeit,
         abandon_after=settings.abandon_after, sweep_every=settings.sweep_every, now=now, settings=settings,
     )
-    ops = Operations(settings, storage.engine, service.readings(), lambda: service.recorder.errors)
+    # PostgreSQL: other processes may serve the same games; the server is ready once it hears their news.
+    listening = asyncio.Event() if storage.shared else None
+    ops = Operations(settings, storage.engine, service.readings(), lambda: service.recorder.errors, listening)
     service.games.on_act.append(ops.metrics.acted)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
         await service.resume()
         listener = None
-        if storage.shared:  # other processes may serve the same games: hear of their moves
-            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified, service.news))
+        if listening is not None:
+            listener = asyncio.create_task(listen(storage.url, service.games.notified, service.catch_up_all, service.chat_notified, service.news, listening))
         yield ops.lifespan_state
         if listener is not None:
             listener.cancel()

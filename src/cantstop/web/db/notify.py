@@ -60,22 +60,24 @@ def libpq_url(url: str) -> str:
 async def listen(
     url: str,
     on_change: Callable[[str, int], Awaitable[None]],
-    on_reconnect: Callable[[], Awaitable[None]],
+    on_listen: Callable[[], Awaitable[None]],
     on_chat: Callable[[str, str], Awaitable[None]],
     on_news: Callable[[str, str], Awaitable[None]],
+    listening: asyncio.Event,
 ) -> None:
-    """Listen until cancelled; after a lost connection, reconnect and let the caller catch up.
+    """Listen until cancelled, reconnecting after a lost connection. Once LISTEN has run (the
+    first time too: the server served from its start), `on_listen` catches up with what the
+    notices sent meanwhile said, and then `listening` is set until the connection is lost.
     A notice is '<game> <version> ...' (the games a group commit moved; -1: a game's seats
     changed), '<game> <chat frame JSON>' or '<topic> <news>' (`on_news`)."""
     delay = 0.5
-    first = True
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(libpq_url(url), autocommit=True) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
-                if not first:
-                    await on_reconnect()  # notices sent while we were away are lost: look at everything
-                first, delay = False, 0.5
+                await on_listen()
+                listening.set()
+                delay = 0.5
                 async for note in conn.notifies():
                     try:
                         news = news_of(note.payload)
@@ -95,7 +97,7 @@ async def listen(
         except asyncio.CancelledError:
             raise
         except Exception as error:
-            log.warning("LISTEN connection lost (%s); reconnecting in %.1fs", error, delay)
-            first = False
+            listening.clear()
+            log.warning("LISTEN connection lost or refused (%s); reconnecting in %.1fs", error, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10)

@@ -5,9 +5,11 @@ spectators write (nobody coaches a player); they are shown all of it when the ga
 Every message is stored before anyone is sent it, as a move is, and the mute with the
 game: a game read back (after a restart, in another process, or once a finished game was
 dropped from memory) has its chat. A game in memory keeps its last few messages, for
-whoever connects next. With several server processes on PostgreSQL the messages travel
-by NOTIFY, sent with the insert: every process, the sender's too, hears each message and
-passes it to its clients once (a message is known by its number).
+whoever connects next. The process that stores a message passes it to its clients at once;
+with several server processes on PostgreSQL the others hear it by NOTIFY, sent with the
+insert. The sender's process hears its own notice too and passes nothing on twice (a
+message is known by its number, a mute by its state): its clients never wait on its
+LISTEN connection, which is not up yet when the server starts.
 
 A message is kept from the connections whose account blocks its author's (`social.blocks`),
 and a silenced account writes nothing (`identity.moderation`).
@@ -71,11 +73,13 @@ class ChatRoom:
         return {"messages": shown, "spectators_muted": self.spectators_muted}
 
     def take(self, frame: dict[str, Any], author: int | None = None) -> bool:
-        """Keep what a frame says (a message's author's account, if any); False for a message
-        kept already (read with the game, then heard again from the process that stored it)."""
+        """Keep what a frame says (a message's author's account, if any); False for what is
+        known already: a message kept (read with the game, or heard again as the notice of
+        the process that stored it), a mute as it stands."""
         if frame["type"] != "chat":
-            self.spectators_muted = bool(frame["spectators_muted"])
-            return True
+            muted = bool(frame["spectators_muted"])
+            changed, self.spectators_muted = muted != self.spectators_muted, muted
+            return changed
         if any(m["id"] == frame["id"] for m in self.messages):
             return False
         insort(self.messages, frame, key=lambda m: m["id"])  # another process's message may come late
@@ -139,16 +143,14 @@ class Chat:
         else:
             line = ChatLine(game.meta.id, seat, game.names[seat], said, author)
         stored = await self.recorder.db(self.storage.say, line)
-        if not self.storage.shared:  # else it comes back to every process, this one too
-            self.heard(game, stored.frame(), stored.account_id)
+        self.heard(game, stored.frame(), stored.account_id)
 
     async def mute(self, game: LiveGame, seat: int | None, on: bool) -> None:
         if seat is None:
             raise NotAllowed("not_seated", "only a player of this game can mute spectators")
         frame = {"type": "chat_mute", "spectators_muted": on, "by": game.names[seat]}
         await self.recorder.db(self.storage.mute_spectators, game.meta.id, on, json.dumps(frame))
-        if not self.storage.shared:
-            self.heard(game, frame)
+        self.heard(game, frame)
 
     def received(self, game: LiveGame, text: str) -> None:
         """A frame relayed by a server process (JSON text, with its author's account): for this game's clients."""

@@ -21,11 +21,14 @@ PROBE_TIMEOUT = 2.0  # seconds /readyz waits for the database before saying it i
 
 class Operations:
     """`readings`: what the game service reports at each scrape (`GameService.readings`);
-    `database_errors`: its failed database calls, to which the probe's own are added."""
+    `database_errors`: its failed database calls, to which the probe's own are added;
+    `listening`, on PostgreSQL: set while the server hears the other processes' notices."""
 
-    def __init__(self, settings: Settings, engine: Engine, readings: list[Reading], database_errors: Callable[[], int]) -> None:
+    def __init__(self, settings: Settings, engine: Engine, readings: list[Reading], database_errors: Callable[[], int],
+                 listening: asyncio.Event | None = None) -> None:
         self.settings = settings
         self.engine = engine
+        self.listening = listening
         self.guard = ConnectionGuard(settings)
         self.sockets = Tally()
         self.probe_errors = 0
@@ -39,7 +42,15 @@ class Operations:
                     lambda: self.guard.refused, counter=True),
             Reading("cantstop_requests_timed_out", "Requests dropped for not finishing their headers or body in time",
                     lambda: self.guard.dropped, counter=True),
+            Reading("cantstop_listening", "1 while the server hears other processes' news (PostgreSQL's LISTEN; always 1 on SQLite)",
+                    lambda: int(self.hearing)),
         ])
+
+    @property
+    def hearing(self) -> bool:
+        """Whether the server hears what other server processes store: always on SQLite (there
+        are none); on PostgreSQL, while its LISTEN connection is up."""
+        return self.listening is None or self.listening.is_set()
 
     @property
     def lifespan_state(self) -> dict[str, Any]:

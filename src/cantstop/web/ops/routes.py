@@ -1,4 +1,5 @@
-"""/healthz (the process answers), /readyz (and reaches its database) and /metrics."""
+"""/healthz (the process answers), /readyz (and reaches its database, and on PostgreSQL hears
+the other processes' news) and /metrics."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from cantstop.web.ops.room import Operations
 
 router = APIRouter(include_in_schema=False)
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
+NOT_LISTENING = {"error": "not_listening", "message": "this server does not yet hear the other server processes' moves"
+                 " (its LISTEN connection to PostgreSQL is not up): try again shortly"}
 
 
 def ops_of(request: Request) -> Operations:
@@ -28,10 +31,14 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz")
 async def readyz(request: Request) -> JSONResponse:
-    """Ready: the database answers a query; 503 when it does not (send no players here)."""
-    if await ops_of(request).database_reachable():
-        return JSONResponse({"status": "ready"})
-    return JSONResponse(DB_DOWN, status_code=503, headers={"Retry-After": "5"})
+    """Ready: the database answers a query and, on PostgreSQL, the server hears what other
+    processes store (its LISTEN runs); 503 when not (send no players here)."""
+    ops = ops_of(request)
+    if not await ops.database_reachable():
+        return JSONResponse(DB_DOWN, status_code=503, headers={"Retry-After": "5"})
+    if not ops.hearing:
+        return JSONResponse(NOT_LISTENING, status_code=503, headers={"Retry-After": "1"})
+    return JSONResponse({"status": "ready"})
 
 
 @router.get("/metrics")

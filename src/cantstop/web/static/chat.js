@@ -107,7 +107,9 @@ export function createChat(root, send) {
   function setMuted(on, by) {
     muted = on;
     muteBox.checked = on;
-    note.textContent = by ? `${by} ${on ? "muted" : "unmuted"} spectators.` : "";
+    // Only a player's mute is news; the mute a (re)connection reports leaves the note alone,
+    // which may be telling the player why their message was not sent.
+    if (by) note.textContent = `${by} ${on ? "muted" : "unmuted"} spectators.`;
     showMuted();
   }
 
