@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
-from web_helpers import NO_LIMITS, hearing, pg_schema, pick, postgres_url
+from web_helpers import NO_LIMITS, hearing, pg_schema, pick, postgres_url, storages
 
 from cantstop.web.app import create_app
 from cantstop.web.db.storage import Storage
@@ -81,17 +81,11 @@ def people(storage: Storage, *names: str, **knobs: Any) -> Iterator[list[Any]]:
 def two_processes(**knobs: Any) -> Iterator[tuple[TestClient, TestClient]]:
     """Two servers on one fresh PostgreSQL schema, as two processes would be: each app its own
     storage and its own LISTEN connection (one test client each)."""
-    with pg_schema(postgres_url()) as url:
-        stores = [Storage(url) for _ in range(2)]
-        stores[0].migrate()
-        try:
-            with TestClient(create_app(stores[0], bot_delay=0, **{**NO_LIMITS, **knobs})) as first, \
-                    TestClient(create_app(stores[1], bot_delay=0, **{**NO_LIMITS, **knobs})) as second:
-                hearing(first), hearing(second)
-                yield first, second
-        finally:
-            for store in stores:
-                store.close()
+    with pg_schema(postgres_url()) as url, storages(url, 2) as stores, \
+            TestClient(create_app(stores[0], bot_delay=0, **{**NO_LIMITS, **knobs})) as first, \
+            TestClient(create_app(stores[1], bot_delay=0, **{**NO_LIMITS, **knobs})) as second:
+        hearing(first), hearing(second)
+        yield first, second
 
 
 def post(client: httpx.Client, path: str, body: dict[str, Any]) -> Any:

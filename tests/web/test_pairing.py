@@ -15,7 +15,7 @@ from account_helpers import Browser, people, post
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from test_web_moderation import admin
-from web_helpers import NO_LIMITS, Clock, pg_schema, pick, postgres_url
+from web_helpers import NO_LIMITS, Clock, hearing, pg_schema, pick, postgres_url, storages
 
 from cantstop.web.app import create_app
 from cantstop.web.db.rows import GAMES, SEATS
@@ -319,49 +319,44 @@ def test_a_look_waiting_on_one_process_is_woken_by_a_pairing_on_the_other() -> N
     """Ann's page asks the second process about her request and waits; the first process pairs
     her (the second never looks at the queue again): the database's notice reaches the second,
     which wakes her look with the news."""
-    with pg_schema(postgres_url()) as url:
-        stores = [Storage(url) for _ in range(2)]
-        stores[0].migrate()
-        try:
-            with TestClient(create_app(stores[0], bot_delay=0, **NO_LIMITS)) as first, \
-                    TestClient(create_app(stores[1], bot_delay=0, pairing_every=3600, **NO_LIMITS)) as second:
-                pairing = second.app.state.service.pairing
-                woken: list[str] = []
-                tell = pairing._tell
+    with pg_schema(postgres_url()) as url, storages(url, 2) as stores, \
+            TestClient(create_app(stores[0], bot_delay=0, **NO_LIMITS)) as first, \
+            TestClient(create_app(stores[1], bot_delay=0, pairing_every=3600, **NO_LIMITS)) as second:
+        hearing(second)  # the first's notice must find the second listening
+        pairing = second.app.state.service.pairing
+        woken: list[str] = []
+        tell = pairing._tell
 
-                def told(request_ids: Any) -> None:
-                    woken.extend(r for r in request_ids if r in pairing._news)  # a look was waiting on it here
-                    tell(request_ids)
+        def told(request_ids: Any) -> None:
+            woken.extend(r for r in request_ids if r in pairing._news)  # a look was waiting on it here
+            tell(request_ids)
 
-                pairing._tell = told
-                looked: list[int] = []
-                look_once = pairing.pair
+        pairing._tell = told
+        looked: list[int] = []
+        look_once = pairing.pair
 
-                async def counted() -> int:
-                    left = await look_once()
-                    looked.append(left)
-                    return left
+        async def counted() -> int:
+            left = await look_once()
+            looked.append(left)
+            return left
 
-                pairing.pair = counted
-                ann = Browser(first)
-                mine = ask(ann, rated=False, name="Ann").json()
-                ann_there = Browser(second)
-                ann_there.cookies = ann.cookies
-                seen: list[dict[str, Any]] = []
-                waiting = threading.Thread(target=lambda: seen.append(look(ann_there, wait=25)))
-                waiting.start()
-                for _ in range(2000):  # bounded: until her look waits there, and the second's one look at the queue is done
-                    if mine["id"] in pairing._news and looked:
-                        break
-                    threading.Event().wait(0.01)
-                assert mine["id"] in pairing._news and looked == [1]
-                assert ask(Browser(first), rated=False, name="Bob").status_code == 201  # the first pairs them at once
-                waiting.join(60)
-                assert seen and seen[0]["state"] == "paired"
-                assert woken == [mine["id"]]
-        finally:
-            for store in stores:
-                store.close()
+        pairing.pair = counted
+        ann = Browser(first)
+        mine = ask(ann, rated=False, name="Ann").json()
+        ann_there = Browser(second)
+        ann_there.cookies = ann.cookies
+        seen: list[dict[str, Any]] = []
+        waiting = threading.Thread(target=lambda: seen.append(look(ann_there, wait=25)))
+        waiting.start()
+        for _ in range(2000):  # bounded: until her look waits there, and the second's one look at the queue is done
+            if mine["id"] in pairing._news and looked:
+                break
+            threading.Event().wait(0.01)
+        assert mine["id"] in pairing._news and looked == [1]
+        assert ask(Browser(first), rated=False, name="Bob").status_code == 201  # the first pairs them at once
+        waiting.join(60)
+        assert seen and seen[0]["state"] == "paired"
+        assert woken == [mine["id"]]
 
 
 def test_an_accounts_second_request_is_refused_by_its_key_when_two_asks_race(five: dict[str, Any], any_storage: Storage) -> None:

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import update
+from web_helpers import storages
 
 from cantstop.web.db.storage import Storage
 from cantstop.web.db.values import SeatKind, Taker
@@ -37,9 +38,7 @@ def a_game(storage: Storage, account: int | None = None) -> str:
 
 
 def test_one_process_claims_a_game_the_others_find_it_claimed_then_stored(any_url: str) -> None:
-    one, other = Storage(any_url), Storage(any_url)
-    one.migrate()
-    try:
+    with storages(any_url, 2) as (one, other):
         game_id = a_game(one)
         mine, theirs = Analyses(one), Analyses(other)
         claim = mine.claim(game_id)
@@ -51,9 +50,6 @@ def test_one_process_claims_a_game_the_others_find_it_claimed_then_stored(any_ur
         assert theirs.claim(game_id) is None
         mine.release(game_id, claim)  # an analysis stored is no claim to give up
         assert mine.stored(game_id) == '{"x":1}'
-    finally:
-        one.close()
-        other.close()
 
 
 def test_a_dead_processs_claim_is_taken_over_and_its_release_leaves_the_new_one(any_storage: Storage) -> None:
@@ -86,9 +82,7 @@ def test_an_analysis_of_an_older_format_is_claimed_again_and_replaced(any_storag
 
 
 def test_of_processes_claiming_at_the_same_moment_one_gets_it(any_url: str) -> None:
-    stores = [Storage(any_url) for _ in range(4)]
-    stores[0].migrate()
-    try:
+    with storages(any_url, 4) as stores:
         game_id = a_game(stores[0])
         start = threading.Barrier(len(stores))
         won: list[bool] = []
@@ -103,9 +97,6 @@ def test_of_processes_claiming_at_the_same_moment_one_gets_it(any_url: str) -> N
         for t in threads:
             t.join(timeout=60)
         assert sorted(won) == [False, False, False, True]
-    finally:
-        for s in stores:
-            s.close()
 
 
 def test_practice_asks_an_accounts_own_positions_unanswered_first_then_those_answered_wrong(any_storage: Storage) -> None:

@@ -23,6 +23,7 @@ from web_helpers import (
     new_game,
     pg_schema,
     postgres_url,
+    storages,
     until,
 )
 
@@ -51,14 +52,8 @@ class Door:
 @contextmanager
 def servers(count: int) -> Iterator[list[Storage]]:
     """`count` storages on one fresh schema, as `count` server processes would have."""
-    with pg_schema(postgres_url()) as url:
-        stores = [Storage(url) for _ in range(count)]
-        stores[0].migrate()
-        try:
-            yield stores
-        finally:
-            for store in stores:
-                store.close()
+    with pg_schema(postgres_url()) as url, storages(url, count) as stores:
+        yield stores
 
 
 def app(storage: Storage) -> TestClient:

@@ -26,6 +26,7 @@ from sqlalchemy.exc import OperationalError
 
 from cantstop.core.state import ROLL, STOP, Phase, State
 from cantstop.table import Move
+from cantstop.web.db.storage import Storage
 from cantstop.web.games.live import LiveGame
 from cantstop.web.service import GameService
 
@@ -244,6 +245,19 @@ def pg_schema(url: str) -> Iterator[str]:
                     raise
                 time.sleep(0.2)
         admin.dispose()
+
+
+@contextmanager
+def storages(url: str, count: int) -> Iterator[list[Storage]]:
+    """`count` storages of one database, migrated, as `count` server processes would have
+    (each its own pools); closed after."""
+    stores = [Storage(url) for _ in range(count)]
+    try:
+        stores[0].migrate()
+        yield stores
+    finally:
+        for store in stores:
+            store.close()
 
 
 def unavailable(what: str, remedy: str) -> NoReturn:
